@@ -1,0 +1,24 @@
+// Package acq implements acquisition functions for Bayesian optimisation.
+//
+// Every function is written for the project's convention: the objective is
+// minimised and the acquisition is maximised (a large α(x) marks an
+// attractive point). With incumbent y* (the best observed value), latent
+// posterior mean μ(x), standard deviation σ(x) and exploration offset ξ,
+// z = (y* − μ − ξ)/σ and
+//
+//	PI      α = Φ(z)                         [000 Eq. 2.15; 004 Eqs. 4.19–4.20]
+//	log-PI  α = log Φ(z)
+//	EI      α = σ (zΦ(z) + φ(z))             [000 Eqs. 2.16–2.17; 002 Eq. 2.46]
+//	log-EI  α = log σ + log h(z), h(z) = φ(z) + zΦ(z)
+//	LCB     α = κσ − μ                       [000 Eq. 2.20; 002 Eqs. 2.47–2.48]
+//
+// The log forms stay finite and accurate far in the tails, where EI and PI
+// underflow to zero and give an optimiser no gradient. They rest on the
+// scaled complementary error function Erfcx, which Go's math package lacks.
+//
+// Gradients with respect to the input follow by the chain rule through
+// ∂μ/∂x and ∂σ²/∂x from the surrogate (Model.PredictGrad).
+//
+// Thompson draws one joint posterior sample on a candidate set and returns
+// its argmin [000 §2.3.1; 004 §4.2].
+package acq

@@ -1,0 +1,15 @@
+package main
+
+import "github.com/spf13/cobra"
+
+func rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "boa",
+		Short:         "Bayesian optimisation for AutoML",
+		Long:          "boa tunes hyper-parameters, searches architectures and finds deployable models\nwith as few expensive evaluations as possible (GP-based Bayesian optimisation).",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(runCmd())
+	return root
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func runJSON(t *testing.T, args ...string) (map[string]any, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd := rootCmd()
+	cmd.SetArgs(append([]string{"run", "--json"}, args...))
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		return nil, err
+	}
+	var res map[string]any
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out.String())
+	}
+	if strings.Count(strings.TrimSpace(out.String()), "\n") != 0 {
+		t.Fatalf("stdout has more than one line:\n%s", out.String())
+	}
+	return res, nil
+}
+
+func TestRunJSON(t *testing.T) {
+	res, err := runJSON(t, "--function", "branin", "--trials", "8", "--sampler", "random", "--seed", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"function", "sampler", "seed", "trials", "best_value", "best_params", "optimum", "regret"} {
+		if _, ok := res[key]; !ok {
+			t.Errorf("JSON lacks %q: %v", key, res)
+		}
+	}
+	if res["function"] != "branin" || res["sampler"] != "random" || res["seed"] != 3.0 || res["trials"] != 8.0 {
+		t.Errorf("unexpected header fields: %v", res)
+	}
+	params := res["best_params"].(map[string]any)
+	if len(params) != 2 {
+		t.Errorf("best_params = %v, want x1 and x2", params)
+	}
+	if reg := res["regret"].(float64); reg < 0 || reg != res["best_value"].(float64)-res["optimum"].(float64) {
+		t.Errorf("regret %v inconsistent with best %v and optimum %v", reg, res["best_value"], res["optimum"])
+	}
+}
+
+func TestRunUnknownOptimumIsNull(t *testing.T) {
+	res, err := runJSON(t, "--function", "michalewicz", "--dim", "11", "--trials", "3", "--sampler", "sobol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res["optimum"] != nil || res["regret"] != nil {
+		t.Fatalf("optimum %v, regret %v; want null for michalewicz in 11-D", res["optimum"], res["regret"])
+	}
+}
+
+func TestRunBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--function", "nosuch", "--trials", "3"}, "nosuch"},
+		{[]string{"--function", "branin", "--trials", "0"}, "--trials"},
+		{[]string{"--function", "branin", "--trials", "3", "--sampler", "magic"}, "unknown sampler"},
+		{[]string{"--function", "branin", "--dim", "3", "--trials", "3"}, "branin"},
+		{[]string{"--trials", "3"}, "function"},
+	} {
+		_, err := runJSON(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("boa run %v: err = %v, want mention of %q", tc.args, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package gp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/boaopt/boa/kernel"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// GP is a fitted exact Gaussian-process regression model. It is immutable:
+// Fantasize returns a new model.
+type GP struct {
+	x      [][]float64 // inputs (owned copies)
+	y      []float64   // standardised targets ỹ
+	offset float64     // y = offset + scale·ỹ
+	scale  float64
+
+	k      kernel.Kernel // private; never handed out
+	params []float64     // log kernel params, then log noise
+	noise  float64       // σ_n², standardised scale
+	jitter float64
+
+	u     blas64.Triangular // upper Cholesky factor, A = UᵀU
+	alpha []float64         // A⁻¹ ỹ
+	lml   float64
+
+	priors     []Prior
+	noisePrior Prior
+	fixNoise   bool
+}
+
+// New builds a GP with the given kernel (cloned, its current parameters
+// used as they are) and noise variance on the standardised scale, without
+// optimising anything. y is standardised as in Fit.
+func New(X [][]float64, y []float64, k kernel.Kernel, noise float64) (*GP, error) {
+	if k == nil {
+		return nil, errors.New("gp: New with a nil kernel")
+	}
+	if math.IsNaN(noise) || noise < 0 || math.IsInf(noise, 0) {
+		return nil, fmt.Errorf("gp: noise variance %v must be finite and >= 0", noise)
+	}
+	xs, err := copyInputs(X, y, k)
+	if err != nil {
+		return nil, err
+	}
+	ys, offset, scale := standardize(y)
+	return newGP(xs, ys, offset, scale, k.Clone(), math.Log(noise))
+}
+
+// newGP factorises the model at the kernel's current params and log noise.
+// It takes ownership of its arguments.
+func newGP(x [][]float64, y []float64, offset, scale float64, k kernel.Kernel, logNoise float64) (*GP, error) {
+	noise := math.Exp(logNoise)
+	f := newFactor(len(x))
+	f.build(k, x)
+	jitter, err := f.factorize(noise)
+	if err != nil {
+		return nil, err
+	}
+	g := &GP{
+		x: x, y: y, offset: offset, scale: scale,
+		k:      k,
+		params: append(k.Params(nil), logNoise),
+		noise:  noise,
+		jitter: jitter,
+		u:      f.u(),
+	}
+	g.solveAlpha()
+	return g, nil
+}
+
+// solveAlpha sets α = A⁻¹ỹ and the LML from the factor u.
+func (g *GP) solveAlpha() {
+	g.alpha = append(g.alpha[:0], g.y...)
+	v := blas64.Vector{N: len(g.alpha), Data: g.alpha, Inc: 1}
+	blas64.Trsv(blas.Trans, g.u, v)
+	// ỹᵀA⁻¹ỹ = ‖U⁻ᵀỹ‖².
+	quad := dot(g.alpha, g.alpha)
+	blas64.Trsv(blas.NoTrans, g.u, v)
+	g.lml = -0.5*quad - 0.5*logDet(g.u) - 0.5*float64(len(g.y))*log2Pi
+}
+
+// copyInputs validates X and y and returns a contiguous copy of X.
+func copyInputs(X [][]float64, y []float64, k kernel.Kernel) ([][]float64, error) {
+	if len(X) == 0 {
+		return nil, errors.New("gp: no observations")
+	}
+	if len(y) != len(X) {
+		return nil, fmt.Errorf("gp: %d inputs but %d targets", len(X), len(y))
+	}
+	for i, v := range y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("gp: target y[%d] = %v is not finite; drop failed evaluations before fitting", i, v)
+		}
+	}
+	return copyRows(X, k)
+}
+
+// copyRows validates the rows of X (common length, finite, matching the
+// kernel's dimension when it declares one) and copies them contiguously.
+func copyRows(X [][]float64, k kernel.Kernel) ([][]float64, error) {
+	d := len(X[0])
+	if d == 0 {
+		return nil, errors.New("gp: inputs have dimension 0")
+	}
+	if kd, ok := k.(interface{ Dim() int }); ok && kd.Dim() != d {
+		return nil, fmt.Errorf("gp: inputs have dimension %d but the kernel expects %d", d, kd.Dim())
+	}
+	buf := make([]float64, 0, len(X)*d)
+	out := make([][]float64, len(X))
+	for i, row := range X {
+		if len(row) != d {
+			return nil, fmt.Errorf("gp: input %d has dimension %d, want %d", i, len(row), d)
+		}
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("gp: input x[%d][%d] = %v is not finite", i, j, v)
+			}
+		}
+		buf = append(buf, row...)
+		out[i] = buf[len(buf)-d : len(buf) : len(buf)]
+	}
+	return out, nil
+}
+
+// standardize returns ỹ = (y − mean)/sd with the unbiased sd (sd := 1 when
+// it is below 1e-12 or n = 1) [spec §1.3, Decision].
+func standardize(y []float64) (ys []float64, offset, scale float64) {
+	n := float64(len(y))
+	for _, v := range y {
+		offset += v
+	}
+	offset /= n
+	var ss float64
+	for _, v := range y {
+		ss += (v - offset) * (v - offset)
+	}
+	scale = 1
+	if len(y) > 1 {
+		if sd := math.Sqrt(ss / (n - 1)); sd >= 1e-12 {
+			scale = sd
+		}
+	}
+	ys = make([]float64, len(y))
+	for i, v := range y {
+		ys[i] = (v - offset) / scale
+	}
+	return ys, offset, scale
+}
+
+// Len returns the number of observations (fantasies included).
+func (g *GP) Len() int { return len(g.x) }
+
+// Kernel returns a copy of the fitted kernel.
+func (g *GP) Kernel() kernel.Kernel { return g.k.Clone() }
+
+// Noise returns the fitted noise variance σ_n² on the standardised scale.
+func (g *GP) Noise() float64 { return g.noise }
+
+// NoiseVarY returns the noise variance on the original scale, σ_n²·sd².
+func (g *GP) NoiseVarY() float64 { return g.noise * g.scale * g.scale }
+
+// Params returns the log kernel parameters followed by the log noise
+// variance; pass it as Config.Warm to the next Fit.
+func (g *GP) Params() []float64 { return append([]float64(nil), g.params...) }
+
+// LogMarginal returns the log marginal likelihood at the fitted parameters,
+// on the standardised scale (no prior term).
+func (g *GP) LogMarginal() float64 { return g.lml }
+
+// Jitter returns the jitter that the Cholesky factorisation needed (0 if none).
+func (g *GP) Jitter() float64 { return g.jitter }
+
+// Standardization returns the offset and scale with y = offset + scale·ỹ.
+func (g *GP) Standardization() (offset, scale float64) { return g.offset, g.scale }
+
+// LogMarginalGrad evaluates LML + log prior and its gradient at log-params p
+// (kernel params then log noise) on this model's data, with this model's
+// priors. The noise prior counts only when the noise is optimised. It panics
+// if len(p) or len(grad) differ from len(g.Params()).
+func (g *GP) LogMarginalGrad(p []float64, grad []float64) (float64, error) {
+	if len(p) != len(g.params) || len(grad) != len(p) {
+		panic(fmt.Sprintf("gp: LogMarginalGrad with %d params and %d gradient entries, want %d", len(p), len(grad), len(g.params)))
+	}
+	w := newLMLWork(g.x, g.y, g.k)
+	l, err := w.valueGrad(p, grad)
+	if err != nil {
+		return l, err
+	}
+	np := g.noisePrior
+	if g.fixNoise {
+		np = nil
+	}
+	return l + logPrior(p, g.priors, np, grad), nil
+}

@@ -1,0 +1,238 @@
+package gp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/boaopt/boa/kernel"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// varFloor is the relative clamp of the latent variance, σ² ≥ 1e-12·k(x,x)
+// [spec §1.2]; k(x,x) = s_f² for stationary kernels.
+const varFloor = 1e-12
+
+func (g *GP) checkDim(x []float64) {
+	if len(x) != len(g.x[0]) {
+		panic(fmt.Sprintf("gp: input of dimension %d, model has %d", len(x), len(g.x[0])))
+	}
+}
+
+// Predict returns the posterior mean and latent variance of f(x) on the
+// original y scale [000 Eqs. 2.6–2.8]. The variance of a noisy observation
+// is varF + NoiseVarY(). It panics if len(x) does not match the inputs.
+func (g *GP) Predict(x []float64) (mean, varF float64) {
+	g.checkDim(x)
+	v := make([]float64, len(g.x))
+	var mu float64
+	for i, xi := range g.x {
+		v[i] = g.k.Eval(xi, x)
+		mu += v[i] * g.alpha[i]
+	}
+	// σ² = k(x,x) − ‖U⁻ᵀ k_*‖².
+	blas64.Trsv(blas.Trans, g.u, blas64.Vector{N: len(v), Data: v, Inc: 1})
+	kxx := g.k.Eval(x, x)
+	s2 := g.scale * g.scale
+	return g.offset + g.scale*mu, s2 * math.Max(kxx-dot(v, v), varFloor*kxx)
+}
+
+// PredictGrad is Predict that also writes the gradients of the mean and of
+// the latent variance with respect to x into dmean and dvar (each len(x), or
+// nil to skip) [spec §1.2]:
+//
+//	∇μ = J(x)ᵀα,   ∇σ² = ∇_x k(x,x) − 2 J(x)ᵀ A⁻¹ k_*,
+//
+// with J(x) = ∂k(X, x)/∂x. Where the variance is clamped, dvar is 0.
+func (g *GP) PredictGrad(x, dmean, dvar []float64) (mean, varF float64) {
+	g.checkDim(x)
+	n, d := len(g.x), len(x)
+	if (dmean != nil && len(dmean) != d) || (dvar != nil && len(dvar) != d) {
+		panic(fmt.Sprintf("gp: PredictGrad gradient buffers of length %d and %d, want %d", len(dmean), len(dvar), d))
+	}
+	kx := make([]float64, n)
+	jac := make([]float64, n*d)
+	var mu float64
+	for i, xi := range g.x {
+		// k is symmetric, so ∂k(x_i, x)/∂x = ∂k(x, x_i)/∂x.
+		kx[i] = g.k.InputGrad(x, xi, jac[i*d:(i+1)*d])
+		mu += kx[i] * g.alpha[i]
+	}
+	w := blas64.Vector{N: n, Data: kx, Inc: 1}
+	blas64.Trsv(blas.Trans, g.u, w) // w = U⁻ᵀ k_*
+	kxx := g.k.Eval(x, x)
+	s2 := g.scale * g.scale
+	raw := kxx - dot(kx, kx)
+	clamped := raw < varFloor*kxx
+	varF = s2 * math.Max(raw, varFloor*kxx)
+	mean = g.offset + g.scale*mu
+	if dmean != nil {
+		for j := range dmean {
+			dmean[j] = 0
+		}
+		for i := 0; i < n; i++ {
+			axpy(g.scale*g.alpha[i], jac[i*d:(i+1)*d], dmean)
+		}
+	}
+	if dvar != nil {
+		if clamped {
+			for j := range dvar {
+				dvar[j] = 0
+			}
+			return mean, varF
+		}
+		// ∇_x k(x,x) = 2 ∂₁k(x,x) for a symmetric kernel (0 if stationary).
+		g.k.InputGrad(x, x, dvar)
+		for j := range dvar {
+			dvar[j] *= 2 * s2
+		}
+		blas64.Trsv(blas.NoTrans, g.u, w) // w = A⁻¹ k_*
+		for i := 0; i < n; i++ {
+			axpy(-2*s2*kx[i], jac[i*d:(i+1)*d], dvar)
+		}
+	}
+	return mean, varF
+}
+
+// PredictBatch writes the posterior mean and latent variance at each row of
+// X into mean and varF (len(X) each), with one triangular solve
+// U⁻ᵀ K(X_train, X) for all test points [spec §1.2].
+func (g *GP) PredictBatch(X [][]float64, mean, varF []float64) {
+	m := len(X)
+	if len(mean) != m || len(varF) != m {
+		panic(fmt.Sprintf("gp: PredictBatch with %d points but %d means and %d variances", m, len(mean), len(varF)))
+	}
+	if m == 0 {
+		return
+	}
+	for _, x := range X {
+		g.checkDim(x)
+	}
+	// μ = K(X, X_train) α before V = U⁻ᵀ K(X_train, X) overwrites the cross matrix.
+	v := kernel.Cross(g.k, g.x, X)
+	mat.NewVecDense(m, mean).MulVec(v.T(), mat.NewVecDense(len(g.alpha), g.alpha))
+	blas64.Trsm(blas.Left, blas.Trans, 1, g.u, v.RawMatrix())
+	raw := v.RawMatrix()
+	for j := range varF {
+		varF[j] = 0
+	}
+	for i := 0; i < len(g.x); i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+m]
+		for j, t := range row {
+			varF[j] += t * t
+		}
+	}
+	s2 := g.scale * g.scale
+	for j, x := range X {
+		kxx := g.k.Eval(x, x)
+		varF[j] = s2 * math.Max(kxx-varF[j], varFloor*kxx)
+		mean[j] = g.offset + g.scale*mean[j]
+	}
+}
+
+// solveCross returns V = U⁻ᵀ K(X_train, X) (n×m).
+func (g *GP) solveCross(X [][]float64) *mat.Dense {
+	v := kernel.Cross(g.k, g.x, X)
+	blas64.Trsm(blas.Left, blas.Trans, 1, g.u, v.RawMatrix())
+	return v
+}
+
+// Cov returns the joint posterior covariance of f at the rows of X on the
+// original scale, K_tt − VᵀV with V = U⁻ᵀ K(X_train, X) [spec §1.2]. Its
+// diagonal is clamped as in Predict.
+func (g *GP) Cov(X [][]float64) *mat.SymDense {
+	m := len(X)
+	if m == 0 {
+		return &mat.SymDense{}
+	}
+	for _, x := range X {
+		g.checkDim(x)
+	}
+	c := kernel.Matrix(g.k, X)
+	prior := make([]float64, m)
+	for i := range prior {
+		prior[i] = c.At(i, i)
+	}
+	c.SymRankK(c, -1, g.solveCross(X).T())
+	s2 := g.scale * g.scale
+	raw := c.RawSymmetric()
+	for i := 0; i < m; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+m]
+		row[i] = math.Max(row[i], varFloor*prior[i])
+		for j := i; j < m; j++ {
+			row[j] *= s2
+		}
+	}
+	return c
+}
+
+// Sample draws n joint posterior samples of f at the rows of X (original
+// scale), result[s][i]. The Cholesky factor of Cov gets a jitter of
+// 1e-8·s² (s² the mean prior variance at X), growing ×10 for at most 7
+// tries; after that the error wraps ErrNotPositiveDefinite.
+func (g *GP) Sample(X [][]float64, n int, rng *rand.Rand) ([][]float64, error) {
+	m := len(X)
+	if n <= 0 || m == 0 {
+		return make([][]float64, max(n, 0)), nil
+	}
+	c := g.Cov(X)
+	mean := make([]float64, m)
+	g.PredictBatch(X, mean, make([]float64, m))
+	var s2 float64
+	for _, x := range X {
+		s2 += g.k.Eval(x, x)
+	}
+	s2 *= g.scale * g.scale / float64(m)
+	raw := c.RawSymmetric()
+	base := make([]float64, m)
+	for i := range base {
+		base[i] = raw.Data[i*raw.Stride+i]
+	}
+	var chol mat.Cholesky
+	delta := 1e-8 * s2
+	ok := false
+	for try := 0; try < 7 && !ok; try++ {
+		if try > 0 {
+			delta *= 10
+		}
+		for i, b := range base {
+			raw.Data[i*raw.Stride+i] = b + delta
+		}
+		ok = chol.Factorize(c)
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: posterior covariance of %d points, jitter up to %.3g; remove duplicate query points", ErrNotPositiveDefinite, m, delta)
+	}
+	u := chol.RawU().(interface{ RawTriangular() blas64.Triangular }).RawTriangular()
+	out := make([][]float64, n)
+	z := make([]float64, m)
+	for s := range out {
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+		// f = μ + Uᵀz has covariance UᵀU = Cov.
+		blas64.Trmv(blas.Trans, u, blas64.Vector{N: m, Data: z, Inc: 1})
+		f := make([]float64, m)
+		for i := range f {
+			f[i] = mean[i] + z[i]
+		}
+		out[s] = f
+	}
+	return out, nil
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+func axpy(a float64, x, y []float64) {
+	for i, v := range x {
+		y[i] += a * v
+	}
+}

@@ -1,0 +1,264 @@
+package opt
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/boaopt/boa/qmc"
+)
+
+// Domain describes the unit cube [0,1]^Dim over which an acquisition is
+// maximised, possibly with discrete coordinates.
+type Domain struct {
+	Dim int
+	// Free marks the coordinates refined by gradient steps (nil: all).
+	// The others move only through Neighbours.
+	Free []bool
+	// Round snaps x to legal values in place (nil: identity). It must be
+	// idempotent.
+	Round func(x []float64)
+	// Neighbours returns the discrete local-search moves from x (nil: none).
+	// Moves of the wrong length are ignored; the others are clipped and
+	// rounded like raw candidates.
+	Neighbours func(x []float64) [][]float64
+	// Candidates returns raw candidates (nil: n scrambled Sobol points drawn
+	// with rng). It may return more or fewer than n, e.g. a full enumeration.
+	Candidates func(n int, rng *rand.Rand) [][]float64
+	// Exclude reports points that must not be returned, e.g. discrete
+	// configurations already evaluated (nil: none).
+	Exclude func(x []float64) bool
+}
+
+// MaximizeSettings controls Maximize. Zero fields take the library defaults
+// of spec §6.1.
+type MaximizeSettings struct {
+	Candidates int         // raw candidates N_raw; default 2048
+	Top        int         // distinct best raw candidates refined, m; default 5
+	LocalIters int         // BoxLBFGS iterations per refinement; default 50
+	Starts     [][]float64 // extra raw candidates: incumbents, previous proposals
+}
+
+const (
+	// maxRounds bounds the alternation of gradient refinement and discrete
+	// local search for one start.
+	maxRounds = 10
+	// maxMoves bounds the best-improvement moves of one local search.
+	maxMoves = 100
+)
+
+// point is a legal (rounded, not excluded) point with a finite value.
+type point struct {
+	x []float64
+	v float64
+}
+
+// Maximize maximises f over the domain by sample-then-refine (spec §6.1):
+//
+//  1. Score the raw candidates (d.Candidates, or scrambled Sobol points from
+//     rng) and s.Starts, each clipped to [0,1] and rounded, with f(x, nil);
+//     excluded points and non-finite values are skipped.
+//  2. Take the s.Top best distinct ones.
+//  3. Refine each by alternating BoxLBFGS on the Free coordinates (the others
+//     fixed, at most s.LocalIters iterations, on −f), Round and a
+//     re-evaluation, and best-improvement local search over Neighbours until
+//     no move improves; the alternation repeats after a discrete move, for at
+//     most 10 rounds. With no Free coordinate no gradient step is taken.
+//  4. Return the best legal point seen; ties go to the earlier start, that is
+//     to the higher raw score.
+//
+// Result.F is the maximum found (not negated); Iterations counts BoxLBFGS
+// iterations plus accepted discrete moves. The result is deterministic given
+// rng. Maximize returns an error if the domain is malformed, a candidate has
+// the wrong dimension, rng is nil, or every candidate is excluded or has a
+// non-finite value.
+func Maximize(f Objective, d Domain, s MaximizeSettings, rng *rand.Rand) (Result, error) {
+	if d.Dim < 1 {
+		return Result{}, fmt.Errorf("opt: Maximize: domain dimension %d, want at least 1", d.Dim)
+	}
+	if d.Free != nil && len(d.Free) != d.Dim {
+		return Result{}, fmt.Errorf("opt: Maximize: len(Free) = %d, domain dimension %d", len(d.Free), d.Dim)
+	}
+	if rng == nil {
+		return Result{}, errors.New("opt: Maximize needs a random source (rng is nil)")
+	}
+	if s.Candidates <= 0 {
+		s.Candidates = 2048
+	}
+	if s.Top <= 0 {
+		s.Top = 5
+	}
+	if s.LocalIters <= 0 {
+		s.LocalIters = 50
+	}
+	m := &maximizer{f: f, d: d, s: s}
+	m.free = m.freeIndices()
+
+	var raw [][]float64
+	if d.Candidates != nil {
+		raw = d.Candidates(s.Candidates, rng)
+	} else {
+		raw = qmc.SobolPoints(s.Candidates, d.Dim, rng)
+	}
+	nRaw := len(raw)
+	raw = append(raw[:nRaw:nRaw], s.Starts...)
+	scored := make([]point, 0, len(raw))
+	flat := make([]float64, len(raw)*d.Dim) // one allocation for all copies
+	for i, c := range raw {
+		if len(c) != d.Dim {
+			what := "raw candidate"
+			if i >= nRaw {
+				what, i = "start", i-nRaw
+			}
+			return Result{}, fmt.Errorf("opt: Maximize: %s %d has %d coordinates, domain has %d", what, i, len(c), d.Dim)
+		}
+		x := flat[i*d.Dim : (i+1)*d.Dim : (i+1)*d.Dim]
+		copy(x, c)
+		if p, ok := m.legal(x); ok {
+			scored = append(scored, p)
+		}
+	}
+	if len(scored) == 0 {
+		return Result{}, fmt.Errorf("opt: Maximize: all %d candidates are excluded or have a non-finite objective", len(raw))
+	}
+	slices.SortStableFunc(scored, func(a, b point) int { return cmp.Compare(b.v, a.v) })
+
+	best := scored[0]
+	res := Result{Status: StatusRaw}
+	var starts []point
+	for _, p := range scored {
+		if len(starts) == s.Top {
+			break
+		}
+		if !slices.ContainsFunc(starts, func(q point) bool { return slices.Equal(p.x, q.x) }) {
+			starts = append(starts, p)
+		}
+	}
+	for _, p := range starts {
+		if r := m.refine(p); r.v > best.v {
+			best = r
+			res.Status = StatusRefined
+		}
+	}
+	res.X, res.F = best.x, best.v
+	res.Iterations, res.Evaluations = m.iters, m.evals
+	return res, nil
+}
+
+// maximizer holds the state shared by the steps of one Maximize call.
+type maximizer struct {
+	f            Objective
+	d            Domain
+	s            MaximizeSettings
+	free         []int // indices of the Free coordinates
+	iters, evals int
+}
+
+func (m *maximizer) freeIndices() []int {
+	var idx []int
+	for i := range m.d.Dim {
+		if m.d.Free == nil || m.d.Free[i] {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// legal clips x to [0,1], rounds it in place and scores it; ok is false
+// when x is excluded or its value is not finite.
+func (m *maximizer) legal(x []float64) (point, bool) {
+	for j := range x {
+		x[j] = math.Min(math.Max(x[j], 0), 1)
+	}
+	if m.d.Round != nil {
+		m.d.Round(x)
+	}
+	if m.d.Exclude != nil && m.d.Exclude(x) {
+		return point{}, false
+	}
+	m.evals++
+	v := m.f(x, nil)
+	if !finite(v) {
+		return point{}, false
+	}
+	return point{x, v}, true
+}
+
+// refine improves a start by alternating gradient steps on the free
+// coordinates and discrete local search, returning the best legal point.
+func (m *maximizer) refine(cur point) point {
+	for range maxRounds {
+		if len(m.free) > 0 {
+			if p, ok := m.gradientStep(cur); ok && p.v > cur.v {
+				cur = p
+			}
+		}
+		var moved bool
+		cur, moved = m.localSearch(cur)
+		if !moved || len(m.free) == 0 {
+			break
+		}
+	}
+	return cur
+}
+
+// gradientStep runs BoxLBFGS on −f over the free coordinates of cur within
+// [0,1], then rounds and re-evaluates the result.
+func (m *maximizer) gradientStep(cur point) (point, bool) {
+	x := slices.Clone(cur.x)
+	full := make([]float64, m.d.Dim)
+	neg := func(z, gz []float64) float64 {
+		for k, i := range m.free {
+			x[i] = z[k]
+		}
+		if gz == nil {
+			return -m.f(x, nil)
+		}
+		v := m.f(x, full)
+		for k, i := range m.free {
+			gz[k] = -full[i]
+		}
+		return -v
+	}
+	z0 := make([]float64, len(m.free))
+	lo, hi := make([]float64, len(m.free)), make([]float64, len(m.free))
+	for k, i := range m.free {
+		z0[k], hi[k] = cur.x[i], 1
+	}
+	r := BoxLBFGS(neg, z0, lo, hi, LBFGSSettings{MaxIter: m.s.LocalIters})
+	m.iters += r.Iterations
+	m.evals += r.Evaluations
+	for k, i := range m.free {
+		x[i] = r.X[k]
+	}
+	return m.legal(x)
+}
+
+// localSearch moves to the best neighbour while that improves f.
+func (m *maximizer) localSearch(cur point) (point, bool) {
+	if m.d.Neighbours == nil {
+		return cur, false
+	}
+	moved := false
+	for range maxMoves {
+		next := cur
+		for _, nb := range m.d.Neighbours(cur.x) {
+			if len(nb) != m.d.Dim {
+				continue
+			}
+			x := slices.Clone(nb)
+			if p, ok := m.legal(x); ok && p.v > next.v {
+				next = p
+			}
+		}
+		if next.v <= cur.v {
+			break
+		}
+		cur, moved = next, true
+		m.iters++
+	}
+	return cur, moved
+}

@@ -1,0 +1,61 @@
+package sampler
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/boaopt/boa/space"
+)
+
+// Observation is one completed trial as the sampler sees it: the encoded
+// point in the unit cube and its value in the internal, minimised sense.
+type Observation struct {
+	X []float64
+	Y float64
+}
+
+// History is everything a sampler may use to make a suggestion.
+type History struct {
+	Space    *space.Space
+	Observed []Observation // completed trials; failed ones are left out
+	Pending  [][]float64   // encoded points of trials that are waiting or running
+	Trials   int           // number of trials created so far, of any state: the index of the one being suggested
+	Seed     uint64        // the study's seed, for designs that must be the same on every call
+}
+
+// Sampler proposes the next point to evaluate, encoded in the unit cube of
+// h.Space. rng is a source derived from the study seed and the trial number,
+// so the same study with the same seed makes the same suggestions.
+type Sampler interface {
+	Name() string
+	Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error)
+}
+
+var registry = map[string]func() Sampler{
+	"random": func() Sampler { return Random{} },
+	"sobol":  func() Sampler { return Sobol{} },
+	"gpbo":   func() Sampler { return NewGPBO() },
+	"auto":   func() Sampler { return NewAuto() },
+}
+
+// Names lists the registered sampler names.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// New returns the sampler registered under name.
+func New(name string) (Sampler, error) {
+	mk, ok := registry[strings.ToLower(name)]
+	if !ok {
+		return nil, fmt.Errorf("unknown sampler %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return mk(), nil
+}

@@ -1,0 +1,183 @@
+package sampler_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
+)
+
+// minimise runs s sequentially on fn for n evaluations in the unit cube
+// and returns the best value found.
+func minimise(t *testing.T, s sampler.Sampler, fn functions.Function, n int, seed uint64) float64 {
+	t.Helper()
+	sp := unitSpace(t, fn.Dim)
+	h := &sampler.History{Space: sp, Seed: seed}
+	best := math.Inf(1)
+	for i := range n {
+		h.Trials = i
+		u, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := fn.EvalUnit(u)
+		best = min(best, y)
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
+	}
+	return best
+}
+
+func unitSpace(t testing.TB, d int) *space.Space {
+	t.Helper()
+	ps := make([]space.Param, d)
+	for i := range ps {
+		ps[i] = space.Param{Name: fmt.Sprintf("x%d", i), Kind: space.Float, Low: 0, High: 1}
+	}
+	sp, err := space.New(ps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+func TestNew(t *testing.T) {
+	for _, name := range sampler.Names() {
+		s, err := sampler.New(name)
+		if err != nil || s.Name() != name {
+			t.Errorf("New(%q) = %v, %v", name, s, err)
+		}
+	}
+	if _, err := sampler.New("hyperband"); err == nil {
+		t.Error("New(hyperband) succeeded")
+	}
+}
+
+func TestSobolIsStateless(t *testing.T) {
+	sp := unitSpace(t, 3)
+	at := func(i int) []float64 {
+		u, _ := sampler.Sobol{}.Suggest(context.Background(), &sampler.History{Space: sp, Trials: i, Seed: 7}, nil)
+		return u
+	}
+	if !slices.Equal(at(4), at(4)) {
+		t.Fatal("the same trial index gave two points")
+	}
+	if slices.Equal(at(4), at(5)) {
+		t.Fatal("consecutive trials got the same point")
+	}
+}
+
+// TestGPBOBranin is the acceptance check of issue 2: regret < 0.01 after
+// 30 evaluations for at least 4 of seeds 1..5.
+func TestGPBOBranin(t *testing.T) {
+	fn, _ := functions.Get("branin", 0)
+	good := 0
+	for seed := uint64(1); seed <= 5; seed++ {
+		r := fn.Regret(minimise(t, sampler.NewGPBO(), fn, 30, seed))
+		t.Logf("seed %d: regret %.2e", seed, r)
+		if r < 0.01 {
+			good++
+		}
+	}
+	if good < 4 {
+		t.Fatalf("regret < 0.01 on %d of 5 seeds, want >= 4", good)
+	}
+}
+
+func TestGPBOBeatsRandomOnHartmann6(t *testing.T) {
+	if testing.Short() {
+		t.Skip("60 GP-BO iterations in 6-D")
+	}
+	fn, _ := functions.Get("hartmann6", 0)
+	g := fn.Regret(minimise(t, sampler.NewGPBO(), fn, 60, 1))
+	r := fn.Regret(minimise(t, sampler.Random{}, fn, 60, 1))
+	t.Logf("regret after 60: gpbo %.3g, random %.3g", g, r)
+	if g >= r || g > 0.2 {
+		t.Fatalf("gpbo regret %.3g, random %.3g", g, r)
+	}
+}
+
+func TestGPBOAcquisitions(t *testing.T) {
+	fn, _ := functions.Get("branin", 0)
+	for _, a := range []string{sampler.AcqLogEI, sampler.AcqEI, sampler.AcqPI, sampler.AcqLCB, sampler.AcqGPUCB, sampler.AcqTS} {
+		t.Run(a, func(t *testing.T) {
+			g := sampler.NewGPBO()
+			g.Acquisition = a
+			if r := fn.Regret(minimise(t, g, fn, 15, 3)); !(r < 5) {
+				t.Fatalf("regret %.3g after 15 evaluations", r)
+			}
+		})
+	}
+	g := sampler.NewGPBO()
+	g.Acquisition = "entropy"
+	_, err := g.Suggest(context.Background(), &sampler.History{Space: unitSpace(t, 2)}, rand.New(rand.NewPCG(1, 1)))
+	if err == nil {
+		t.Fatal("unknown acquisition accepted")
+	}
+}
+
+// TestGPBOPendingPointsAreAvoided: with the next suggestion running,
+// Kriging Believer must move the following suggestion away from it.
+func TestGPBOPendingPointsAreAvoided(t *testing.T) {
+	fn, _ := functions.Get("branin", 0)
+	sp := unitSpace(t, 2)
+	h := &sampler.History{Space: sp, Seed: 1}
+	g := sampler.NewGPBO()
+	for i := range 10 {
+		h.Trials = i
+		u, _ := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(i))))
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: fn.EvalUnit(u)})
+	}
+	h.Trials = 10
+	first, _ := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 10)))
+	h.Pending = [][]float64{first}
+	h.Trials = 11
+	second, _ := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 10)))
+	if d := math.Hypot(first[0]-second[0], first[1]-second[1]); d < 1e-3 {
+		t.Fatalf("second suggestion %v is %.2g from the pending %v", second, d, first)
+	}
+}
+
+// TestGPBODiscreteSpaceNeverRepeats: a 12-configuration space is
+// enumerated exactly and every configuration is proposed once.
+func TestGPBODiscreteSpaceNeverRepeats(t *testing.T) {
+	sp, err := space.New(
+		space.Param{Name: "opt", Kind: space.Categorical, Choices: []string{"sgd", "adam", "rmsprop"}},
+		space.Param{Name: "layers", Kind: space.Int, Low: 1, High: 4},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := func(a space.Assignment) float64 {
+		return float64(a["layers"].(int)) + map[string]float64{"sgd": 2, "adam": 0, "rmsprop": 1}[a["opt"].(string)]
+	}
+	h := &sampler.History{Space: sp, Seed: 5}
+	g := sampler.NewGPBO()
+	seen := map[string]bool{}
+	for i := range 12 {
+		h.Trials = i
+		u, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(5, uint64(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := sp.Key(u)
+		if seen[k] && i >= 6 { // the Sobol design may repeat a configuration; the model must not
+			t.Fatalf("trial %d repeats %s", i, k)
+		}
+		seen[k] = true
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(sp.Decode(u))})
+	}
+}
+
+func BenchmarkGPBOSuggest(b *testing.B) {
+	for _, n := range []int{100, 500, 1000} {
+		b.Run(fmt.Sprintf("n=%d/d=10", n), func(b *testing.B) {
+			benchSuggest(b, n, 10)
+		})
+	}
+}

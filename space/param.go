@@ -1,0 +1,225 @@
+package space
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Param declares one parameter of a search space.
+type Param struct {
+	Name      string
+	Kind      Kind
+	Low, High float64   // Float and Int: inclusive bounds
+	Log       bool      // Float and Int: search on a log scale (needs Low > 0)
+	Values    []float64 // Ordinal: legal values, strictly increasing
+	Choices   []string  // Categorical: legal values (Bool has implicit choices false, true)
+
+	// When makes the parameter conditional: it is active iff, for every
+	// parent named in the map, the parent is active and its value (written
+	// with Format) is in the list. Parents must be discrete (not Float).
+	When map[string][]string
+}
+
+// maxIntBound bounds Int parameters so that every integer and every cell
+// centre (k+0.5)/L is exact in float64.
+const maxIntBound = 1e15
+
+// clone returns a deep copy of p.
+func (p Param) clone() Param {
+	p.Values = slices.Clone(p.Values)
+	p.Choices = slices.Clone(p.Choices)
+	if p.When != nil {
+		w := make(map[string][]string, len(p.When))
+		for k, v := range p.When {
+			w[k] = slices.Clone(v)
+		}
+		p.When = w
+	}
+	return p
+}
+
+// numLevels returns the number of legal values of a valid discrete parameter,
+// 0 for Float.
+func (p *Param) numLevels() int {
+	switch p.Kind {
+	case Int:
+		return int(p.High-p.Low) + 1
+	case Ordinal:
+		return len(p.Values)
+	case Categorical:
+		return len(p.Choices)
+	case Bool:
+		return 2
+	}
+	return 0
+}
+
+// levelValue returns the Assignment value of level k of a discrete parameter.
+func (p *Param) levelValue(k int) any {
+	switch p.Kind {
+	case Int:
+		return int(p.Low) + k
+	case Ordinal:
+		return p.Values[k]
+	case Categorical:
+		return p.Choices[k]
+	case Bool:
+		return k == 1
+	}
+	panic("space: levelValue of a continuous parameter")
+}
+
+// parseLevel returns the level of a discrete parameter written as a string
+// (as in conditions), or false if the parameter can never take it.
+func (p *Param) parseLevel(s string) (int, bool) {
+	switch p.Kind {
+	case Int:
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || v != math.Trunc(v) || v < p.Low || v > p.High {
+			return 0, false
+		}
+		return int(v - p.Low), true
+	case Ordinal:
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return 0, false
+		}
+		return p.ordinalIndex(v)
+	case Categorical:
+		i := slices.Index(p.Choices, s)
+		return i, i >= 0
+	case Bool:
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "false":
+			return 0, true
+		case "true":
+			return 1, true
+		}
+	}
+	return 0, false
+}
+
+// ordinalIndex finds v among the ordinal values, allowing for the rounding
+// of values that went through text or arithmetic.
+func (p *Param) ordinalIndex(v float64) (int, bool) {
+	i, found := slices.BinarySearch(p.Values, v)
+	if found {
+		return i, true
+	}
+	for _, j := range []int{i - 1, i} {
+		if j >= 0 && j < len(p.Values) && math.Abs(p.Values[j]-v) <= 1e-12*math.Max(1, math.Abs(v)) {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// describe lists the legal values of a discrete parameter for messages.
+func (p *Param) describe() string {
+	switch p.Kind {
+	case Int:
+		return "an integer in [" + Format(p.Low) + ", " + Format(p.High) + "]"
+	case Ordinal:
+		s := make([]string, len(p.Values))
+		for i, v := range p.Values {
+			s[i] = Format(v)
+		}
+		return "one of " + strings.Join(s, ", ")
+	case Categorical:
+		return "one of " + strings.Join(p.Choices, ", ")
+	case Bool:
+		return "true or false"
+	}
+	return "a number in [" + Format(p.Low) + ", " + Format(p.High) + "]"
+}
+
+// check validates the declaration of p, apart from its conditions.
+func (p *Param) check() []*ParamError {
+	var errs []*ParamError
+	add := func(field, format string, args ...any) {
+		errs = append(errs, perr(p.Name, field, format, args...))
+	}
+	numeric := p.Kind == Float || p.Kind == Int
+	if p.Kind < Float || p.Kind > Bool {
+		add("type", "unknown kind %d", int(p.Kind))
+		return errs
+	}
+	if !numeric {
+		if p.Low != 0 || p.High != 0 {
+			add("low", "low and high are only for float and int parameters, not %s", p.Kind)
+		}
+		if p.Log {
+			add("log", "log is only for float and int parameters, not %s", p.Kind)
+		}
+	}
+	if p.Kind != Ordinal && p.Values != nil {
+		add("values", "values is only for ordinal parameters, not %s", p.Kind)
+	}
+	if p.Kind != Categorical && p.Choices != nil {
+		add("choices", "choices is only for categorical parameters, not %s", p.Kind)
+	}
+	switch p.Kind {
+	case Float, Int:
+		errs = append(errs, p.checkBounds()...)
+	case Ordinal:
+		if len(p.Values) == 0 {
+			add("values", "an ordinal parameter needs values, a list of numbers in increasing order")
+		}
+		for i, v := range p.Values {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				add("values", "values[%d] = %v is not a finite number", i, v)
+				return errs
+			}
+		}
+		for i := 1; i < len(p.Values); i++ {
+			if p.Values[i] == p.Values[i-1] {
+				add("values", "value %s is listed twice", Format(p.Values[i]))
+			} else if p.Values[i] < p.Values[i-1] {
+				add("values", "values must be in increasing order, but %s comes after %s", Format(p.Values[i]), Format(p.Values[i-1]))
+			}
+		}
+	case Categorical:
+		if len(p.Choices) == 0 {
+			add("choices", "a categorical parameter needs choices, a non-empty list")
+		}
+		seen := map[string]bool{}
+		for _, c := range p.Choices {
+			if seen[c] {
+				add("choices", "choice %q is listed twice", c)
+			}
+			seen[c] = true
+		}
+	}
+	return errs
+}
+
+func (p *Param) checkBounds() []*ParamError {
+	var errs []*ParamError
+	add := func(field, format string, args ...any) {
+		errs = append(errs, perr(p.Name, field, format, args...))
+	}
+	for _, b := range []struct {
+		name string
+		v    float64
+	}{{"low", p.Low}, {"high", p.High}} {
+		if math.IsNaN(b.v) || math.IsInf(b.v, 0) {
+			add(b.name, "%s must be a finite number, got %v", b.name, b.v)
+		} else if p.Kind == Int && b.v != math.Trunc(b.v) {
+			add(b.name, "int bounds must be whole numbers, got %s = %s", b.name, Format(b.v))
+		} else if p.Kind == Int && math.Abs(b.v) > maxIntBound {
+			add(b.name, "int bounds must lie within ±1e15, got %s = %s", b.name, Format(b.v))
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	if p.Low >= p.High {
+		add("low", "low must be below high, got low = %s, high = %s", Format(p.Low), Format(p.High))
+	}
+	if p.Log && p.Low <= 0 {
+		add("log", "log scale needs low > 0, got low = %s", Format(p.Low))
+	}
+	return errs
+}
