@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/boaopt/boa/kernel"
+	"github.com/boaopt/boa/opt"
 )
 
 // Library defaults [spec §2.3, §3.2 Decisions].
@@ -81,8 +82,8 @@ func Fit(X [][]float64, y []float64, cfg Config) (*GP, error) {
 		return nil, err
 	}
 	k := cfg.Kernel.Clone()
-	k.SetParams(res.x[:pr.nk])
-	g, err := newGP(xs, ys, offset, scale, k, pr.logNoiseOf(res.x))
+	k.SetParams(res.X[:pr.nk])
+	g, err := newGP(xs, ys, offset, scale, k, pr.logNoiseOf(res.X))
 	if err != nil {
 		return nil, err
 	}
@@ -196,13 +197,13 @@ func (pr *problem) starts(cfg Config) ([][]float64, error) {
 	}
 	for _, z := range starts {
 		for i := range z {
-			z[i] = clamp(z[i], pr.lo[i], pr.hi[i])
+			z[i] = math.Max(pr.lo[i], math.Min(pr.hi[i], z[i]))
 		}
 	}
 	return starts, nil
 }
 
-// objective adapts an lmlWork to boxFunc: φ(z) = −(LML + log prior)/n.
+// objective adapts an lmlWork to opt.BoxLBFGS: φ(z) = −(LML + log prior)/n.
 type objective struct {
 	pr  *problem
 	w   *lmlWork
@@ -248,7 +249,7 @@ func (o *objective) eval(z, grad []float64) (float64, bool) {
 
 // optimize screens the starts, runs projected L-BFGS from the best ones and
 // returns the best local optimum.
-func (pr *problem) optimize(starts [][]float64) (boxResult, error) {
+func (pr *problem) optimize(starts [][]float64) (opt.Result, error) {
 	chosen := starts
 	var firstErr error
 	if len(starts) > screenKeep {
@@ -283,17 +284,25 @@ func (pr *problem) optimize(starts [][]float64) (boxResult, error) {
 			chosen = append(chosen, starts[i])
 		}
 	}
-	results := make([]boxResult, len(chosen))
+	results := make([]opt.Result, len(chosen))
 	oks := make([]bool, len(chosen))
 	errs := make([]error, len(chosen))
 	pr.parallel(len(chosen), func(o *objective, i int) {
 		o.err = nil
-		results[i], oks[i] = boxLBFGS(o.eval, chosen[i], pr.lo, pr.hi, pr.maxIter)
+		f := func(z, grad []float64) float64 {
+			v, ok := o.eval(z, grad)
+			if !ok {
+				return math.Inf(1) // a failed factorisation: the line search backs off
+			}
+			return v
+		}
+		results[i] = opt.BoxLBFGS(f, chosen[i], pr.lo, pr.hi, opt.LBFGSSettings{MaxIter: pr.maxIter})
+		oks[i] = results[i].Status != opt.StatusNonFinite
 		errs[i] = o.err
 	})
 	best := -1
 	for i := range results {
-		if oks[i] && (best < 0 || results[i].f < results[best].f) {
+		if oks[i] && (best < 0 || results[i].F < results[best].F) {
 			best = i
 		}
 		if !oks[i] && firstErr == nil {
@@ -304,7 +313,7 @@ func (pr *problem) optimize(starts [][]float64) (boxResult, error) {
 		if firstErr == nil {
 			firstErr = fmt.Errorf("%w: no start could be evaluated", ErrNotPositiveDefinite)
 		}
-		return boxResult{}, fmt.Errorf("gp: every hyper-parameter start failed: %w", firstErr)
+		return opt.Result{}, fmt.Errorf("gp: every hyper-parameter start failed: %w", firstErr)
 	}
 	return results[best], nil
 }

@@ -89,16 +89,26 @@ func TestGPBOBranin(t *testing.T) {
 	}
 }
 
-func TestGPBOBeatsRandomOnHartmann6(t *testing.T) {
+// TestGPBOHartmann6 is the acceptance check of issue 2: over seeds 1..5,
+// gpbo's median regret after 60 evaluations is below 0.05 with no seed
+// above 0.2, while random search stays above 0.3.
+func TestGPBOHartmann6(t *testing.T) {
 	if testing.Short() {
-		t.Skip("60 GP-BO iterations in 6-D")
+		t.Skip("5 × 60 GP-BO iterations in 6-D")
 	}
 	fn, _ := functions.Get("hartmann6", 0)
-	g := fn.Regret(minimise(t, sampler.NewGPBO(), fn, 60, 1))
-	r := fn.Regret(minimise(t, sampler.Random{}, fn, 60, 1))
-	t.Logf("regret after 60: gpbo %.3g, random %.3g", g, r)
-	if g >= r || g > 0.2 {
-		t.Fatalf("gpbo regret %.3g, random %.3g", g, r)
+	var gpbo, random []float64
+	for seed := uint64(1); seed <= 5; seed++ {
+		gpbo = append(gpbo, fn.Regret(minimise(t, sampler.NewGPBO(), fn, 60, seed)))
+		random = append(random, fn.Regret(minimise(t, sampler.Random{}, fn, 60, seed)))
+	}
+	t.Logf("regret after 60: gpbo %.3g, random %.3g", gpbo, random)
+	slices.Sort(gpbo)
+	if gpbo[2] >= 0.05 || gpbo[4] > 0.2 {
+		t.Errorf("gpbo: median regret %.3g (want < 0.05), worst %.3g (want <= 0.2)", gpbo[2], gpbo[4])
+	}
+	if m := slices.Min(random); m <= 0.3 {
+		t.Errorf("random search reached regret %.3g; the check needs it above 0.3", m)
 	}
 }
 
@@ -171,13 +181,5 @@ func TestGPBODiscreteSpaceNeverRepeats(t *testing.T) {
 		}
 		seen[k] = true
 		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(sp.Decode(u))})
-	}
-}
-
-func BenchmarkGPBOSuggest(b *testing.B) {
-	for _, n := range []int{100, 500, 1000} {
-		b.Run(fmt.Sprintf("n=%d/d=10", n), func(b *testing.B) {
-			benchSuggest(b, n, 10)
-		})
 	}
 }
