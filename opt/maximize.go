@@ -28,8 +28,10 @@ type Domain struct {
 	// Candidates returns raw candidates (nil: n scrambled Sobol points drawn
 	// with rng). It may return more or fewer than n, e.g. a full enumeration.
 	Candidates func(n int, rng *rand.Rand) [][]float64
-	// Exclude reports points that must not be returned, e.g. discrete
-	// configurations already evaluated (nil: none).
+	// Exclude reports points that must not be returned, e.g.
+	// configurations already evaluated (nil: none). An excluded point may
+	// still start a refinement: near a converged optimum the incumbent is
+	// the best place to search from, though not a point to return.
 	Exclude func(x []float64) bool
 }
 
@@ -50,25 +52,26 @@ const (
 	maxMoves = 100
 )
 
-// point is a legal (rounded, not excluded) point with a finite value.
+// point is a rounded point with a finite value.
 type point struct {
-	x []float64
-	v float64
+	x        []float64
+	v        float64
+	excluded bool
 }
 
 // Maximize maximises f over the domain by sample-then-refine (spec §6.1):
 //
 //  1. Score the raw candidates (d.Candidates, or scrambled Sobol points from
 //     rng) and s.Starts, each clipped to [0,1] and rounded, with f(x, nil);
-//     excluded points and non-finite values are skipped.
-//  2. Take the s.Top best distinct ones.
+//     non-finite values are skipped.
+//  2. Take the s.Top best distinct ones (excluded ones included).
 //  3. Refine each by alternating BoxLBFGS on the Free coordinates (the others
 //     fixed, at most s.LocalIters iterations, on −f), Round and a
 //     re-evaluation, and best-improvement local search over Neighbours until
 //     no move improves; the alternation repeats after a discrete move, for at
 //     most 10 rounds. With no Free coordinate no gradient step is taken.
-//  4. Return the best legal point seen; ties go to the earlier start, that is
-//     to the higher raw score.
+//  4. Return the best point seen that is not excluded; ties go to the
+//     earlier start, that is to the higher raw score.
 //
 // Result.F is the maximum found (not negated); Iterations counts BoxLBFGS
 // iterations plus accepted discrete moves. The result is deterministic given
@@ -121,12 +124,12 @@ func Maximize(f Objective, d Domain, s MaximizeSettings, rng *rand.Rand) (Result
 			scored = append(scored, p)
 		}
 	}
-	if len(scored) == 0 {
-		return Result{}, fmt.Errorf("opt: Maximize: all %d candidates are excluded or have a non-finite objective", len(raw))
-	}
 	slices.SortStableFunc(scored, func(a, b point) int { return cmp.Compare(b.v, a.v) })
 
-	best := scored[0]
+	best := point{v: math.Inf(-1)}
+	if i := slices.IndexFunc(scored, func(p point) bool { return !p.excluded }); i >= 0 {
+		best = scored[i]
+	}
 	res := Result{Status: StatusRaw}
 	var starts []point
 	for _, p := range scored {
@@ -142,6 +145,9 @@ func Maximize(f Objective, d Domain, s MaximizeSettings, rng *rand.Rand) (Result
 			best = r
 			res.Status = StatusRefined
 		}
+	}
+	if best.x == nil {
+		return Result{}, fmt.Errorf("opt: Maximize: all %d candidates and their refinements are excluded or have a non-finite objective", len(raw))
 	}
 	res.X, res.F = best.x, best.v
 	res.Iterations, res.Evaluations = m.iters, m.evals
@@ -168,7 +174,7 @@ func (m *maximizer) freeIndices() []int {
 }
 
 // legal clips x to [0,1], rounds it in place and scores it; ok is false
-// when x is excluded or its value is not finite.
+// when its value is not finite.
 func (m *maximizer) legal(x []float64) (point, bool) {
 	for j := range x {
 		x[j] = math.Min(math.Max(x[j], 0), 1)
@@ -176,23 +182,22 @@ func (m *maximizer) legal(x []float64) (point, bool) {
 	if m.d.Round != nil {
 		m.d.Round(x)
 	}
-	if m.d.Exclude != nil && m.d.Exclude(x) {
-		return point{}, false
-	}
 	m.evals++
 	v := m.f(x, nil)
 	if !finite(v) {
 		return point{}, false
 	}
-	return point{x, v}, true
+	return point{x, v, m.d.Exclude != nil && m.d.Exclude(x)}, true
 }
 
 // refine improves a start by alternating gradient steps on the free
-// coordinates and discrete local search, returning the best legal point.
+// coordinates and discrete local search. The walk may start at an excluded
+// point but never moves to one; refine returns the best point that is not
+// excluded (v = −Inf if it never left an excluded start).
 func (m *maximizer) refine(cur point) point {
 	for range maxRounds {
 		if len(m.free) > 0 {
-			if p, ok := m.gradientStep(cur); ok && p.v > cur.v {
+			if p, ok := m.gradientStep(cur); ok && better(p, cur) {
 				cur = p
 			}
 		}
@@ -202,7 +207,16 @@ func (m *maximizer) refine(cur point) point {
 			break
 		}
 	}
+	if cur.excluded {
+		return point{v: math.Inf(-1)}
+	}
 	return cur
+}
+
+// better reports whether the walk should move from cur to p: never onto an
+// excluded point, always off one, else uphill.
+func better(p, cur point) bool {
+	return !p.excluded && (cur.excluded || p.v > cur.v)
 }
 
 // gradientStep runs BoxLBFGS on −f over the free coordinates of cur within
@@ -237,27 +251,28 @@ func (m *maximizer) gradientStep(cur point) (point, bool) {
 	return m.legal(x)
 }
 
-// localSearch moves to the best neighbour while that improves f.
+// localSearch moves to the best neighbour while that is better (see
+// better).
 func (m *maximizer) localSearch(cur point) (point, bool) {
 	if m.d.Neighbours == nil {
 		return cur, false
 	}
 	moved := false
 	for range maxMoves {
-		next := cur
+		var next *point
 		for _, nb := range m.d.Neighbours(cur.x) {
 			if len(nb) != m.d.Dim {
 				continue
 			}
-			x := slices.Clone(nb)
-			if p, ok := m.legal(x); ok && p.v > next.v {
-				next = p
+			p, ok := m.legal(slices.Clone(nb))
+			if ok && better(p, cur) && (next == nil || p.v > next.v) {
+				next = &p
 			}
 		}
-		if next.v <= cur.v {
+		if next == nil {
 			break
 		}
-		cur, moved = next, true
+		cur, moved = *next, true
 		m.iters++
 	}
 	return cur, moved

@@ -267,3 +267,24 @@ func BenchmarkMaximize(b *testing.B) {
 		}
 	}
 }
+
+// TestMaximizeRefinesFromAnExcludedStart: the incumbent may not be returned
+// but is where the search should go on from.
+func TestMaximizeRefinesFromAnExcludedStart(t *testing.T) {
+	peak := []float64{0.3, 0.7}
+	f := func(x, g []float64) float64 {
+		dx, dy := x[0]-peak[0], x[1]-peak[1]
+		if g != nil {
+			g[0], g[1] = -2*dx, -2*dy
+		}
+		return -(dx*dx + dy*dy)
+	}
+	d := Domain{Dim: 2, Exclude: func(x []float64) bool { return slices.Equal(x, peak) }}
+	r, err := Maximize(f, d, MaximizeSettings{Candidates: 4, Starts: [][]float64{peak}}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(r.X, peak) || math.Hypot(r.X[0]-peak[0], r.X[1]-peak[1]) > 1e-2 {
+		t.Fatalf("returned %v; want a point near, but not at, the excluded peak %v", r.X, peak)
+	}
+}

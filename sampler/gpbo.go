@@ -224,18 +224,21 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, rng *rand.Ran
 		}
 		return v
 	}
-	dom := opt.Domain{Dim: sp.Len(), Free: free, Round: sp.Round, Neighbours: sp.Neighbours}
+	// Never propose a configuration that is already evaluated or running:
+	// near a converged optimum the incumbent itself can win the search.
+	seen := map[string]bool{}
+	for _, o := range h.Observed {
+		seen[sp.Key(o.X)] = true
+	}
+	for _, p := range h.Pending {
+		seen[sp.Key(p)] = true
+	}
+	dom := opt.Domain{
+		Dim: sp.Len(), Free: free, Round: sp.Round, Neighbours: sp.Neighbours,
+		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
+	}
 	if !continuous {
-		// A discrete space: never propose a configuration again, and
-		// enumerate it exactly when it is small (issue 2, item 4).
-		seen := map[string]bool{}
-		for _, o := range h.Observed {
-			seen[sp.Key(o.X)] = true
-		}
-		for _, p := range h.Pending {
-			seen[sp.Key(p)] = true
-		}
-		dom.Exclude = func(u []float64) bool { return seen[sp.Key(u)] }
+		// A small discrete space is enumerated exactly (issue 2, item 4).
 		if pts, ok := sp.Enumerate(enumerateLimit); ok {
 			dom.Candidates = func(int, *rand.Rand) [][]float64 { return pts }
 		}
@@ -253,8 +256,8 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, rng *rand.Ran
 }
 
 const (
-	largeHistory   = 200 // observations beyond which most fits only polish the warm start
-	fullRefitEvery = 10  // ... and every this many a full multi-start fit runs
+	largeHistory   = 200  // observations beyond which most fits only polish the warm start
+	fullRefitEvery = 10   // ... and every this many a full multi-start fit runs
 	enumerateLimit = 4096 // discrete spaces up to this size are searched exhaustively
 	comboLimit     = 64   // mixed spaces with up to this many discrete settings get every setting among the candidates
 )

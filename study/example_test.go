@@ -18,7 +18,7 @@ func Example() {
 		panic(err)
 	}
 	st, _ := study.New(sp, study.Options{Sampler: sampler.NewGPBO(), Seed: 1})
-	objective := func(_ context.Context, t study.Trial) (float64, error) {
+	objective := func(_ context.Context, t *study.Trial) (float64, error) {
 		x := t.Float("x")
 		if t.String("shape") == "flat" {
 			return 10, nil
@@ -28,7 +28,7 @@ func Example() {
 	if err := st.Optimize(context.Background(), objective, 20, study.OptimizeOptions{}); err != nil {
 		panic(err)
 	}
-	best, _ := st.Best()
+	best, _, _ := st.Best(context.Background())
 	fmt.Printf("shape = %s, x = %.2f\n", best.String("shape"), best.Float("x"))
 	// Output: shape = bowl, x = 1.00
 }

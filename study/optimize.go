@@ -2,12 +2,15 @@ package study
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // Objective evaluates one trial and returns its value in the user's sense.
-type Objective func(ctx context.Context, t Trial) (float64, error)
+// It may set t.Metrics and call t.Report while it runs.
+type Objective func(ctx context.Context, t *Trial) (float64, error)
 
 // OptimizeOptions tune Optimize.
 type OptimizeOptions struct {
@@ -15,13 +18,17 @@ type OptimizeOptions struct {
 	OnTrial func(Trial) // called after each trial is told; calls never overlap
 }
 
-// Optimize runs n more trials of objective. Each worker asks for a trial,
-// evaluates it and tells the result; the trials the other workers are
-// running are pending for the sampler. An error, panic, NaN or Inf from
-// the objective fails that trial only. Optimize returns early with an
-// error when the sampler fails or ctx is done; trials interrupted by ctx
-// are FAILED with the reason "interrupted".
+// Optimize runs up to n more trials of objective (n <= 0: until the
+// study's budget is used up). Each worker asks for a trial, evaluates it
+// while sending heartbeats, and tells the result; the trials the other
+// workers are running are pending for the sampler. An error, panic, NaN or
+// Inf from the objective fails that trial only. Optimize stops early with
+// an error when the sampler or the storage fails, or when ctx is done;
+// trials interrupted by ctx are FAILED "interrupted" and re-queued.
 func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o OptimizeOptions) error {
+	if n <= 0 && s.rec.Budget <= 0 {
+		return s.errorf("Optimize needs a number of trials or a study budget")
+	}
 	workers := max(1, o.Workers)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -33,7 +40,7 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 	claim := func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		if claimed >= n || ctx.Err() != nil {
+		if (n > 0 && claimed >= n) || ctx.Err() != nil {
 			return false
 		}
 		claimed++
@@ -43,22 +50,19 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 		wg.Go(func() {
 			for claim() {
 				t, err := s.Ask(ctx)
+				if errors.Is(err, ErrBudget) {
+					return
+				}
 				if err != nil {
 					cancel(err)
 					return
 				}
-				v, err := evaluate(ctx, objective, t)
-				if err != nil && ctx.Err() != nil {
-					err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
-				}
-				if err := s.Tell(t.Number, v, err); err != nil {
+				done, err := s.run(ctx, objective, &t)
+				if err != nil {
 					cancel(err)
 					return
 				}
 				if o.OnTrial != nil {
-					s.mu.Lock()
-					done := s.trials[t.Number].clone()
-					s.mu.Unlock()
 					mu.Lock()
 					o.OnTrial(done)
 					mu.Unlock()
@@ -70,8 +74,51 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 	return context.Cause(ctx)
 }
 
+// run evaluates one trial with heartbeats and tells its result. It
+// returns the finished trial as the objective saw it.
+func (s *Study) run(ctx context.Context, objective Objective, t *Trial) (Trial, error) {
+	stop := s.heartbeat(ctx, t.ID)
+	if t.Metrics == nil {
+		t.Metrics = map[string]float64{}
+	}
+	v, err := evaluate(ctx, objective, t)
+	stop()
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
+	}
+	tctx := context.WithoutCancel(ctx) // record the result even when interrupted
+	if err := s.Tell(tctx, t.ID, Result{Value: v, Err: err, Metrics: t.Metrics}); err != nil {
+		return Trial{}, err
+	}
+	rec, err := s.store.GetTrial(tctx, t.ID)
+	if err != nil {
+		return Trial{}, s.errorf("trial %d: %w", t.Number, err)
+	}
+	return s.trial(rec)
+}
+
+// heartbeat beats for trial id every third of the lease until stopped.
+func (s *Study) heartbeat(ctx context.Context, id int64) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(max(s.lease/3, 10*time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				_ = s.store.Heartbeat(ctx, id) // a missed beat is retried at the next tick
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
 // evaluate calls the objective and turns a panic into an error.
-func evaluate(ctx context.Context, objective Objective, t Trial) (v float64, err error) {
+func evaluate(ctx context.Context, objective Objective, t *Trial) (v float64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("objective panicked: %v", r)

@@ -2,16 +2,18 @@ package study
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/storage"
 )
 
 // Direction is the sense of the objective.
@@ -40,50 +42,151 @@ func ParseDirection(s string) (Direction, error) {
 	return 0, fmt.Errorf("direction must be minimize or maximize, got %q", s)
 }
 
-// Options configure a study.
-type Options struct {
+var (
+	// ErrBudget is returned by Ask when the study has all the trials it wants.
+	ErrBudget = errors.New("the study's trial budget is used up")
+	// ErrFinished is returned by Tell for a trial that already has a result.
+	ErrFinished = storage.ErrFinished
+)
+
+// DefaultLease is how long a running trial may go without a heartbeat
+// before it is taken for dead, FAILED (stale) and re-queued.
+const DefaultLease = 30 * time.Second
+
+// suggestLease bounds how long one process may hold the study's
+// suggestion lease: longer than any suggestion takes, short enough that a
+// process killed while suggesting does not stall the others for long.
+const suggestLease = 2 * time.Minute
+
+// Spec defines a new study.
+type Spec struct {
 	Name      string
 	Direction Direction
-	Sampler   sampler.Sampler // nil means sampler "auto"
+	Space     *space.Space
+	Sampler   string // a registered sampler name; "" means auto
 	Seed      uint64
+	Budget    int // trials wanted; 0 means no limit
 }
 
-// ErrFinished is returned by Tell for a trial that already has a result.
-var ErrFinished = errors.New("trial already finished")
-
-// Study is an in-memory optimisation study. It is safe for concurrent use.
+// Study is an optimisation study kept in a storage. Any number of Study
+// values, in any number of processes, may work on the same stored study:
+// suggestions are serialised by the storage's study lease, and each
+// waiting trial is claimed by exactly one of them.
 type Study struct {
-	name    string
+	store   storage.Storage
+	rec     storage.Study
 	dir     Direction
 	space   *space.Space
 	sampler sampler.Sampler
-	seed    uint64
-
-	askMu  sync.Mutex // serialises Ask so each suggestion sees every earlier one as pending
-	mu     sync.Mutex // guards trials
-	trials []*Trial
+	worker  string
+	lease   time.Duration
 }
 
-// New returns an empty study over sp.
+// Options configure New, the in-memory study.
+type Options struct {
+	Name      string
+	Direction Direction
+	Sampler   sampler.Sampler // nil means auto
+	Seed      uint64
+	Budget    int
+}
+
+// New returns a study kept in memory, with the given sampler instance.
 func New(sp *space.Space, o Options) (*Study, error) {
-	if sp == nil || sp.Len() == 0 {
-		return nil, errors.New("study: the search space has no parameters")
-	}
-	s := o.Sampler
-	if s == nil {
-		s = sampler.NewAuto()
-	}
 	name := o.Name
 	if name == "" {
 		name = "study"
 	}
-	return &Study{name: name, dir: o.Direction, space: sp, sampler: s, seed: o.Seed}, nil
+	spec := Spec{Name: name, Direction: o.Direction, Space: sp, Seed: o.Seed, Budget: o.Budget}
+	if o.Sampler != nil {
+		spec.Sampler = o.Sampler.Name()
+	}
+	s, err := Create(context.Background(), storage.NewMemory(), spec)
+	if err != nil {
+		return nil, err
+	}
+	if o.Sampler != nil {
+		s.sampler = o.Sampler
+	}
+	return s, nil
 }
 
-func (s *Study) Name() string             { return s.name }
+// Create creates the study in store; storage.ErrExists if the name is taken.
+func Create(ctx context.Context, store storage.Storage, spec Spec) (*Study, error) {
+	if spec.Space == nil || spec.Space.Len() == 0 {
+		return nil, errors.New("study: the search space has no parameters")
+	}
+	if spec.Budget < 0 {
+		return nil, fmt.Errorf("study: budget must be 0 (no limit) or more, got %d", spec.Budget)
+	}
+	if spec.Sampler == "" {
+		spec.Sampler = "auto"
+	}
+	if _, err := sampler.New(spec.Sampler); err != nil {
+		return nil, fmt.Errorf("study: %w", err)
+	}
+	sp, err := json.Marshal(spec.Space)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := store.CreateStudy(ctx, storage.Study{
+		Name: spec.Name, Direction: spec.Direction.String(), Space: sp,
+		Sampler: spec.Sampler, Seed: spec.Seed, Budget: spec.Budget,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return open(store, rec)
+}
+
+// Open opens the study called name in store; storage.ErrNotFound if there
+// is none. The sampler is rebuilt from the stored name and the history.
+func Open(ctx context.Context, store storage.Storage, name string) (*Study, error) {
+	rec, err := store.GetStudy(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return open(store, rec)
+}
+
+func open(store storage.Storage, rec storage.Study) (*Study, error) {
+	var sp space.Space
+	if err := json.Unmarshal(rec.Space, &sp); err != nil {
+		return nil, fmt.Errorf("study %s: stored space: %w", rec.Name, err)
+	}
+	dir, err := ParseDirection(rec.Direction)
+	if err != nil {
+		return nil, fmt.Errorf("study %s: %w", rec.Name, err)
+	}
+	smp, err := sampler.New(rec.Sampler)
+	if err != nil {
+		return nil, fmt.Errorf("study %s: %w", rec.Name, err)
+	}
+	host, _ := os.Hostname()
+	return &Study{
+		store: store, rec: rec, dir: dir, space: &sp, sampler: smp,
+		worker: fmt.Sprintf("%s:%d", host, os.Getpid()), lease: DefaultLease,
+	}, nil
+}
+
+func (s *Study) Name() string             { return s.rec.Name }
+func (s *Study) ID() int64                { return s.rec.ID }
 func (s *Study) Direction() Direction     { return s.dir }
 func (s *Study) Space() *space.Space      { return s.space }
 func (s *Study) Sampler() sampler.Sampler { return s.sampler }
+func (s *Study) Seed() uint64             { return s.rec.Seed }
+func (s *Study) Budget() int              { return s.rec.Budget }
+func (s *Study) Storage() storage.Storage { return s.store }
+
+// SetWorker names this process in the trials it runs (default host:pid).
+func (s *Study) SetWorker(name string) { s.worker = name }
+
+// SetLease sets how long a running trial may go without a heartbeat
+// before any worker's next Ask marks it FAILED (stale) and re-queues it.
+func (s *Study) SetLease(d time.Duration) { s.lease = d }
+
+// Lease returns the heartbeat lease.
+func (s *Study) Lease() time.Duration { return s.lease }
 
 // internal maps a user value to the minimised internal value.
 func (s *Study) internal(v float64) float64 {
@@ -93,88 +196,208 @@ func (s *Study) internal(v float64) float64 {
 	return v
 }
 
-// Ask creates a new RUNNING trial with the sampler's suggestion.
+// Ask returns a RUNNING trial for this worker: a waiting one (re-queued
+// after a crash) if there is one, else a new suggestion of the sampler.
+// Running trials whose heartbeat lapsed are failed and re-queued first.
+// Ask returns ErrBudget once the study has all the trials it wants.
 func (s *Study) Ask(ctx context.Context) (Trial, error) {
-	s.askMu.Lock()
-	defer s.askMu.Unlock()
-	s.mu.Lock()
-	h := s.history()
-	s.mu.Unlock()
-	rng := rand.New(rand.NewPCG(s.seed, uint64(h.Trials)))
+	if _, err := s.store.Reap(ctx, s.rec.ID, time.Now().Add(-s.lease)); err != nil {
+		return Trial{}, s.errorf("reap stale trials: %w", err)
+	}
+	if t, ok, err := s.claim(ctx); ok || err != nil {
+		return t, err
+	}
+	unlock, err := s.store.Lock(ctx, s.rec.ID, s.worker, suggestLease)
+	if err != nil {
+		return Trial{}, s.errorf("take the suggestion lease: %w", err)
+	}
+	defer unlock()
+	recs, err := s.store.Trials(ctx, s.rec.ID)
+	if err != nil {
+		return Trial{}, s.errorf("load trials: %w", err)
+	}
+	if s.rec.Budget > 0 && used(recs) >= s.rec.Budget {
+		if t, ok, err := s.claim(ctx); ok || err != nil {
+			return t, err
+		}
+		return Trial{}, ErrBudget
+	}
+	h, err := s.history(recs)
+	if err != nil {
+		return Trial{}, err
+	}
+	rng := rand.New(rand.NewPCG(s.rec.Seed, uint64(h.Trials)))
 	u, err := s.sampler.Suggest(ctx, h, rng)
 	if err != nil {
-		return Trial{}, fmt.Errorf("study %s: trial %d: %s: %w", s.name, h.Trials, s.sampler.Name(), err)
+		return Trial{}, s.errorf("trial %d: %s: %w", h.Trials, s.sampler.Name(), err)
 	}
 	s.space.Round(u)
-	t := &Trial{Number: h.Trials, Params: s.space.Decode(u), X: u, State: Running, Started: time.Now()}
-	s.mu.Lock()
-	s.trials = append(s.trials, t)
-	s.mu.Unlock()
-	return t.clone(), nil
+	params := s.space.Decode(u)
+	pj, err := json.Marshal(params)
+	if err != nil {
+		return Trial{}, err
+	}
+	rec, err := s.store.AddTrial(ctx, storage.Trial{
+		StudyID: s.rec.ID, Params: pj, X: u, State: Running, Worker: s.worker, RetryOf: -1,
+	})
+	if err != nil {
+		return Trial{}, s.errorf("add trial: %w", err)
+	}
+	return s.trial(rec)
 }
 
-// history builds the sampler's view; s.mu must be held.
-func (s *Study) history() *sampler.History {
-	h := &sampler.History{Space: s.space, Trials: len(s.trials), Seed: s.seed}
-	for _, t := range s.trials {
-		switch t.State {
-		case Complete:
-			h.Observed = append(h.Observed, sampler.Observation{X: t.X, Y: s.internal(t.Value)})
-		case Waiting, Running:
-			h.Pending = append(h.Pending, t.X)
+// claim takes the oldest waiting trial, if any.
+func (s *Study) claim(ctx context.Context) (Trial, bool, error) {
+	rec, ok, err := s.store.ClaimTrial(ctx, s.rec.ID, s.worker)
+	if err != nil || !ok {
+		return Trial{}, false, err
+	}
+	t, err := s.trial(rec)
+	return t, true, err
+}
+
+func (s *Study) trial(rec storage.Trial) (Trial, error) {
+	t, err := fromRecord(s.space, rec)
+	if err != nil {
+		return Trial{}, s.errorf("%w", err)
+	}
+	t.study = s
+	return t, nil
+}
+
+// used counts the trials that use the budget: a FAILED trial that was
+// re-queued gives its place to its retry.
+func used(recs []storage.Trial) int {
+	n := len(recs)
+	for _, r := range recs {
+		if r.RetryOf >= 0 {
+			n--
 		}
 	}
-	return h
+	return n
 }
 
-// Tell records the result of trial number. A non-nil err, or a value that
-// is NaN or infinite, marks the trial FAILED with the reason; the study is
-// otherwise unaffected.
-func (s *Study) Tell(number int, value float64, err error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if number < 0 || number >= len(s.trials) {
-		return fmt.Errorf("study %s: no trial %d", s.name, number)
+// history builds the sampler's view of the stored trials.
+func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
+	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed}
+	for _, r := range recs {
+		if len(r.X) != s.space.Len() {
+			continue // e.g. a trial enqueued without an encoding
+		}
+		switch {
+		case r.State == Complete && r.Value != nil:
+			h.Observed = append(h.Observed, sampler.Observation{X: r.X, Y: s.internal(*r.Value)})
+		case r.State == Waiting || r.State == Running:
+			h.Pending = append(h.Pending, r.X)
+		}
 	}
-	t := s.trials[number]
-	if t.State.Finished() {
-		return fmt.Errorf("study %s: trial %d is %s: %w", s.name, number, t.State, ErrFinished)
-	}
-	t.Finished = time.Now()
+	return h, nil
+}
+
+// Result is what a finished trial reports.
+type Result struct {
+	Value   float64            // the objective in the user's sense
+	Err     error              // non-nil: the trial FAILED with this reason
+	Pruned  bool               // stopped early by a pruner; Value is the last intermediate value
+	Metrics map[string]float64 // extra metrics and constraint values
+}
+
+// Tell records the result of trial id. An error, or a value that is NaN
+// or infinite, marks the trial FAILED with the reason; the study is
+// otherwise unaffected. A trial interrupted by its context (Ctrl-C) is
+// FAILED "interrupted" and its configuration re-queued, so that a resumed
+// study runs it again.
+func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
+	f := storage.Finish{State: Complete, Metrics: finite(r.Metrics)}
 	switch {
-	case err != nil:
-		t.State, t.Reason = Failed, err.Error()
-	case math.IsNaN(value) || math.IsInf(value, 0):
-		t.State, t.Reason = Failed, fmt.Sprintf("objective returned %v", value)
+	case r.Err != nil:
+		f.State, f.Reason = Failed, r.Err.Error()
+	case math.IsNaN(r.Value) || math.IsInf(r.Value, 0):
+		f.State, f.Reason = Failed, fmt.Sprintf("objective returned %v", r.Value)
+	case r.Pruned:
+		f.State, f.Value = Pruned, &r.Value
 	default:
-		t.State, t.Value = Complete, value
+		f.Value = &r.Value
+	}
+	if err := s.store.FinishTrial(ctx, id, f); err != nil {
+		return s.errorf("tell trial %d: %w", id, err)
+	}
+	if r.Err != nil && (errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, context.DeadlineExceeded)) {
+		return s.requeue(ctx, id)
 	}
 	return nil
 }
 
-// Trials returns a copy of every trial, in order.
-func (s *Study) Trials() []Trial {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]Trial, len(s.trials))
-	for i, t := range s.trials {
-		out[i] = t.clone()
+// finite drops NaN and infinite metrics, which no storage can keep.
+func finite(m map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			out[k] = v
+		}
 	}
 	return out
 }
 
-// Best returns the best COMPLETE trial; ok is false when there is none.
-func (s *Study) Best() (best Trial, ok bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var b *Trial
-	for _, t := range s.trials {
-		if t.State == Complete && (b == nil || s.internal(t.Value) < s.internal(b.Value)) {
-			b = t
+func (s *Study) requeue(ctx context.Context, id int64) error {
+	rec, err := s.store.GetTrial(context.WithoutCancel(ctx), id)
+	if err != nil {
+		return s.errorf("re-queue trial %d: %w", id, err)
+	}
+	if rec.RetryOf >= 0 {
+		return nil // re-run once only
+	}
+	_, err = s.store.AddTrial(context.WithoutCancel(ctx), storage.Trial{
+		StudyID: s.rec.ID, Params: rec.Params, X: rec.X, State: Waiting, RetryOf: rec.Number,
+	})
+	if err != nil {
+		return s.errorf("re-queue trial %d: %w", rec.Number, err)
+	}
+	return nil
+}
+
+// Heartbeat tells the storage that trial id is still running.
+func (s *Study) Heartbeat(ctx context.Context, id int64) error {
+	return s.store.Heartbeat(ctx, id)
+}
+
+// Report records an intermediate value of running trial id.
+func (s *Study) Report(ctx context.Context, id int64, step int64, value float64) error {
+	if math.IsNaN(value) || math.IsInf(value, 0) {
+		return s.errorf("trial %d: intermediate value at step %d is %v", id, step, value)
+	}
+	return s.store.Report(ctx, id, step, value)
+}
+
+// Trials returns every trial, in order.
+func (s *Study) Trials(ctx context.Context) ([]Trial, error) {
+	recs, err := s.store.Trials(ctx, s.rec.ID)
+	if err != nil {
+		return nil, s.errorf("load trials: %w", err)
+	}
+	out := make([]Trial, len(recs))
+	for i, r := range recs {
+		if out[i], err = fromRecord(s.space, r); err != nil {
+			return nil, s.errorf("%w", err)
 		}
 	}
-	if b == nil {
-		return Trial{}, false
+	return out, nil
+}
+
+// Best returns the best COMPLETE trial; ok is false when there is none.
+func (s *Study) Best(ctx context.Context) (best Trial, ok bool, err error) {
+	trials, err := s.Trials(ctx)
+	if err != nil {
+		return Trial{}, false, err
 	}
-	return b.clone(), true
+	for _, t := range trials {
+		if t.State == Complete && (!ok || s.internal(t.Value) < s.internal(best.Value)) {
+			best, ok = t, true
+		}
+	}
+	return best, ok, nil
+}
+
+func (s *Study) errorf(format string, args ...any) error {
+	return fmt.Errorf("study %s: "+format, append([]any{s.rec.Name}, args...)...)
 }

@@ -5,16 +5,21 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/storage"
 )
 
-func testSpace(t *testing.T) *space.Space {
+var bg = context.Background()
+
+func testSpace(t testing.TB) *space.Space {
 	t.Helper()
 	sp, err := space.New(
 		space.Param{Name: "x", Kind: space.Float, Low: -2, High: 2},
@@ -39,10 +44,18 @@ func newStudy(t *testing.T, o Options) *Study {
 	return s
 }
 
+func trials(t *testing.T, s *Study) []Trial {
+	t.Helper()
+	ts, err := s.Trials(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
 func TestAskTell(t *testing.T) {
 	s := newStudy(t, Options{Seed: 1})
-	ctx := context.Background()
-	tr, err := s.Ask(ctx)
+	tr, err := s.Ask(bg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,47 +65,50 @@ func TestAskTell(t *testing.T) {
 	if err := s.space.Validate(tr.Params); err != nil {
 		t.Fatalf("asked params invalid: %v", err)
 	}
-	if err := s.Tell(tr.Number, 1.5, nil); err != nil {
+	if err := s.Tell(bg, tr.ID, Result{Value: 1.5, Metrics: map[string]float64{"acc": 0.9}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Tell(tr.Number, 2, nil); !errors.Is(err, ErrFinished) {
+	if err := s.Tell(bg, tr.ID, Result{Value: 2}); !errors.Is(err, ErrFinished) {
 		t.Fatalf("second tell: err = %v, want ErrFinished", err)
 	}
-	if err := s.Tell(7, 2, nil); err == nil {
-		t.Fatal("tell of an unknown trial succeeded")
+	if err := s.Tell(bg, 999, Result{Value: 2}); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("tell of an unknown trial: err = %v, want ErrNotFound", err)
 	}
-	best, ok := s.Best()
-	if !ok || best.Value != 1.5 {
-		t.Fatalf("best = %v %v, want 1.5", best.Value, ok)
+	best, ok, err := s.Best(bg)
+	if err != nil || !ok || best.Value != 1.5 || best.Metrics["acc"] != 0.9 {
+		t.Fatalf("best = %+v %v %v, want value 1.5 with acc 0.9", best, ok, err)
+	}
+	if !slices.Equal(best.X, tr.X) || best.Params["act"] != tr.Params["act"] || best.Params["n"] != tr.Params["n"] {
+		t.Fatalf("stored trial %v differs from asked %v", best.Params, tr.Params)
 	}
 }
 
 func TestBadResultsFailTheTrialOnly(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		value  float64
-		err    error
+		res    Result
 		reason string
 	}{
-		{"nan", math.NaN(), nil, "NaN"},
-		{"inf", math.Inf(1), nil, "+Inf"},
-		{"error", 0, errors.New("training diverged"), "training diverged"},
+		{"nan", Result{Value: math.NaN()}, "NaN"},
+		{"inf", Result{Value: math.Inf(1)}, "+Inf"},
+		{"error", Result{Err: errors.New("training diverged")}, "training diverged"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStudy(t, Options{Seed: 2})
-			ok, _ := s.Ask(context.Background())
-			bad, _ := s.Ask(context.Background())
-			if err := s.Tell(ok.Number, 3, nil); err != nil {
+			ok, _ := s.Ask(bg)
+			bad, _ := s.Ask(bg)
+			if err := s.Tell(bg, ok.ID, Result{Value: 3}); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Tell(bad.Number, tc.value, tc.err); err != nil {
+			if err := s.Tell(bg, bad.ID, tc.res); err != nil {
 				t.Fatal(err)
 			}
-			got := s.Trials()[bad.Number]
+			got := trials(t, s)[bad.Number]
 			if got.State != Failed || !strings.Contains(got.Reason, tc.reason) {
 				t.Fatalf("trial = %s %q, want FAILED mentioning %q", got.State, got.Reason, tc.reason)
 			}
-			if h := s.history(); len(h.Observed) != 1 || len(h.Pending) != 0 {
+			recs, _ := s.store.Trials(bg, s.ID())
+			if h, _ := s.history(recs); len(h.Observed) != 1 || len(h.Pending) != 0 {
 				t.Fatalf("history has %d observed, %d pending; want 1, 0", len(h.Observed), len(h.Pending))
 			}
 		})
@@ -102,24 +118,43 @@ func TestBadResultsFailTheTrialOnly(t *testing.T) {
 func TestMaximizeNegatesForTheSampler(t *testing.T) {
 	s := newStudy(t, Options{Direction: Maximize, Seed: 3})
 	for _, v := range []float64{1, 5, 3} {
-		tr, _ := s.Ask(context.Background())
-		_ = s.Tell(tr.Number, v, nil)
+		tr, _ := s.Ask(bg)
+		_ = s.Tell(bg, tr.ID, Result{Value: v})
 	}
-	best, _ := s.Best()
+	best, _, _ := s.Best(bg)
 	if best.Value != 5 {
 		t.Fatalf("best = %v, want 5", best.Value)
 	}
-	for i, o := range s.history().Observed {
+	recs, _ := s.store.Trials(bg, s.ID())
+	h, _ := s.history(recs)
+	for i, o := range h.Observed {
 		if want := -[]float64{1, 5, 3}[i]; o.Y != want {
 			t.Fatalf("observation %d: internal y = %v, want %v", i, o.Y, want)
 		}
 	}
 }
 
+func TestBudget(t *testing.T) {
+	s := newStudy(t, Options{Seed: 4, Budget: 3})
+	for range 3 {
+		if _, err := s.Ask(bg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Ask(bg); !errors.Is(err, ErrBudget) {
+		t.Fatalf("fourth ask: err = %v, want ErrBudget", err)
+	}
+	calls := 0
+	err := s.Optimize(bg, func(context.Context, *Trial) (float64, error) { calls++; return 0, nil }, 0, OptimizeOptions{})
+	if err != nil || calls != 0 {
+		t.Fatalf("Optimize on a used budget: %d calls, err %v", calls, err)
+	}
+}
+
 func TestOptimizeRecordsPanicsAndErrors(t *testing.T) {
 	s := newStudy(t, Options{Seed: 4})
 	var calls int
-	obj := func(_ context.Context, tr Trial) (float64, error) {
+	obj := func(_ context.Context, tr *Trial) (float64, error) {
 		calls++
 		switch tr.Number % 3 {
 		case 0:
@@ -129,11 +164,11 @@ func TestOptimizeRecordsPanicsAndErrors(t *testing.T) {
 		}
 		return tr.Float("x"), nil
 	}
-	if err := s.Optimize(context.Background(), obj, 9, OptimizeOptions{}); err != nil {
+	if err := s.Optimize(bg, obj, 9, OptimizeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	states := map[State]int{}
-	for _, tr := range s.Trials() {
+	for _, tr := range trials(t, s) {
 		states[tr.State]++
 		if tr.Number%3 == 0 && !strings.Contains(tr.Reason, "panicked: boom") {
 			t.Fatalf("trial %d reason %q", tr.Number, tr.Reason)
@@ -146,14 +181,34 @@ func TestOptimizeRecordsPanicsAndErrors(t *testing.T) {
 
 func TestOptimizeWrongParamKindFailsTrial(t *testing.T) {
 	s := newStudy(t, Options{Seed: 5})
-	obj := func(_ context.Context, tr Trial) (float64, error) { return tr.Float("act"), nil }
-	if err := s.Optimize(context.Background(), obj, 2, OptimizeOptions{}); err != nil {
+	obj := func(_ context.Context, tr *Trial) (float64, error) { return tr.Float("act"), nil }
+	if err := s.Optimize(bg, obj, 2, OptimizeOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	for _, tr := range s.Trials() {
+	for _, tr := range trials(t, s) {
 		if tr.State != Failed || !strings.Contains(tr.Reason, `parameter "act" is string`) {
 			t.Fatalf("trial %d: %s %q", tr.Number, tr.State, tr.Reason)
 		}
+	}
+}
+
+func TestMetricsAndReports(t *testing.T) {
+	s := newStudy(t, Options{Seed: 5})
+	obj := func(ctx context.Context, tr *Trial) (float64, error) {
+		for step := range int64(3) {
+			if err := tr.Report(ctx, step, float64(10-step)); err != nil {
+				return 0, err
+			}
+		}
+		tr.Metrics["size_kb"] = 42
+		return 7, nil
+	}
+	if err := s.Optimize(bg, obj, 1, OptimizeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	tr := trials(t, s)[0]
+	if tr.Metrics["size_kb"] != 42 || len(tr.Reports) != 3 || tr.Reports[2] != (Report{Step: 2, Value: 8}) {
+		t.Fatalf("metrics %v, reports %v", tr.Metrics, tr.Reports)
 	}
 }
 
@@ -164,7 +219,7 @@ type recorder struct {
 	pending []int
 }
 
-func (r *recorder) Name() string { return "recorder" }
+func (r *recorder) Name() string { return "random" }
 func (r *recorder) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	r.mu.Lock()
 	r.pending = append(r.pending, len(h.Pending))
@@ -179,7 +234,7 @@ func TestOptimizeWorkersPassPendingTrials(t *testing.T) {
 	start := make(chan struct{})
 	var running sync.WaitGroup
 	running.Add(workers)
-	obj := func(_ context.Context, tr Trial) (float64, error) {
+	obj := func(_ context.Context, tr *Trial) (float64, error) {
 		if tr.Number < workers {
 			running.Done()
 			<-start // hold the first trials so the others see them running
@@ -187,26 +242,30 @@ func TestOptimizeWorkersPassPendingTrials(t *testing.T) {
 		return tr.Float("x"), nil
 	}
 	go func() { running.Wait(); close(start) }()
-	if err := s.Optimize(context.Background(), obj, 20, OptimizeOptions{Workers: workers}); err != nil {
+	if err := s.Optimize(bg, obj, 20, OptimizeOptions{Workers: workers}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(s.Trials()); n != 20 {
-		t.Fatalf("%d trials, want 20", n)
+	ts := trials(t, s)
+	if len(ts) != 20 {
+		t.Fatalf("%d trials, want 20", len(ts))
 	}
 	if want := []int{0, 1, 2, 3}; !slices.Equal(rec.pending[:4], want) {
 		t.Fatalf("pending counts of the first asks = %v, want %v", rec.pending[:4], want)
 	}
-	for _, tr := range s.Trials() {
+	for _, tr := range ts {
 		if tr.State != Complete {
 			t.Fatalf("trial %d is %s", tr.Number, tr.State)
 		}
 	}
 }
 
-func TestOptimizeInterrupted(t *testing.T) {
-	s := newStudy(t, Options{Seed: 7})
-	ctx, cancel := context.WithCancel(context.Background())
-	obj := func(ctx context.Context, tr Trial) (float64, error) {
+// TestInterruptedTrialIsRequeued: Ctrl-C fails the running trial as
+// "interrupted" and queues its configuration, which the resumed study runs
+// first, within the same budget.
+func TestInterruptedTrialIsRequeued(t *testing.T) {
+	s := newStudy(t, Options{Seed: 7, Budget: 5})
+	ctx, cancel := context.WithCancel(bg)
+	obj := func(ctx context.Context, tr *Trial) (float64, error) {
 		if tr.Number == 2 {
 			cancel()
 			<-ctx.Done()
@@ -214,27 +273,135 @@ func TestOptimizeInterrupted(t *testing.T) {
 		}
 		return 1, nil
 	}
-	err := s.Optimize(ctx, obj, 10, OptimizeOptions{})
-	if !errors.Is(err, context.Canceled) {
+	if err := s.Optimize(ctx, obj, 0, OptimizeOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	trials := s.Trials()
-	if len(trials) != 3 {
-		t.Fatalf("%d trials after interruption, want 3", len(trials))
+	ts := trials(t, s)
+	if len(ts) != 4 || ts[2].State != Failed || !strings.HasPrefix(ts[2].Reason, "interrupted") {
+		t.Fatalf("after interruption: %d trials, trial 2 %s %q; want 4 trials, trial 2 FAILED interrupted", len(ts), ts[2].State, ts[2].Reason)
 	}
-	if last := trials[2]; last.State != Failed || !strings.HasPrefix(last.Reason, "interrupted") {
-		t.Fatalf("interrupted trial: %s %q", last.State, last.Reason)
+	if ts[3].State != Waiting || ts[3].RetryOf != 2 {
+		t.Fatalf("trial 3 = %s retry of %d, want WAITING retry of 2", ts[3].State, ts[3].RetryOf)
+	}
+	var xs []float64
+	err := s.Optimize(bg, func(_ context.Context, tr *Trial) (float64, error) {
+		xs = append(xs, tr.Float("x"))
+		return 1, nil
+	}, 0, OptimizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts = trials(t, s)
+	if len(xs) != 3 || xs[0] != ts[2].Params["x"] {
+		t.Fatalf("resumed run evaluated %v; want 3 trials starting with the interrupted x = %v", xs, ts[2].Params["x"])
+	}
+	if len(ts) != 6 || used(mustRecords(t, s)) != 5 {
+		t.Fatalf("%d trials using %d of the budget; want 6 using 5", len(ts), used(mustRecords(t, s)))
+	}
+}
+
+func mustRecords(t *testing.T, s *Study) []storage.Trial {
+	recs, err := s.store.Trials(bg, s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// TestStaleTrialIsReapedAndRerun: a worker that stops heart-beating (as a
+// killed process does) loses its trial to the next Ask, which re-runs the
+// configuration once.
+func TestStaleTrialIsReapedAndRerun(t *testing.T) {
+	store := storage.NewMemory()
+	spec := Spec{Name: "s", Space: testSpace(t), Sampler: "random", Seed: 8, Budget: 3}
+	dead, err := Create(bg, store, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost, err := dead.Ask(bg) // its worker dies without a heartbeat
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := Open(bg, store, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	live.SetLease(50 * time.Millisecond)
+	time.Sleep(100 * time.Millisecond)
+	var got []space.Assignment
+	err = live.Optimize(bg, func(_ context.Context, tr *Trial) (float64, error) {
+		got = append(got, tr.Params)
+		return tr.Float("x"), nil
+	}, 0, OptimizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := trials(t, live)
+	if ts[0].State != Failed || !strings.HasPrefix(ts[0].Reason, "stale") {
+		t.Fatalf("lost trial: %s %q, want FAILED stale", ts[0].State, ts[0].Reason)
+	}
+	if len(got) != 3 || got[0]["x"] != lost.Params["x"] {
+		t.Fatalf("evaluated %v; want 3 trials, the first re-running x = %v", got, lost.Params["x"])
+	}
+}
+
+// TestTwoProcessesShareASQLiteStudy: two Study values on one SQLite file
+// (as two processes would be) finish the budget with no duplicates.
+func TestTwoProcessesShareASQLiteStudy(t *testing.T) {
+	url := "sqlite:" + filepath.Join(t.TempDir(), "boa.db")
+	open := func() *Study {
+		store, err := storage.Open(bg, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { store.Close() })
+		s, err := Create(bg, store, Spec{Name: "shared", Space: testSpace(t), Sampler: "gpbo", Seed: 9, Budget: 24})
+		if errors.Is(err, storage.ErrExists) {
+			s, err = Open(bg, store, "shared")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a, b := open(), open()
+	obj := func(_ context.Context, tr *Trial) (float64, error) {
+		return tr.Float("x")*tr.Float("x") + float64(tr.Int("n")), nil
+	}
+	var wg sync.WaitGroup
+	for _, s := range []*Study{a, b} {
+		wg.Go(func() {
+			if err := s.Optimize(bg, obj, 0, OptimizeOptions{Workers: 2}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	ts := trials(t, a)
+	seen := map[string]bool{}
+	for _, tr := range ts {
+		if tr.State != Complete {
+			t.Errorf("trial %d is %s (%s)", tr.Number, tr.State, tr.Reason)
+		}
+		k := a.space.Key(tr.X)
+		if seen[k] {
+			t.Errorf("configuration %s evaluated twice (trial %d, retry of %d, worker %s)", k, tr.Number, tr.RetryOf, tr.Worker)
+		}
+		seen[k] = true
+	}
+	if len(ts) != 24 {
+		t.Fatalf("%d trials, want 24", len(ts))
 	}
 }
 
 func TestSameSeedSameRun(t *testing.T) {
 	run := func(seed uint64) []float64 {
 		s := newStudy(t, Options{Seed: seed})
-		_ = s.Optimize(context.Background(), func(_ context.Context, tr Trial) (float64, error) {
+		_ = s.Optimize(bg, func(_ context.Context, tr *Trial) (float64, error) {
 			return tr.Float("x"), nil
 		}, 5, OptimizeOptions{})
 		var xs []float64
-		for _, tr := range s.Trials() {
+		for _, tr := range trials(t, s) {
 			xs = append(xs, tr.Float("x"))
 		}
 		return xs

@@ -10,6 +10,6 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(runCmd())
+	root.AddCommand(runCmd(), studiesCmd(), trialsCmd(), bestCmd(), exportCmd())
 	return root
 }

@@ -6,18 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
+	"syscall"
+	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/config"
+	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 )
 
@@ -29,33 +34,212 @@ type runFlags struct {
 	seed     uint64
 	workers  int
 	json     bool
+	resume   bool
+	storage  string
+	lease    time.Duration
 }
 
 func runCmd() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run --function NAME [--dim D] --trials N [--sampler S] [--seed K] [--json]",
-		Short: "Minimise a built-in test function",
-		Long: "Minimise a built-in test function and report the best value found.\n\n" +
+		Use:   "run (CONFIG.yaml [--resume] [--workers K] [--storage URL] | --function NAME [--dim D] --trials N)",
+		Short: "Run a study from a study file, or minimise a built-in test function",
+		Long: "boa run CONFIG.yaml runs the study the file describes (DESIGN.md §2.2): its command is run\n" +
+			"once per trial, trials are kept in the storage (default sqlite:boa.db), and --resume\n" +
+			"continues a study where it stopped.\n\n" +
+			"boa run --function NAME minimises a built-in test function in memory.\n\n" +
 			"Functions: " + strings.Join(functions.Names(), ", ") + "\n" +
 			"Samplers:  " + strings.Join(sampler.Names(), ", "),
-		Example: "  boa run --function branin --trials 30 --sampler gpbo --seed 1\n" +
+		Example: "  boa run examples/quickstart.yaml\n" +
+			"  boa run examples/quickstart.yaml --resume --workers 2\n" +
+			"  boa run --function branin --trials 30 --sampler gpbo --seed 1\n" +
 			"  boa run --function ackley --dim 5 --trials 60 --json",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runFunction(cmd.Context(), f, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			switch {
+			case len(args) == 1 && f.function != "":
+				return errors.New("give a study file or --function, not both")
+			case len(args) == 1:
+				return runStudyFile(ctx, args[0], f, cmd.Flags().Changed, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			case f.function != "":
+				return runFunction(ctx, f, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			}
+			return errors.New("give a study file (boa run CONFIG.yaml) or a test function (boa run --function NAME)")
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.function, "function", "", "built-in test function to minimise (required)")
+	fl.StringVar(&f.function, "function", "", "built-in test function to minimise")
 	fl.IntVar(&f.dim, "dim", 0, "dimension, for functions defined in any dimension (0: the function's default)")
-	fl.IntVar(&f.trials, "trials", 50, "number of evaluations")
+	fl.IntVar(&f.trials, "trials", 50, "number of evaluations (with a study file: overrides its trials)")
 	fl.StringVar(&f.sampler, "sampler", "auto", "sampler: "+strings.Join(sampler.Names(), ", "))
 	fl.Uint64Var(&f.seed, "seed", 1, "random seed (same seed, same run)")
-	fl.IntVar(&f.workers, "workers", 1, "evaluations run at once")
+	fl.IntVar(&f.workers, "workers", 1, "trials run at once (with a study file: overrides its workers)")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object with the result on stdout")
-	_ = cmd.MarkFlagRequired("function")
+	fl.BoolVar(&f.resume, "resume", false, "continue the study of the file if it exists")
+	fl.StringVar(&f.storage, "storage", "", "storage URL: sqlite:PATH, postgres://..., memory: (default: the file's, else "+config.DefaultStorage+")")
+	fl.DurationVar(&f.lease, "lease", study.DefaultLease, "a running trial without a heartbeat for this long is failed as stale and re-queued")
 	return cmd
+}
+
+// runStudyFile runs the study of a study file until its budget is used.
+func runStudyFile(ctx context.Context, path string, f runFlags, changed func(string) bool, stdout, stderr io.Writer) error {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return err
+	}
+	if cfg.Objective == nil {
+		return fmt.Errorf("%s: objective: boa run needs an objective (a command); a study without one is run by boa worker", path)
+	}
+	if changed("trials") {
+		cfg.Trials = f.trials
+	}
+	if changed("workers") {
+		cfg.Workers = f.workers
+	}
+	if changed("seed") {
+		cfg.Seed = f.seed
+	}
+	if changed("sampler") {
+		cfg.Sampler = f.sampler
+	}
+	if cfg.Trials <= 0 {
+		return fmt.Errorf("%s: trials: boa run needs a budget (trials: N in the file, or --trials N)", path)
+	}
+	url := cfg.StorageURL()
+	if f.storage != "" {
+		url = f.storage
+	}
+	objective, err := fileObjective(cfg)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	store, err := storage.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	st, err := openStudy(ctx, store, cfg, f.resume, url)
+	if err != nil {
+		return err
+	}
+	st.SetLease(f.lease)
+	before, err := st.Trials(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "study %s: %s, sampler %s, %d of %d trials done, storage %s\n",
+		st.Name(), st.Direction(), samplerLabel(st), len(before), cfg.Trials, url)
+	progress := newProgress(stderr, cfg.Trials, max(0, cfg.Trials-budgetUsed(before)), false, st.Direction())
+	err = st.Optimize(ctx, objective(st), 0, study.OptimizeOptions{Workers: max(1, cfg.Workers), OnTrial: progress})
+	trials, terr := st.Trials(context.WithoutCancel(ctx))
+	if terr != nil {
+		return terr
+	}
+	printStudySummary(stdout, st, trials)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
+	}
+	return err
+}
+
+// openStudy creates the file's study, or opens it with --resume after
+// checking that the file still describes it.
+func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, resume bool, url string) (*study.Study, error) {
+	dir, err := study.ParseDirection(cfg.Direction)
+	if err != nil {
+		return nil, err
+	}
+	spec := study.Spec{Name: cfg.Name, Direction: dir, Space: cfg.Space, Sampler: cfg.SamplerName(), Seed: cfg.Seed, Budget: cfg.Trials}
+	st, err := study.Create(ctx, store, spec)
+	if !errors.Is(err, storage.ErrExists) {
+		return st, err
+	}
+	if !resume {
+		return nil, fmt.Errorf("study %q already exists in %s: add --resume to continue it, or give the study another name", cfg.Name, url)
+	}
+	st, err = study.Open(ctx, store, cfg.Name)
+	if err != nil {
+		return nil, err
+	}
+	stored, _ := json.Marshal(st.Space())
+	given, _ := json.Marshal(cfg.Space)
+	switch {
+	case string(stored) != string(given):
+		return nil, fmt.Errorf("study %q in %s has another search space than the file; resume it with the file it was created with, or give the study another name", cfg.Name, url)
+	case st.Direction() != dir:
+		return nil, fmt.Errorf("study %q in %s is %s, the file says %s", cfg.Name, url, st.Direction(), dir)
+	case st.Budget() != cfg.Trials:
+		return nil, fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", cfg.Name, url, st.Budget(), cfg.Trials)
+	}
+	return st, nil
+}
+
+func budgetUsed(trials []study.Trial) int {
+	n := len(trials)
+	for _, t := range trials {
+		if t.RetryOf >= 0 {
+			n--
+		}
+	}
+	return n
+}
+
+// samplerLabel names the study's sampler, and for auto what it chose.
+func samplerLabel(st *study.Study) string {
+	if a, ok := st.Sampler().(*sampler.Auto); ok {
+		return "auto (" + a.Choice(st.Space()) + ")"
+	}
+	return st.Sampler().Name()
+}
+
+// fileObjective builds the objective of a study file: its command, run
+// once per trial by runner, or a built-in test function of the space's
+// parameters in order.
+func fileObjective(cfg *config.Study) (func(*study.Study) study.Objective, error) {
+	o := cfg.Objective
+	if o.Function != "" {
+		fn, err := functions.Get(o.Function, cfg.Space.Len())
+		if err != nil {
+			return nil, fmt.Errorf("objective.function: %w", err)
+		}
+		return func(*study.Study) study.Objective {
+			return func(_ context.Context, t *study.Trial) (float64, error) {
+				x := make([]float64, fn.Dim)
+				for i, p := range cfg.Space.Params() {
+					v, ok := t.Params[p.Name].(float64)
+					if !ok {
+						return 0, fmt.Errorf("function objectives take float parameters; %s is %T", p.Name, t.Params[p.Name])
+					}
+					x[i] = v
+				}
+				return fn.F(x), nil
+			}
+		}, nil
+	}
+	cmd := runner.Command{Args: o.Command, Dir: o.Dir, Timeout: time.Duration(o.Timeout), LogDir: o.Logs}
+	if cmd.LogDir == "" {
+		cmd.LogDir = "boa-logs"
+	}
+	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
+		cmd.Env = append(cmd.Env, k+"="+o.Env[k])
+	}
+	if err := runner.Validate(cmd, cfg.Space.Names()); err != nil {
+		return nil, fmt.Errorf("objective.command: %w", err)
+	}
+	return func(st *study.Study) study.Objective {
+		return func(ctx context.Context, t *study.Trial) (float64, error) {
+			rt := runner.Trial{ID: t.ID, Number: t.Number, Study: st.Name(), Params: t.Params}
+			out, _ := runner.LogPaths(cmd.LogDir, rt)
+			_ = st.Storage().SetLogPath(ctx, t.ID, out)
+			res, err := runner.Run(ctx, cmd, rt, func(r runner.Report) { _ = t.Report(ctx, r.Step, r.Value) })
+			for k, v := range res.Metrics {
+				t.Metrics[k] = v
+			}
+			return res.Value, err
+		}
+	}, nil
 }
 
 // runResult is the JSON line of DESIGN.md §2.1.
@@ -70,6 +254,7 @@ type runResult struct {
 	Regret     *float64           `json:"regret"`
 }
 
+// runFunction minimises a built-in test function in memory.
 func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) error {
 	if f.trials < 1 {
 		return fmt.Errorf("--trials must be at least 1, got %d", f.trials)
@@ -94,22 +279,21 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	objective := func(_ context.Context, t study.Trial) (float64, error) {
+	objective := func(_ context.Context, t *study.Trial) (float64, error) {
 		x := make([]float64, fn.Dim)
 		for i, p := range params {
 			x[i] = t.Float(p.Name)
 		}
 		return fn.F(x), nil
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
-	progress := newProgress(stderr, f.trials, f.json)
+	progress := newProgress(stderr, f.trials, f.trials, f.json, study.Minimize)
 	err = st.Optimize(ctx, objective, f.trials, study.OptimizeOptions{Workers: f.workers, OnTrial: progress})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	res := runResult{Function: fn.Name, Sampler: smp.Name(), Seed: f.seed, Trials: len(st.Trials()), BestParams: map[string]float64{}}
-	if best, ok := st.Best(); ok {
+	trials, _ := st.Trials(context.WithoutCancel(ctx))
+	res := runResult{Function: fn.Name, Sampler: smp.Name(), Seed: f.seed, Trials: len(trials), BestParams: map[string]float64{}}
+	if best, ok, _ := st.Best(context.WithoutCancel(ctx)); ok {
 		res.BestValue = &best.Value
 		for k, v := range best.Params {
 			res.BestParams[k] = v.(float64)
@@ -122,11 +306,11 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 	if f.json {
 		return json.NewEncoder(stdout).Encode(res)
 	}
-	printSummary(stdout, res, params)
+	printFunctionSummary(stdout, res, params)
 	return err
 }
 
-func printSummary(w io.Writer, r runResult, params []space.Param) {
+func printFunctionSummary(w io.Writer, r runResult, params []space.Param) {
 	fmt.Fprintf(w, "function  %s\nsampler   %s\nseed      %d\ntrials    %d\n", r.Function, r.Sampler, r.Seed, r.Trials)
 	if r.BestValue == nil {
 		fmt.Fprintln(w, "best      none (no trial completed)")
@@ -138,39 +322,5 @@ func printSummary(w io.Writer, r runResult, params []space.Param) {
 	}
 	for _, p := range params {
 		fmt.Fprintf(w, "  %-6s  %.6g\n", p.Name, r.BestParams[p.Name])
-	}
-}
-
-// newProgress returns the per-trial callback that shows progress on w: a
-// bar when w is a terminal, else one plain line per trial unless quiet.
-func newProgress(w io.Writer, total int, quiet bool) func(study.Trial) {
-	best := math.Inf(1)
-	if file, ok := w.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
-		bar := progressbar.NewOptions(total,
-			progressbar.OptionSetWriter(w),
-			progressbar.OptionSetDescription("trials"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish(),
-		)
-		return func(t study.Trial) {
-			if t.State == study.Complete && t.Value < best {
-				best = t.Value
-				bar.Describe(fmt.Sprintf("best %.6g", best))
-			}
-			_ = bar.Add(1)
-		}
-	}
-	if quiet {
-		return nil
-	}
-	return func(t study.Trial) {
-		if t.State == study.Complete && t.Value < best {
-			best = t.Value
-		}
-		detail := fmt.Sprintf("value %.6g", t.Value)
-		if t.State != study.Complete {
-			detail = fmt.Sprintf("%s: %s", t.State, t.Reason)
-		}
-		fmt.Fprintf(w, "trial %d/%d  %s  best %.6g\n", t.Number+1, total, detail, best)
 	}
 }

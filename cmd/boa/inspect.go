@@ -1,0 +1,280 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/boaopt/boa/config"
+	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/study"
+)
+
+// storageFlag adds --storage, whose default is $BOA_STORAGE or the
+// embedded SQLite file.
+func storageFlag(cmd *cobra.Command, url *string) {
+	def := os.Getenv("BOA_STORAGE")
+	if def == "" {
+		def = config.DefaultStorage
+	}
+	cmd.Flags().StringVar(url, "storage", def, "storage URL: sqlite:PATH, postgres://..., (env BOA_STORAGE)")
+}
+
+// withStudy opens the storage and the named study for fn.
+func withStudy(ctx context.Context, url, name string, fn func(*study.Study) error) error {
+	store, err := storage.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	st, err := study.Open(ctx, store, name)
+	if err != nil {
+		return fmt.Errorf("%w (storage %s; boa studies lists the studies there)", err, url)
+	}
+	return fn(st)
+}
+
+func studiesCmd() *cobra.Command {
+	var url string
+	cmd := &cobra.Command{
+		Use:   "studies",
+		Short: "List the studies in a storage",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			store, err := storage.Open(ctx, url)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			recs, err := store.ListStudies(ctx)
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tDIRECTION\tSAMPLER\tTRIALS\tBUDGET\tBEST\tCREATED")
+			for _, r := range recs {
+				st, err := study.Open(ctx, store, r.Name)
+				if err != nil {
+					return err
+				}
+				trials, err := st.Trials(ctx)
+				if err != nil {
+					return err
+				}
+				best := "-"
+				if b, ok, _ := st.Best(ctx); ok {
+					best = fmt.Sprintf("%.6g", b.Value)
+				}
+				budget := "-"
+				if r.Budget > 0 {
+					budget = strconv.Itoa(r.Budget)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.Name, r.Direction, r.Sampler, len(trials), budget, best, r.Created.Local().Format(time.DateTime))
+			}
+			return tw.Flush()
+		},
+	}
+	storageFlag(cmd, &url)
+	return cmd
+}
+
+func trialsCmd() *cobra.Command {
+	var url string
+	cmd := &cobra.Command{
+		Use:   "trials STUDY",
+		Short: "List the trials of a study",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {
+				trials, err := st.Trials(cmd.Context())
+				if err != nil {
+					return err
+				}
+				printTrialTable(cmd.OutOrStdout(), st.Space(), trials)
+				for _, t := range trials {
+					if t.State == study.Failed {
+						fmt.Fprintf(cmd.OutOrStdout(), "trial %d failed: %s\n", t.Number, firstLine(t.Reason))
+					}
+				}
+				return nil
+			})
+		},
+	}
+	storageFlag(cmd, &url)
+	return cmd
+}
+
+func bestCmd() *cobra.Command {
+	var (
+		url    string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "best STUDY",
+		Short: "Show the best trial of a study",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {
+				best, ok, err := st.Best(cmd.Context())
+				if err != nil {
+					return err
+				}
+				if !ok {
+					return fmt.Errorf("study %s has no completed trial yet", st.Name())
+				}
+				w := cmd.OutOrStdout()
+				if asJSON {
+					return json.NewEncoder(w).Encode(exportTrial(best))
+				}
+				fmt.Fprintf(w, "study %s, best trial %d (%s): value %.6g\n", st.Name(), best.Number, st.Direction(), best.Value)
+				for _, name := range st.Space().Names() {
+					if v, ok := best.Params[name]; ok {
+						fmt.Fprintf(w, "  %s = %s\n", name, paramText(v))
+					}
+				}
+				return nil
+			})
+		},
+	}
+	storageFlag(cmd, &url)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the trial as JSON")
+	return cmd
+}
+
+func exportCmd() *cobra.Command {
+	var url, format, out string
+	cmd := &cobra.Command{
+		Use:   "export STUDY --format csv|json",
+		Short: "Export every trial of a study as CSV or JSON",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "csv" && format != "json" {
+				return fmt.Errorf("--format must be csv or json, got %q", format)
+			}
+			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {
+				trials, err := st.Trials(cmd.Context())
+				if err != nil {
+					return err
+				}
+				w := cmd.OutOrStdout()
+				if out != "" {
+					f, err := os.Create(out)
+					if err != nil {
+						return err
+					}
+					defer f.Close()
+					w = f
+				}
+				if format == "json" {
+					return writeJSON(w, trials)
+				}
+				return writeCSV(w, st.Space(), trials)
+			})
+		},
+	}
+	storageFlag(cmd, &url)
+	cmd.Flags().StringVar(&format, "format", "csv", "csv or json")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
+	return cmd
+}
+
+// trialJSON is the exported form of a trial.
+type trialJSON struct {
+	Number   int                `json:"number"`
+	State    string             `json:"state"`
+	Value    *float64           `json:"value"`
+	Params   space.Assignment   `json:"params"`
+	Metrics  map[string]float64 `json:"metrics,omitempty"`
+	Reports  []study.Report     `json:"reports,omitempty"`
+	Reason   string             `json:"reason,omitempty"`
+	Worker   string             `json:"worker,omitempty"`
+	RetryOf  *int               `json:"retry_of,omitempty"`
+	Started  *time.Time         `json:"started,omitempty"`
+	Finished *time.Time         `json:"finished,omitempty"`
+}
+
+func exportTrial(t study.Trial) trialJSON {
+	j := trialJSON{Number: t.Number, State: t.State.String(), Params: t.Params, Metrics: t.Metrics,
+		Reports: t.Reports, Reason: t.Reason, Worker: t.Worker}
+	if t.State == study.Complete || t.State == study.Pruned {
+		v := t.Value
+		j.Value = &v
+	}
+	if t.RetryOf >= 0 {
+		r := t.RetryOf
+		j.RetryOf = &r
+	}
+	if !t.Started.IsZero() {
+		j.Started = &t.Started
+	}
+	if !t.Finished.IsZero() {
+		j.Finished = &t.Finished
+	}
+	return j
+}
+
+func writeJSON(w io.Writer, trials []study.Trial) error {
+	out := make([]trialJSON, len(trials))
+	for i, t := range trials {
+		out[i] = exportTrial(t)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// writeCSV writes one row per trial: number, state, value, one column per
+// parameter (empty when inactive), then the metrics named in any trial.
+func writeCSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
+	var metrics []string
+	seen := map[string]bool{}
+	for _, t := range trials {
+		for k := range t.Metrics {
+			if !seen[k] {
+				seen[k] = true
+				metrics = append(metrics, k)
+			}
+		}
+	}
+	cw := csv.NewWriter(w)
+	head := append([]string{"number", "state", "value"}, sp.Names()...)
+	for _, m := range metrics {
+		head = append(head, "metric:"+m)
+	}
+	head = append(head, "reason")
+	_ = cw.Write(head)
+	for _, t := range trials {
+		row := []string{strconv.Itoa(t.Number), t.State.String(), ""}
+		if t.State == study.Complete || t.State == study.Pruned {
+			row[2] = strconv.FormatFloat(t.Value, 'g', -1, 64)
+		}
+		for _, name := range sp.Names() {
+			if v, ok := t.Params[name]; ok {
+				row = append(row, space.Format(v))
+			} else {
+				row = append(row, "")
+			}
+		}
+		for _, m := range metrics {
+			if v, ok := t.Metrics[m]; ok {
+				row = append(row, strconv.FormatFloat(v, 'g', -1, 64))
+			} else {
+				row = append(row, "")
+			}
+		}
+		row = append(row, firstLine(t.Reason))
+		_ = cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}

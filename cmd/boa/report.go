@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/study"
+)
+
+// newProgress returns the per-trial callback that shows progress on w: a
+// bar when w is a terminal, else one plain line per trial unless quiet.
+// total is the study's budget, remaining the trials this run will add.
+func newProgress(w io.Writer, total, remaining int, quiet bool, dir study.Direction) func(study.Trial) {
+	var mu sync.Mutex
+	best, have := 0.0, false
+	better := func(t study.Trial) bool {
+		if t.State != study.Complete {
+			return false
+		}
+		if !have || (dir == study.Minimize && t.Value < best) || (dir == study.Maximize && t.Value > best) {
+			best, have = t.Value, true
+			return true
+		}
+		return false
+	}
+	if file, ok := w.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
+		bar := progressbar.NewOptions(remaining,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription("trials"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionClearOnFinish(),
+		)
+		return func(t study.Trial) {
+			mu.Lock()
+			defer mu.Unlock()
+			if better(t) {
+				bar.Describe(fmt.Sprintf("best %.6g", best))
+			}
+			_ = bar.Add(1)
+		}
+	}
+	if quiet {
+		return nil
+	}
+	return func(t study.Trial) {
+		mu.Lock()
+		defer mu.Unlock()
+		better(t)
+		detail := fmt.Sprintf("value %-12.6g", t.Value)
+		if t.State != study.Complete {
+			detail = fmt.Sprintf("%s: %s", t.State, firstLine(t.Reason))
+		}
+		fmt.Fprintf(w, "trial %d/%d  %s  best %.6g\n", t.Number+1, total, detail, best)
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// printStudySummary prints the state counts, the best trial and the top
+// five trials of a study.
+func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
+	counts := map[study.State]int{}
+	for _, t := range trials {
+		counts[t.State]++
+	}
+	fmt.Fprintf(w, "\nstudy %s (%s): %d trials: %d complete, %d failed, %d pruned, %d running, %d waiting\n",
+		st.Name(), st.Direction(), len(trials), counts[study.Complete], counts[study.Failed],
+		counts[study.Pruned], counts[study.Running], counts[study.Waiting])
+	done := slices.DeleteFunc(slices.Clone(trials), func(t study.Trial) bool { return t.State != study.Complete })
+	if len(done) == 0 {
+		fmt.Fprintln(w, "no trial completed")
+		return
+	}
+	slices.SortStableFunc(done, func(a, b study.Trial) int {
+		if st.Direction() == study.Maximize {
+			a, b = b, a
+		}
+		switch {
+		case a.Value < b.Value:
+			return -1
+		case a.Value > b.Value:
+			return 1
+		}
+		return 0
+	})
+	fmt.Fprintf(w, "best: trial %d, value %.6g\n\n", done[0].Number, done[0].Value)
+	printTrialTable(w, st.Space(), done[:min(5, len(done))])
+}
+
+// printTrialTable prints trials as an aligned table, one column per
+// parameter.
+func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := []string{"TRIAL", "STATE", "VALUE"}
+	head = append(head, sp.Names()...)
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, t := range trials {
+		row := []string{fmt.Sprint(t.Number), t.State.String(), valueText(t)}
+		for _, name := range sp.Names() {
+			v, ok := t.Params[name]
+			if !ok {
+				row = append(row, "-")
+				continue
+			}
+			row = append(row, paramText(v))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
+}
+
+func valueText(t study.Trial) string {
+	if t.State != study.Complete && t.State != study.Pruned {
+		return "-"
+	}
+	return fmt.Sprintf("%.6g", t.Value)
+}
+
+func paramText(v any) string {
+	if f, ok := v.(float64); ok && !math.IsInf(f, 0) {
+		return fmt.Sprintf("%.6g", f)
+	}
+	return space.Format(v)
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// boa runs the CLI in-process and returns its stdout.
+func boa(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd := rootCmd()
+	cmd.SetArgs(args)
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+func writeStudy(t *testing.T, body string) (file, url string) {
+	t.Helper()
+	dir := t.TempDir()
+	file = filepath.Join(dir, "study.yaml")
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file, "sqlite:" + filepath.Join(dir, "boa.db")
+}
+
+const sphereStudy = `name: sphere
+sampler: gpbo
+trials: 12
+workers: 2
+seed: 3
+space:
+  x: {type: float, low: -2, high: 2}
+  n: {type: int, low: 0, high: 3}
+  act: {type: categorical, choices: [relu, tanh]}
+objective:
+  command: [sh, -c, 'echo "BOA_REPORT 1 $0"; echo "BOA_METRIC n2 $(($1*$1))"; echo "BOA_RESULT $0"', "{x}", "{n}"]
+  timeout: 30s
+  logs: LOGS
+`
+
+func TestRunStudyFileThenInspect(t *testing.T) {
+	file, url := writeStudy(t, strings.ReplaceAll(sphereStudy, "LOGS", filepath.Join(t.TempDir(), "logs")))
+	if _, err := boa(t, "run", file, "--storage", url); err != nil {
+		t.Fatal(err)
+	}
+	// Resuming a finished study adds nothing; running it again without
+	// --resume is refused.
+	if _, err := boa(t, "run", file, "--storage", url, "--resume"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := boa(t, "run", file, "--storage", url); err == nil || !strings.Contains(err.Error(), "--resume") {
+		t.Fatalf("rerun without --resume: %v", err)
+	}
+
+	out, err := boa(t, "export", "sphere", "--storage", url, "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trials []trialJSON
+	if err := json.Unmarshal([]byte(out), &trials); err != nil {
+		t.Fatal(err)
+	}
+	if len(trials) != 12 {
+		t.Fatalf("%d trials after run and resume, want 12", len(trials))
+	}
+	for _, tr := range trials {
+		x := tr.Params["x"].(float64)
+		n := tr.Params["n"].(float64)
+		if tr.State != "COMPLETE" || *tr.Value != x || tr.Metrics["n2"] != n*n || len(tr.Reports) != 1 {
+			t.Fatalf("trial %+v: want COMPLETE with value x, metric n², one report", tr)
+		}
+	}
+
+	out, err = boa(t, "export", "sphere", "--storage", url, "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 13 || strings.Join(rows[0], ",") != "number,state,value,x,n,act,metric:n2,reason" {
+		t.Fatalf("csv: %v, %d rows, header %v", err, len(rows), rows[0])
+	}
+
+	out, err = boa(t, "best", "sphere", "--storage", url)
+	if err != nil || !strings.Contains(out, "best trial") || !strings.Contains(out, "act = ") {
+		t.Fatalf("best: %v\n%s", err, out)
+	}
+	out, err = boa(t, "studies", "--storage", url)
+	if err != nil || !strings.Contains(out, "sphere") || !strings.Contains(out, "12") {
+		t.Fatalf("studies: %v\n%s", err, out)
+	}
+	out, err = boa(t, "trials", "sphere", "--storage", url)
+	if err != nil || strings.Count(out, "COMPLETE") != 12 {
+		t.Fatalf("trials: %v\n%s", err, out)
+	}
+	if _, err := boa(t, "best", "nosuch", "--storage", url); err == nil || !strings.Contains(err.Error(), "boa studies") {
+		t.Fatalf("best of an unknown study: %v", err)
+	}
+}
+
+func TestRunStudyFileFailures(t *testing.T) {
+	study := strings.ReplaceAll(sphereStudy, `'echo "BOA_REPORT 1 $0"; echo "BOA_METRIC n2 $(($1*$1))"; echo "BOA_RESULT $0"'`, `'if [ "$1" = 2 ]; then exit 3; fi; echo "BOA_RESULT $0"'`)
+	file, url := writeStudy(t, strings.ReplaceAll(study, "LOGS", filepath.Join(t.TempDir(), "logs")))
+	if _, err := boa(t, "run", file, "--storage", url, "--trials", "12"); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := boa(t, "export", "sphere", "--storage", url, "--format", "json")
+	var trials []trialJSON
+	_ = json.Unmarshal([]byte(out), &trials)
+	failed := 0
+	for _, tr := range trials {
+		if tr.Params["n"].(float64) == 2 {
+			failed++
+			if tr.State != "FAILED" || !strings.Contains(tr.Reason, "exit code 3") {
+				t.Errorf("trial %d with n = 2: %s %q", tr.Number, tr.State, tr.Reason)
+			}
+		}
+	}
+	if len(trials) != 12 || failed == 0 {
+		t.Fatalf("%d trials, %d with n = 2; want 12 trials and some failures", len(trials), failed)
+	}
+}
+
+func TestRunStudyFileBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name, from, to, want string
+	}{
+		{"unknown placeholder", `"{n}"]`, `"{m}"]`, "unknown parameter {m}"},
+		{"no objective", "objective:", "objectivex:", "objectivex"},
+		{"low >= high", "low: -2, high: 2", "low: 2, high: -2", "space.x"},
+		{"unknown sampler", "sampler: gpbo", "sampler: magic", "unknown sampler"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file, url := writeStudy(t, strings.Replace(sphereStudy, tc.from, tc.to, 1))
+			_, err := boa(t, "run", file, "--storage", url)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want mention of %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,171 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/boaopt/boa/space"
+)
+
+// DefaultStorage is where studies live when neither the file nor the
+// command line says otherwise: an embedded SQLite file.
+const DefaultStorage = "sqlite:boa.db"
+
+// Study is a study file.
+type Study struct {
+	Name      string       `yaml:"name" json:"name"`
+	Direction string       `yaml:"direction,omitempty" json:"direction,omitempty"` // minimize (default) or maximize
+	Storage   string       `yaml:"storage,omitempty" json:"storage,omitempty"`     // storage URL; default DefaultStorage
+	Sampler   string       `yaml:"sampler,omitempty" json:"sampler,omitempty"`     // default auto
+	Trials    int          `yaml:"trials,omitempty" json:"trials,omitempty"`       // budget; 0 means no limit
+	Workers   int          `yaml:"workers,omitempty" json:"workers,omitempty"`     // trials at once in `boa run`; default 1
+	Seed      uint64       `yaml:"seed,omitempty" json:"seed,omitempty"`
+	Space     *space.Space `yaml:"space" json:"space"`
+	Objective *Objective   `yaml:"objective,omitempty" json:"objective,omitempty"`
+}
+
+// Objective is what a trial runs: a command (DESIGN.md §2.3) or, for demos
+// and tests, a built-in test function whose arguments are the space's
+// parameters in order.
+type Objective struct {
+	Command  []string          `yaml:"command,omitempty" json:"command,omitempty"`
+	Function string            `yaml:"function,omitempty" json:"function,omitempty"`
+	Timeout  Duration          `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	Env      map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
+	Dir      string            `yaml:"dir,omitempty" json:"dir,omitempty"`
+	Logs     string            `yaml:"logs,omitempty" json:"logs,omitempty"` // folder of per-trial stdout/stderr logs
+}
+
+// Duration is a time.Duration written as "10m", "90s", "1h30m".
+type Duration time.Duration
+
+func (d Duration) String() string { return time.Duration(d).String() }
+
+func (d *Duration) parse(s string) error {
+	v, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || v < 0 {
+		return fmt.Errorf("timeout: %q is not a duration like 90s, 10m or 1h30m", s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error { return d.parse(n.Value) }
+func (d Duration) MarshalYAML() (any, error)         { return d.String(), nil }
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("timeout: want a string like \"10m\", got %s", b)
+	}
+	return d.parse(s)
+}
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+
+// Load reads and validates the study file at path.
+func Load(path string) (*Study, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := ParseYAML(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ParseYAML reads and validates a study file. Unknown fields are errors.
+func ParseYAML(data []byte) (*Study, error) {
+	var s Study
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&s); err != nil {
+		return nil, yamlError(err)
+	}
+	return &s, s.Validate()
+}
+
+// ParseJSON reads and validates a study file written as JSON (the body of
+// POST /api/v1/studies). Unknown fields are errors.
+func ParseJSON(data []byte) (*Study, error) {
+	var s Study
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("study: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("study: trailing data after the JSON object")
+	}
+	return &s, s.Validate()
+}
+
+// yamlError rewords the decoder's type errors ("cannot unmarshal !!str
+// `abc` into int") so they name the field; its line numbers are kept.
+func yamlError(err error) error {
+	if errors.Is(err, bytes.ErrTooLarge) {
+		return err
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "EOF") && !strings.Contains(msg, "line") {
+		return errors.New("the study file is empty")
+	}
+	return errors.New(strings.TrimPrefix(msg, "yaml: "))
+}
+
+// Validate checks the fields that the YAML and JSON decoders cannot.
+func (s *Study) Validate() error {
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	switch {
+	case strings.TrimSpace(s.Name) == "":
+		add("name: a study needs a name")
+	case len(s.Name) > 128 || strings.ContainsAny(s.Name, "/\\\x00\n"):
+		add("name: %q must be at most 128 characters without slashes or newlines", s.Name)
+	}
+	switch strings.ToLower(s.Direction) {
+	case "", "minimize", "minimise", "maximize", "maximise":
+	default:
+		add("direction: must be minimize or maximize, got %q", s.Direction)
+	}
+	if s.Trials < 0 {
+		add("trials: must be 0 (no limit) or more, got %d", s.Trials)
+	}
+	if s.Workers < 0 {
+		add("workers: must be 1 or more, got %d", s.Workers)
+	}
+	if s.Space == nil || s.Space.Len() == 0 {
+		add("space: a study needs at least one parameter")
+	}
+	if o := s.Objective; o != nil {
+		switch {
+		case len(o.Command) > 0 && o.Function != "":
+			add("objective: give either command or function, not both")
+		case len(o.Command) == 0 && o.Function == "":
+			add("objective: needs a command (a list: [program, arg, ...]) or a built-in function")
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Direction, Storage, Sampler and Workers with their defaults applied.
+func (s *Study) StorageURL() string {
+	if s.Storage == "" {
+		return DefaultStorage
+	}
+	return s.Storage
+}
+
+func (s *Study) SamplerName() string {
+	if s.Sampler == "" {
+		return "auto"
+	}
+	return s.Sampler
+}

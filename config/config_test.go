@@ -1,0 +1,111 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+const designExample = `
+name: svm-digits
+direction: minimize            # or maximize
+storage: sqlite:boa.db         # default
+sampler: auto
+trials: 100
+workers: 4
+seed: 1
+space:
+  C:      {type: float, low: 1.0e-3, high: 1.0e3, log: true}
+  kernel: {type: categorical, choices: [rbf, poly, linear]}
+  degree: {type: int, low: 2, high: 5, when: {kernel: [poly]}}
+  width:  {type: ordinal, values: [16, 32, 64, 128]}
+objective:
+  command: [python3, train.py, --C, "{C}", --kernel, "{kernel}"]
+  timeout: 10m
+`
+
+func TestParseDesignExample(t *testing.T) {
+	s, err := ParseYAML([]byte(designExample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "svm-digits" || s.Trials != 100 || s.Workers != 4 || s.Seed != 1 || s.StorageURL() != "sqlite:boa.db" {
+		t.Errorf("header fields: %+v", s)
+	}
+	if got := strings.Join(s.Space.Names(), ","); got != "C,kernel,degree,width" {
+		t.Errorf("space order %s", got)
+	}
+	if time.Duration(s.Objective.Timeout) != 10*time.Minute || len(s.Objective.Command) != 6 {
+		t.Errorf("objective %+v", s.Objective)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	s, err := ParseYAML([]byte("name: a\nspace:\n  x: {type: float, low: 0, high: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.StorageURL() != DefaultStorage || s.SamplerName() != "auto" || s.Objective != nil {
+		t.Errorf("defaults: storage %s, sampler %s, objective %v", s.StorageURL(), s.SamplerName(), s.Objective)
+	}
+}
+
+func TestParseJSONMatchesYAML(t *testing.T) {
+	j := `{"name":"svm","direction":"maximize","trials":5,"space":{"C":{"type":"float","low":0.001,"high":1000,"log":true},
+	"k":{"type":"categorical","choices":["a","b"]}},"objective":{"command":["x","{C}"],"timeout":"90s"}}`
+	s, err := ParseJSON([]byte(j))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Direction != "maximize" || time.Duration(s.Objective.Timeout) != 90*time.Second || s.Space.Len() != 2 {
+		t.Errorf("parsed %+v", s)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	space := "space:\n  x: {type: float, low: 0, high: 1}\n"
+	for _, tc := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"empty", "", []string{"empty"}},
+		{"not yaml", "name: [unclosed\n", []string{"line"}},
+		{"unknown field", "name: a\nsampelr: gpbo\n" + space, []string{"line 2", "sampelr"}},
+		{"no name", space, []string{"name"}},
+		{"bad direction", "name: a\ndirection: up\n" + space, []string{"direction", "up"}},
+		{"negative trials", "name: a\ntrials: -3\n" + space, []string{"trials", "-3"}},
+		{"trials not int", "name: a\ntrials: many\n" + space, []string{"line 2", "many"}},
+		{"no space", "name: a\n", []string{"space"}},
+		{"low >= high", "name: a\nspace:\n  x: {type: float, low: 2, high: 1}\n", []string{"space.x", "line 3", "low"}},
+		{"log through 0", "name: a\nspace:\n  x: {type: float, low: 0, high: 1, log: true}\n", []string{"space.x", "log"}},
+		{"both objectives", "name: a\n" + space + "objective: {command: [x], function: branin}\n", []string{"objective", "not both"}},
+		{"no objective", "name: a\n" + space + "objective: {timeout: 1m}\n", []string{"objective", "command"}},
+		{"bad timeout", "name: a\n" + space + "objective: {command: [x], timeout: soon}\n", []string{"timeout", "soon"}},
+		{"slash in name", "name: a/b\n" + space, []string{"name", "slash"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseYAML([]byte(tc.doc))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestJSONErrors(t *testing.T) {
+	for _, doc := range []string{
+		`{"name":"a","space":{"x":{"type":"float","low":0,"high":1}},"bogus":1}`,
+		`{"name":"a","space":{"x":{"type":"float","low":0,"high":1}}} trailing`,
+		`{"name":"a"}`,
+		`[1,2]`,
+	} {
+		if _, err := ParseJSON([]byte(doc)); err == nil {
+			t.Errorf("%s: no error", doc)
+		}
+	}
+}

@@ -1,0 +1,8 @@
+// Package config reads the study file of DESIGN.md §2.2: a YAML (or, for
+// the HTTP API, JSON) document that names a study, its search space, its
+// sampler and budget, where it is stored, and the objective to run.
+//
+// Every problem is reported with the field (and, for YAML, the line) it
+// concerns, and all problems of a file are reported together, so a person
+// can fix a file in one pass.
+package config

@@ -1,0 +1,146 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Command is a subprocess objective.
+type Command struct {
+	Args    []string      // argv; each may contain {name} placeholders substituted from the trial's params
+	Env     []string      // extra environment (KEY=VALUE), added to the parent's environment
+	Dir     string        // working directory ("" = current)
+	Timeout time.Duration // 0 = none
+	LogDir  string        // per-trial logs go to LogDir/<study>/trial-<number>.{out,err} ("" = no log files)
+	Grace   time.Duration // time between SIGTERM and SIGKILL of the process group (0 = 5s)
+}
+
+// DefaultGrace is the time between SIGTERM and SIGKILL when Command.Grace is 0.
+const DefaultGrace = 5 * time.Second
+
+// Trial identifies the trial being run.
+type Trial struct {
+	ID     int64          // storage id, BOA_TRIAL_ID
+	Number int            // position in the study, BOA_TRIAL_NUMBER and the log file name
+	Study  string         // study name, BOA_STUDY and the log directory
+	Params map[string]any // the configuration, BOA_PARAMS and {name} substitutions
+}
+
+// Report is one intermediate value (a BOA_REPORT line).
+type Report struct {
+	Step  int64
+	Value float64
+}
+
+// Result is what the command reported.
+type Result struct {
+	Value          float64            // the last BOA_RESULT
+	Metrics        map[string]float64 // BOA_METRIC name value (last wins)
+	Reports        []Report           // BOA_REPORT step value, in order of appearance
+	ExitCode       int                // -1 when killed by a signal or never started
+	Stdout, Stderr string             // log file paths ("" when LogDir is empty)
+	Duration       time.Duration
+}
+
+// LogPaths returns the stdout and stderr log files of trial t under dir.
+// The study name is reduced to a safe file name (letters, digits, '.', '-'
+// and '_'; anything else becomes '_') so that a name coming from a remote
+// server cannot escape dir.
+func LogPaths(dir string, t Trial) (stdout, stderr string) {
+	base := filepath.Join(dir, safeName(t.Study), "trial-"+strconv.Itoa(t.Number))
+	return base + ".out", base + ".err"
+}
+
+func safeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_'
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	if s := string(b); s != "" && strings.Trim(s, ".") != "" {
+		return s
+	}
+	return "_" + string(b)
+}
+
+// environ is the command's environment: the parent's, then c.Env, then the
+// BOA_ variables, so that the protocol's variables are always the trial's
+// own (exec keeps the last of duplicate keys).
+func environ(c Command, t Trial) ([]string, error) {
+	params := t.Params
+	if params == nil {
+		params = map[string]any{}
+	}
+	js, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding BOA_PARAMS: %w", err)
+	}
+	env := append(os.Environ(), c.Env...)
+	return append(env,
+		"BOA_TRIAL_ID="+strconv.FormatInt(t.ID, 10),
+		"BOA_TRIAL_NUMBER="+strconv.Itoa(t.Number),
+		"BOA_STUDY="+t.Study,
+		"BOA_PARAMS="+string(js),
+	), nil
+}
+
+// logFile is a log sink that never fails the copy it sits in: a full disk
+// must not stall the command on a pipe, so the first error is kept and
+// reported after the trial.
+type logFile struct {
+	f    *os.File
+	path string
+	err  error
+}
+
+func openLog(path string) (*logFile, error) {
+	if path == "" {
+		return &logFile{}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("creating log directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("creating log file: %w", err)
+	}
+	return &logFile{f: f, path: path}, nil
+}
+
+func (l *logFile) Write(p []byte) (int, error) {
+	if l.f != nil && l.err == nil {
+		if _, err := l.f.Write(p); err != nil {
+			l.err = fmt.Errorf("writing log %s: %w", l.path, err)
+		}
+	}
+	return len(p), nil
+}
+
+func (l *logFile) close() error {
+	if l.f == nil {
+		return nil
+	}
+	if err := l.f.Close(); err != nil && l.err == nil {
+		l.err = fmt.Errorf("closing log %s: %w", l.path, err)
+	}
+	return l.err
+}
+
+// shortDuration prints 10m rather than 10m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

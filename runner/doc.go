@@ -1,0 +1,48 @@
+// Package runner runs a user's command as the objective of one trial, the
+// subprocess objective of a study file (DESIGN.md §2.2), and reads its result
+// through the trial result protocol (DESIGN.md §2.3).
+//
+// # Arguments and environment
+//
+// Each argument may contain {name} placeholders, replaced by the trial's
+// parameter values in their canonical form (space.Format: 3, 0.001, 1e-05,
+// true, rbf); {{ and }} stand for literal braces. A placeholder of a
+// conditional parameter that is inactive in a trial has no value, and that
+// trial fails naming it; such commands should read BOA_PARAMS instead.
+//
+// The command inherits boa's environment plus Command.Env and, taking
+// precedence over both, BOA_TRIAL_ID, BOA_TRIAL_NUMBER, BOA_STUDY and
+// BOA_PARAMS (the parameters as one JSON object). Its standard input is
+// /dev/null.
+//
+// # Protocol
+//
+// The command reports on standard output, one item per line (surrounding
+// white space is ignored; every other line is ordinary output):
+//
+//	BOA_RESULT <value>          the objective; required; the last one wins
+//	BOA_METRIC <name> <value>   an extra metric or constraint value; the last one per name wins
+//	BOA_REPORT <step> <value>   an intermediate value (learning curve), step an integer
+//
+// Values are decimal floats and must be finite. The trial is FAILED, with a
+// short reason that a user reads in `boa trials`, when the command exits
+// non-zero ("exit code 2: <last lines of stderr>"), runs past its timeout
+// ("timed out after 10m"), is interrupted ("interrupted"), prints no
+// BOA_RESULT line, or when the last BOA_RESULT, or any BOA_METRIC or
+// BOA_REPORT line, is malformed or not finite (the reason quotes the line).
+// Malformed lines are judged when the command has finished: it is not
+// stopped early for them.
+//
+// # Processes
+//
+// The command runs in a process group of its own, so a terminal's Ctrl-C
+// reaches boa only; boa stops the trial by cancelling the context. On
+// timeout or cancellation the whole group (the command and every process it
+// started) gets SIGTERM and, Command.Grace later, SIGKILL. Processes of the
+// group left behind when the command exits are stopped the same way, so a
+// trial never leaks processes and Run never waits on a pipe held open by a
+// background grandchild.
+//
+// The package is for Linux (it reads /proc to tell live processes from
+// zombies); on other systems Run returns an error.
+package runner

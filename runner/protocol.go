@@ -1,0 +1,239 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Protocol keywords (DESIGN.md §2.3).
+const (
+	kwResult = "BOA_RESULT"
+	kwMetric = "BOA_METRIC"
+	kwReport = "BOA_REPORT"
+)
+
+// maxLine bounds the part of a line the parser looks at. Protocol lines are
+// short; longer lines are ordinary output and are skipped without being
+// held in memory.
+const maxLine = 64 << 10
+
+// parser accumulates what a command reports on stdout.
+type parser struct {
+	onReport func(Report)
+
+	line int // lines seen so far
+
+	hasResult bool
+	value     float64 // last valid BOA_RESULT
+	resultErr error   // set when the last BOA_RESULT line is bad
+	near      string  // a line that looks like a result but is not one, for the hint
+
+	metrics map[string]float64
+	reports []Report
+	bad     error // first bad BOA_METRIC/BOA_REPORT line
+}
+
+// read parses r line by line until EOF or a read error (a closed pipe).
+func (p *parser) read(r io.Reader) {
+	br := bufio.NewReaderSize(r, maxLine)
+	long := false
+	for {
+		frag, err := br.ReadSlice('\n')
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			if !long {
+				p.longLine(frag)
+				long = true
+			}
+			continue
+		case long:
+			long = false // the rest of a long line
+		case len(frag) > 0:
+			p.parseLine(string(frag))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// longLine handles a line longer than maxLine, given its first maxLine bytes.
+func (p *parser) longLine(head []byte) {
+	p.line++
+	kw := strings.TrimLeft(string(head), " \t\r\v\f")
+	if i := strings.IndexAny(kw, " \t\r\v\f"); i >= 0 {
+		kw = kw[:i]
+	}
+	if kw == kwResult || kw == kwMetric || kw == kwReport {
+		p.fail(kw, fmt.Errorf("line %d %s: longer than %d KiB", p.line, quote(string(head)), maxLine>>10))
+	}
+}
+
+func (p *parser) parseLine(s string) {
+	p.line++
+	s = strings.TrimSpace(s)
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("line %d %s: %s", p.line, quote(s), fmt.Sprintf(format, args...))
+	}
+	switch f[0] {
+	case kwResult:
+		if len(f) != 2 {
+			p.fail(kwResult, bad("want BOA_RESULT <value>"))
+			return
+		}
+		v, err := parseValue(f[1])
+		if err != nil {
+			p.fail(kwResult, bad("%v", err))
+			return
+		}
+		p.hasResult, p.value, p.resultErr = true, v, nil
+	case kwMetric:
+		if len(f) != 3 {
+			p.fail(kwMetric, bad("want BOA_METRIC <name> <value>"))
+			return
+		}
+		v, err := parseValue(f[2])
+		if err != nil {
+			p.fail(kwMetric, bad("%v", err))
+			return
+		}
+		if p.metrics == nil {
+			p.metrics = make(map[string]float64)
+		}
+		p.metrics[f[1]] = v
+	case kwReport:
+		if len(f) != 3 {
+			p.fail(kwReport, bad("want BOA_REPORT <step> <value>"))
+			return
+		}
+		step, err := strconv.ParseInt(f[1], 10, 64)
+		if err != nil {
+			p.fail(kwReport, bad("step %q is not an integer", f[1]))
+			return
+		}
+		v, err := parseValue(f[2])
+		if err != nil {
+			p.fail(kwReport, bad("%v", err))
+			return
+		}
+		r := Report{Step: step, Value: v}
+		p.reports = append(p.reports, r)
+		if p.onReport != nil {
+			p.onReport(r)
+		}
+	default:
+		if p.near == "" && strings.HasPrefix(f[0], kwResult) {
+			p.near = fmt.Sprintf("line %d %s", p.line, quote(s))
+		}
+	}
+}
+
+func (p *parser) fail(kw string, err error) {
+	if kw == kwResult {
+		p.resultErr = err
+		return
+	}
+	if p.bad == nil {
+		p.bad = err
+	}
+}
+
+// err is the reason the output makes the trial FAILED, or nil.
+func (p *parser) err() error {
+	switch {
+	case p.bad != nil:
+		return p.bad
+	case p.resultErr != nil:
+		return p.resultErr
+	case !p.hasResult && p.near != "":
+		return fmt.Errorf("no BOA_RESULT line on stdout (%s is not one: write BOA_RESULT <value>)", p.near)
+	case !p.hasResult:
+		return errors.New("no BOA_RESULT line on stdout")
+	}
+	return nil
+}
+
+// parseValue reads a finite float.
+func parseValue(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s is not a finite number", s)
+	}
+	return v, nil
+}
+
+// quote shortens a line for a reason string.
+func quote(s string) string {
+	const max = 80
+	s = strings.TrimSpace(s)
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// tail keeps the last bytes written to it, for the stderr excerpt of an
+// exit-code failure, and notices BOA_RESULT lines sent to the wrong stream.
+type tail struct {
+	buf       []byte
+	sawResult bool
+}
+
+const tailBytes = 4 << 10
+
+func (t *tail) Write(p []byte) (int, error) {
+	carry := len(t.buf)
+	t.buf = append(t.buf, p...)
+	if !t.sawResult {
+		from := max(0, carry-len(kwResult))
+		t.sawResult = bytes.Contains(t.buf[from:], []byte(kwResult))
+	}
+	if len(t.buf) > tailBytes {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailBytes:]...)
+	}
+	return len(p), nil
+}
+
+// lines returns the last n non-blank lines, joined on one line so the reason
+// fits a row of `boa trials`.
+func (t *tail) lines(n int) string {
+	const maxLen = 160
+	all := strings.Split(strings.ToValidUTF8(string(t.buf), "?"), "\n")
+	var keep []string
+	for i := len(all) - 1; i >= 0 && len(keep) < n; i-- {
+		l := strings.TrimSpace(all[i])
+		if l == "" {
+			continue
+		}
+		if len(l) > maxLen {
+			cut := maxLen
+			for cut > 0 && !utf8.RuneStart(l[cut]) {
+				cut--
+			}
+			l = l[:cut] + "…"
+		}
+		keep = append(keep, l)
+	}
+	for i, j := 0, len(keep)-1; i < j; i, j = i+1, j-1 {
+		keep[i], keep[j] = keep[j], keep[i]
+	}
+	return strings.Join(keep, " | ")
+}

@@ -1,0 +1,53 @@
+package runner
+
+import (
+	"strings"
+	"testing"
+)
+
+// Lines longer than the parser's window are skipped without being held in
+// memory, unless they claim to be protocol lines.
+func TestParserLongLines(t *testing.T) {
+	pad := strings.Repeat(" ", 2*maxLine)
+	tests := []struct {
+		out     string
+		value   float64
+		wantErr string
+	}{
+		{out: strings.Repeat("y", 3*maxLine) + "\nBOA_RESULT 2\n", value: 2},
+		{out: "BOA_RESULT 2\nlog: " + strings.Repeat("BOA_RESULT 5 ", maxLine), value: 2}, // a long ordinary line
+		{out: "BOA_RESULT 2\nBOA_RESULT 3" + pad + "\n", wantErr: `line 2 "BOA_RESULT 3": longer than 64 KiB`, value: 2},
+		{out: "\tBOA_METRIC a 1" + pad + "\nBOA_RESULT 1\n", wantErr: "longer than 64 KiB", value: 1},
+		{out: strings.Repeat("z", maxLine-1) + "\nBOA_RESULT 4", value: 4}, // exactly fills the buffer with its newline
+	}
+	for i, tt := range tests {
+		p := &parser{}
+		p.read(strings.NewReader(tt.out))
+		err := p.err()
+		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("%d: error %v; want %q", i, err, tt.wantErr)
+		}
+		if p.value != tt.value {
+			t.Errorf("%d: value %v; want %v", i, p.value, tt.value)
+		}
+	}
+}
+
+func TestTail(t *testing.T) {
+	var tl tail
+	tl.Write([]byte("noise\n" + strings.Repeat("a", 10000) + "\n\n  first \nsec"))
+	tl.Write([]byte("ond\n" + strings.Repeat("é", 200) + "\n  \n"))
+	got := tl.lines(3)
+	want := "first | second | " + strings.Repeat("é", 80) + "…"
+	if got != want {
+		t.Errorf("lines = %q; want %q", got, want)
+	}
+	if tl.sawResult {
+		t.Error("sawResult without a BOA_RESULT")
+	}
+	tl.Write([]byte("xxBOA_RE"))
+	tl.Write([]byte("SULT 1\n"))
+	if !tl.sawResult {
+		t.Error("BOA_RESULT split across writes not noticed")
+	}
+}

@@ -1,0 +1,286 @@
+//go:build linux
+
+package runner
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// sh is a command running script with sh -c; "$1"... are the extra args.
+func sh(script string, args ...string) Command {
+	return Command{Args: append([]string{"sh", "-c", script, "sh"}, args...)}
+}
+
+func TestRunOutcomes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		script   string
+		value    float64
+		metrics  map[string]float64
+		reports  []Report
+		exit     int
+		wantErr  string // substring of the reason; "" = success
+		fullText bool   // wantErr is the whole reason
+	}{
+		{name: "last result wins", script: "echo BOA_RESULT 1; echo BOA_RESULT 2.5", value: 2.5},
+		{name: "white space", script: `printf '  \tBOA_RESULT   -3e-2 \r\n'`, value: -0.03},
+		{name: "ordinary output ignored", script: "echo epoch 1; echo BOA_RESULTS 7; echo BOA_PARAMS x; echo BOA_RESULT 4", value: 4},
+		{name: "malformed then valid", script: "echo BOA_RESULT abc; echo BOA_RESULT 4", value: 4},
+		{name: "no trailing newline", script: "printf 'BOA_RESULT 5'", value: 5},
+		{name: "metrics last wins", script: "echo BOA_METRIC acc 0.9; echo BOA_METRIC acc 0.95; echo BOA_METRIC size_kb 12; echo BOA_RESULT 1",
+			value: 1, metrics: map[string]float64{"acc": 0.95, "size_kb": 12}},
+		{name: "reports in order", script: "echo BOA_REPORT 2 0.5; echo BOA_REPORT 1 0.7; echo BOA_REPORT 2 0.4; echo BOA_RESULT 0.4",
+			value: 0.4, reports: []Report{{2, 0.5}, {1, 0.7}, {2, 0.4}}},
+
+		{name: "valid then malformed", script: "echo BOA_RESULT 1; echo BOA_RESULT abc",
+			wantErr: `line 2 "BOA_RESULT abc": "abc" is not a number`, fullText: true, value: 1},
+		{name: "NaN", script: "echo BOA_RESULT NaN", wantErr: `line 1 "BOA_RESULT NaN": NaN is not a finite number`, fullText: true},
+		{name: "Inf", script: "echo BOA_RESULT -inf", wantErr: "-inf is not a finite number"},
+		{name: "overflow", script: "echo BOA_RESULT 1e400", wantErr: "1e400 is not a finite number"},
+		{name: "extra field", script: "echo BOA_RESULT 1 2", wantErr: `line 1 "BOA_RESULT 1 2": want BOA_RESULT <value>`, fullText: true},
+		{name: "bare keyword", script: "echo BOA_RESULT", wantErr: "want BOA_RESULT <value>"},
+		{name: "missing result", script: "echo done", wantErr: "no BOA_RESULT line on stdout", fullText: true},
+		{name: "near miss", script: "echo 'BOA_RESULT: 0.5'",
+			wantErr: `no BOA_RESULT line on stdout (line 1 "BOA_RESULT: 0.5" is not one: write BOA_RESULT <value>)`, fullText: true},
+		{name: "result on stderr", script: "echo BOA_RESULT 0.5 >&2", wantErr: "stderr has a BOA_RESULT line"},
+		{name: "malformed metric", script: "echo BOA_METRIC acc; echo BOA_RESULT 1", value: 1,
+			wantErr: `line 1 "BOA_METRIC acc": want BOA_METRIC <name> <value>`, fullText: true},
+		{name: "NaN metric", script: "echo BOA_METRIC acc nan; echo BOA_RESULT 1", value: 1, wantErr: "nan is not a finite number"},
+		{name: "fractional step", script: "echo BOA_REPORT 1.5 2; echo BOA_RESULT 1", value: 1,
+			wantErr: `line 1 "BOA_REPORT 1.5 2": step "1.5" is not an integer`, fullText: true},
+		{name: "garbage report", script: "echo BOA_REPORT 1 x; echo BOA_RESULT 1", value: 1, wantErr: `"x" is not a number`},
+
+		{name: "exit code with stderr tail", script: "echo BOA_RESULT 1; for w in one two three four; do echo $w >&2; done; echo >&2; exit 3",
+			value: 1, exit: 3, wantErr: "exit code 3: two | three | four", fullText: true},
+		{name: "exit code without stderr", script: "exit 7", exit: 7, wantErr: "exit code 7", fullText: true},
+		{name: "killed by signal", script: "echo oops >&2; kill -SEGV $$", exit: -1,
+			wantErr: "killed by signal 11 (segmentation fault): oops", fullText: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res, err := Run(context.Background(), sh(tt.script), Trial{}, nil)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("unexpected error %q", err)
+				}
+			} else {
+				switch {
+				case err == nil:
+					t.Fatalf("no error; want %q", tt.wantErr)
+				case tt.fullText && err.Error() != tt.wantErr:
+					t.Fatalf("reason %q; want %q", err, tt.wantErr)
+				case !strings.Contains(err.Error(), tt.wantErr):
+					t.Fatalf("reason %q; want it to contain %q", err, tt.wantErr)
+				}
+			}
+			if res.Value != tt.value {
+				t.Errorf("Value = %v; want %v", res.Value, tt.value)
+			}
+			if len(res.Metrics)+len(tt.metrics) > 0 && !reflect.DeepEqual(res.Metrics, tt.metrics) {
+				t.Errorf("Metrics = %v; want %v", res.Metrics, tt.metrics)
+			}
+			if !reflect.DeepEqual(res.Reports, tt.reports) {
+				t.Errorf("Reports = %v; want %v", res.Reports, tt.reports)
+			}
+			if res.ExitCode != tt.exit {
+				t.Errorf("ExitCode = %d; want %d", res.ExitCode, tt.exit)
+			}
+		})
+	}
+}
+
+func TestRunStartErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		c       Command
+		params  map[string]any
+		wantErr string
+	}{
+		{"no program", Command{Args: []string{"/nonexistent/boa-objective"}}, nil, "starting command"},
+		{"not on PATH", Command{Args: []string{"boa-no-such-program"}}, nil, "executable file not found"},
+		{"empty", Command{}, nil, "command is empty"},
+		{"missing param", sh("echo {x}"), map[string]any{"y": 1}, "parameter {x} has no value"},
+		{"bad dir", Command{Args: []string{"true"}, Dir: "/nonexistent/dir"}, nil, "starting command"},
+		{"NaN param", sh("true"), map[string]any{"x": math.NaN()}, "encoding BOA_PARAMS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res, err := Run(context.Background(), tt.c, Trial{Params: tt.params}, nil)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error %v; want it to contain %q", err, tt.wantErr)
+			}
+			if res.ExitCode != -1 {
+				t.Errorf("ExitCode = %d; want -1", res.ExitCode)
+			}
+		})
+	}
+}
+
+// onReport must see each report while the command is still running: the
+// script waits for the file the callback creates before going on.
+func TestReportsLive(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := `for s in 1 2 3; do
+		echo "BOA_REPORT $s 0.$s"
+		i=0; while [ ! -e "$1/seen-$s" ]; do i=$((i+1)); [ $i -gt 500 ] && exit 9; sleep 0.01; done
+	done
+	echo BOA_RESULT 0.3`
+	var mu sync.Mutex
+	var got []Report
+	res, err := Run(context.Background(), sh(script, dir), Trial{}, func(r Report) {
+		mu.Lock()
+		got = append(got, r)
+		mu.Unlock()
+		os.WriteFile(filepath.Join(dir, "seen-"+strconv.FormatInt(r.Step, 10)), nil, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Report{{1, 0.1}, {2, 0.2}, {3, 0.3}}
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(res.Reports, want) {
+		t.Fatalf("onReport saw %v, Result.Reports %v; want %v", got, res.Reports, want)
+	}
+}
+
+// A slow onReport must neither lose output nor be called after Run returns.
+func TestSlowOnReport(t *testing.T) {
+	t.Parallel()
+	c := sh("for s in 1 2 3; do echo BOA_REPORT $s 0.$s; done; echo BOA_RESULT 0.5")
+	c.Grace = 50 * time.Millisecond
+	var mu sync.Mutex
+	calls := 0
+	res, err := Run(context.Background(), c, Trial{}, func(Report) {
+		time.Sleep(150 * time.Millisecond)
+		mu.Lock()
+		calls++
+		mu.Unlock()
+	})
+	mu.Lock()
+	n := calls
+	mu.Unlock()
+	if err != nil || res.Value != 0.5 || len(res.Reports) != 3 || n != 3 {
+		t.Fatalf("got %v, %d reports, %d calls by return, %v; want 0.5, 3, 3, nil", res.Value, len(res.Reports), n, err)
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	t.Parallel()
+	c := self(t, "env")
+	c.Env = append(c.Env, "EXTRA=yes", "BOA_TRIAL_ID=999") // the trial's own id must win
+	tr := Trial{ID: 42, Number: 7, Study: "svm digits",
+		Params: map[string]any{"lr": 1e-3, "layers": 3, "kernel": "rbf", "shrink": true}}
+	res, err := Run(context.Background(), c, tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"BOA_TRIAL_ID": 42, "BOA_TRIAL_NUMBER": 7, "params": 4, "lr": 1e-3}
+	if res.Value != 0.25 || !reflect.DeepEqual(res.Metrics, want) {
+		t.Fatalf("got value %v metrics %v; want 0.25 and %v", res.Value, res.Metrics, want)
+	}
+}
+
+// Arguments reach the program substituted, one argv entry each.
+func TestRunSubstitutes(t *testing.T) {
+	t.Parallel()
+	c := sh(`[ "$1" = "--lr=0.001" ] && [ "$2" = "a b" ] && [ "$3" = "{{3}}" ] && echo BOA_RESULT $4`,
+		"--lr={lr}", "{kernel}", "{{{layers}}}", "{layers}")
+	res, err := Run(context.Background(), c, Trial{Params: map[string]any{"lr": 0.001, "kernel": "a b", "layers": 3}}, nil)
+	if err != nil || res.Value != 3 {
+		t.Fatalf("got %v, %v; want 3, nil", res.Value, err)
+	}
+}
+
+func TestLongLines(t *testing.T) {
+	t.Parallel()
+	c := self(t, "longline")
+	c.LogDir = t.TempDir()
+	res, err := Run(context.Background(), c, Trial{Study: "long", Number: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Value != 1.5 {
+		t.Errorf("Value = %v; want 1.5", res.Value)
+	}
+	for path, min := range map[string]int64{res.Stdout: 3 * 2 << 20, res.Stderr: 2 << 20} {
+		if fi, err := os.Stat(path); err != nil || fi.Size() < min {
+			t.Errorf("log %s: %v, want at least %d bytes", path, err, min)
+		}
+	}
+}
+
+func TestLogFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := sh("echo hello; echo BOA_RESULT 1; echo warning >&2; exit 2")
+	c.LogDir = dir
+	res, err := Run(context.Background(), c, Trial{Study: "../evil/study", Number: 12}, nil)
+	if err == nil || err.Error() != "exit code 2: warning" {
+		t.Fatalf("error %v; want exit code 2: warning", err)
+	}
+	wantOut := filepath.Join(dir, ".._evil_study", "trial-12.out")
+	if res.Stdout != wantOut || res.Stderr != strings.TrimSuffix(wantOut, ".out")+".err" {
+		t.Fatalf("paths %q %q; want under %s", res.Stdout, res.Stderr, wantOut)
+	}
+	for path, want := range map[string]string{res.Stdout: "hello\nBOA_RESULT 1\n", res.Stderr: "warning\n"} {
+		if b, err := os.ReadFile(path); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", path, b, err, want)
+		}
+	}
+
+	// Without LogDir nothing is written and the paths are empty.
+	res, err = Run(context.Background(), sh("echo BOA_RESULT 1"), Trial{}, nil)
+	if err != nil || res.Stdout != "" || res.Stderr != "" {
+		t.Fatalf("got %q %q %v; want no log paths", res.Stdout, res.Stderr, err)
+	}
+
+	// An unusable log directory fails before the command runs.
+	blocker := filepath.Join(dir, "file")
+	os.WriteFile(blocker, nil, 0o644)
+	c.LogDir = blocker
+	if _, err := Run(context.Background(), c, Trial{Study: "s"}, nil); err == nil || !strings.Contains(err.Error(), "creating log directory") {
+		t.Fatalf("error %v; want creating log directory", err)
+	}
+}
+
+func TestSafeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"svm-digits_2.v1": "svm-digits_2.v1",
+		"":                "_",
+		".":               "_.",
+		"..":              "_..",
+		"a/b c":           "a_b_c",
+		"é":               "__",
+	} {
+		if got := safeName(in); got != want {
+			t.Errorf("safeName(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		10 * time.Minute:                   "10m",
+		time.Hour:                          "1h",
+		90 * time.Minute:                   "1h30m",
+		300 * time.Millisecond:             "300ms",
+		time.Minute + 500*time.Millisecond: "1m0.5s",
+	} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%v) = %q; want %q", d, got, want)
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/boaopt/boa/space"
+)
+
+// piece is a literal run of an argument, or a placeholder when param is set.
+type piece struct {
+	text  string
+	param bool
+}
+
+// parseArg splits one argument into literals and {name} placeholders.
+// Braces are strict (a lone } is an error) so that a shell snippet such as
+// awk '{print $1}' is caught at validation instead of being passed through
+// half-substituted.
+func parseArg(arg string) ([]piece, error) {
+	var out []piece
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			out = append(out, piece{text: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(arg); {
+		switch arg[i] {
+		case '{':
+			if i+1 < len(arg) && arg[i+1] == '{' {
+				lit.WriteByte('{')
+				i += 2
+				continue
+			}
+			end := strings.IndexAny(arg[i+1:], "{}")
+			if end < 0 || arg[i+1+end] != '}' {
+				return nil, fmt.Errorf("unclosed { at byte %d (write {{ for a literal brace)", i)
+			}
+			name := arg[i+1 : i+1+end]
+			if name == "" {
+				return nil, fmt.Errorf("empty placeholder {} at byte %d (write {{}} for literal braces)", i)
+			}
+			flush()
+			out = append(out, piece{text: name, param: true})
+			i += end + 2
+		case '}':
+			if i+1 < len(arg) && arg[i+1] == '}' {
+				lit.WriteByte('}')
+				i += 2
+				continue
+			}
+			return nil, fmt.Errorf("unmatched } at byte %d (write }} for a literal brace)", i)
+		default:
+			lit.WriteByte(arg[i])
+			i++
+		}
+	}
+	flush()
+	return out, nil
+}
+
+// Substitute replaces {name} placeholders in args with the values of params
+// in canonical form (space.Format): integers without decimals, floats in
+// the shortest representation that reads back exactly, booleans as
+// true/false, strings verbatim. {{ and }} are literal braces. A placeholder
+// naming no parameter of params, or one whose value is nil, is an error
+// naming it.
+func Substitute(args []string, params map[string]any) ([]string, error) {
+	out := make([]string, len(args))
+	for i, a := range args {
+		pieces, err := parseArg(a)
+		if err != nil {
+			return nil, fmt.Errorf("command[%d] %q: %w", i, a, err)
+		}
+		var b strings.Builder
+		for _, p := range pieces {
+			if !p.param {
+				b.WriteString(p.text)
+				continue
+			}
+			v, ok := params[p.text]
+			if !ok || v == nil {
+				return nil, fmt.Errorf("command[%d] %q: parameter {%s} has no value in this trial (known: %s)",
+					i, a, p.text, strings.Join(sortedKeys(params), ", "))
+			}
+			b.WriteString(space.Format(v))
+		}
+		out[i] = b.String()
+	}
+	return out, nil
+}
+
+// Validate checks a command before any trial runs: Args must name a
+// program, every placeholder must be one of names, Env entries must be
+// KEY=VALUE, and durations must not be negative.
+func Validate(c Command, names []string) error {
+	if len(c.Args) == 0 {
+		return fmt.Errorf("command is empty: give the program and its arguments")
+	}
+	if c.Args[0] == "" {
+		return fmt.Errorf("command[0] is empty: it must name the program to run")
+	}
+	for i, a := range c.Args {
+		pieces, err := parseArg(a)
+		if err != nil {
+			return fmt.Errorf("command[%d] %q: %w", i, a, err)
+		}
+		for _, p := range pieces {
+			if p.param && !slices.Contains(names, p.text) {
+				known := "none: the space is empty"
+				if len(names) > 0 {
+					known = strings.Join(names, ", ")
+				}
+				return fmt.Errorf("command[%d] %q: unknown parameter {%s} (known: %s)", i, a, p.text, known)
+			}
+		}
+	}
+	for i, e := range c.Env {
+		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
+			return fmt.Errorf("env[%d] %q: want KEY=VALUE", i, e)
+		}
+	}
+	if c.Timeout < 0 {
+		return fmt.Errorf("timeout %v is negative", c.Timeout)
+	}
+	if c.Grace < 0 {
+		return fmt.Errorf("grace period %v is negative", c.Grace)
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

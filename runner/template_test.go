@@ -1,0 +1,89 @@
+package runner
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSubstitute(t *testing.T) {
+	params := map[string]any{
+		"int": 3, "int64": int64(-12), "float": 0.1, "whole": 3.0, "tiny": 1e-5, "big": 1e21,
+		"float32": float32(0.1), "true": true, "false": false, "str": "rbf kernel", "empty": "",
+		"braces": "{x}",
+	}
+	tests := []struct {
+		args    []string
+		want    []string
+		wantErr string
+	}{
+		{args: []string{"train", "--n={int}", "{int64}"}, want: []string{"train", "--n=3", "-12"}},
+		{args: []string{"{float}", "{whole}", "{tiny}", "{big}", "{float32}"}, want: []string{"0.1", "3", "1e-05", "1e+21", "0.1"}},
+		{args: []string{"{true},{false}", "{str}", "[{empty}]"}, want: []string{"true,false", "rbf kernel", "[]"}},
+		{args: []string{"{int}{float}x{int}"}, want: []string{"30.1x3"}},
+		{args: []string{"{{int}}", "{{{int}}}", "a}}b{{c", "{braces}"}, want: []string{"{int}", "{3}", "a}b{c", "{x}"}},
+		{args: []string{"no placeholders"}, want: []string{"no placeholders"}},
+		{args: []string{}, want: []string{}},
+
+		{args: []string{"ok", "--x={nope}"}, wantErr: `command[1] "--x={nope}": parameter {nope} has no value in this trial (known: big, braces,`},
+		{args: []string{"{int"}, wantErr: "unclosed { at byte 0"},
+		{args: []string{"{a{int}}"}, wantErr: "unclosed { at byte 0"},
+		{args: []string{"x}"}, wantErr: "unmatched } at byte 1 (write }} for a literal brace)"},
+		{args: []string{"{}"}, wantErr: "empty placeholder {}"},
+		{args: []string{"awk", "{print $1}"}, wantErr: "parameter {print $1} has no value"},
+	}
+	for _, tt := range tests {
+		got, err := Substitute(tt.args, params)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Substitute(%q) error %v; want %q", tt.args, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Substitute(%q) = %q, %v; want %q", tt.args, got, err, tt.want)
+		}
+	}
+
+	// A nil value is an inactive conditional parameter: no value.
+	if _, err := Substitute([]string{"{d}"}, map[string]any{"d": nil}); err == nil {
+		t.Error("Substitute accepted a nil value")
+	}
+}
+
+func TestValidate(t *testing.T) {
+	names := []string{"C", "kernel", "degree"}
+	tests := []struct {
+		c       Command
+		names   []string
+		wantErr string
+	}{
+		{c: Command{Args: []string{"python3", "train.py", "--C", "{C}", "--kernel={kernel}", "{{literal}}"}, Env: []string{"A=1", "B="}, Timeout: time.Minute}},
+		{c: Command{Args: []string{"true"}}, names: []string{}},
+		{c: Command{}, wantErr: "command is empty"},
+		{c: Command{Args: []string{"", "x"}}, wantErr: "command[0] is empty"},
+		{c: Command{Args: []string{"train", "--gamma={gamma}"}},
+			wantErr: `command[1] "--gamma={gamma}": unknown parameter {gamma} (known: C, kernel, degree)`},
+		{c: Command{Args: []string{"train", "{x}"}}, names: []string{}, wantErr: "unknown parameter {x} (known: none: the space is empty)"},
+		{c: Command{Args: []string{"sh", "-c", "awk '{print $1}'"}}, wantErr: `command[2] "awk '{print $1}'": unknown parameter {print $1}`},
+		{c: Command{Args: []string{"train", "{C"}}, wantErr: "command[1] \"{C\": unclosed {"},
+		{c: Command{Args: []string{"true"}, Env: []string{"NOVALUE"}}, wantErr: `env[0] "NOVALUE": want KEY=VALUE`},
+		{c: Command{Args: []string{"true"}, Env: []string{"=x"}}, wantErr: "want KEY=VALUE"},
+		{c: Command{Args: []string{"true"}, Timeout: -time.Second}, wantErr: "timeout -1s is negative"},
+		{c: Command{Args: []string{"true"}, Grace: -time.Second}, wantErr: "grace period -1s is negative"},
+	}
+	for _, tt := range tests {
+		n := names
+		if tt.names != nil {
+			n = tt.names
+		}
+		err := Validate(tt.c, n)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("Validate(%q) = %v; want nil", tt.c.Args, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("Validate(%q) = %v; want %q", tt.c.Args, err, tt.wantErr)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package storage_test
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/storage/storagetest"
+)
+
+// backends lists the storages to benchmark; PostgreSQL only when
+// BOA_TEST_POSTGRES_URL is set.
+func backends(b *testing.B) []struct {
+	name string
+	open func(testing.TB) storage.Storage
+} {
+	list := []struct {
+		name string
+		open func(testing.TB) storage.Storage
+	}{
+		{"memory", func(testing.TB) storage.Storage { return storage.NewMemory() }},
+		{"sqlite", openSQLite},
+	}
+	if os.Getenv(pgEnv) != "" {
+		list = append(list, struct {
+			name string
+			open func(testing.TB) storage.Storage
+		}{"postgres", openPostgres})
+	}
+	return list
+}
+
+// timed runs op b.N times and reports the median and 99th percentile
+// latency next to the mean that ns/op gives.
+func timed(b *testing.B, op func(i int) error) {
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		if err := op(i); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(d)
+	ms := func(q float64) float64 { return float64(d[int(q*float64(len(d)-1))]) / float64(time.Millisecond) }
+	b.ReportMetric(ms(0.5), "p50-ms")
+	b.ReportMetric(ms(0.99), "p99-ms")
+}
+
+// BenchmarkTell measures FinishTrial of a running trial (the "tell").
+func BenchmarkTell(b *testing.B) {
+	for _, be := range backends(b) {
+		b.Run(be.name, func(b *testing.B) {
+			s := be.open(b)
+			defer s.Close()
+			st := storagetest.NewStudy(b, s, "tell")
+			// Trials are added in batches outside the timer; b.Loop's count is
+			// not known up front.
+			var ids []int64
+			v := 0.5
+			timed(b, func(i int) error {
+				if i == len(ids) {
+					b.StopTimer()
+					for range 1000 {
+						tr, err := s.AddTrial(context.Background(), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1,
+							Params: []byte(`{"x":0.5}`), X: []float64{0.5}})
+						if err != nil {
+							b.Fatal(err)
+						}
+						ids = append(ids, tr.ID)
+					}
+					b.StartTimer()
+				}
+				return s.FinishTrial(context.Background(), ids[i], storage.Finish{State: storage.Complete, Value: &v,
+					Metrics: map[string]float64{"acc": 0.9}})
+			})
+		})
+	}
+}
+
+// BenchmarkAsk measures what a sampler does around one suggestion: take the
+// study's lease, add the trial, release the lease.
+func BenchmarkAsk(b *testing.B) {
+	for _, be := range backends(b) {
+		b.Run(be.name, func(b *testing.B) {
+			s := be.open(b)
+			defer s.Close()
+			st := storagetest.NewStudy(b, s, "ask")
+			ctx := context.Background()
+			timed(b, func(int) error {
+				unlock, err := s.Lock(ctx, st.ID, "bench", time.Minute)
+				if err != nil {
+					return err
+				}
+				if _, err := s.AddTrial(ctx, storage.Trial{StudyID: st.ID, State: storage.Running, Worker: "bench", RetryOf: -1,
+					Params: []byte(`{"x":0.5}`), X: []float64{0.5}}); err != nil {
+					return err
+				}
+				return unlock()
+			})
+		})
+	}
+}
+
+// BenchmarkTrials20k measures loading a 20,000-trial study.
+func BenchmarkTrials20k(b *testing.B) {
+	for _, be := range backends(b) {
+		b.Run(be.name, func(b *testing.B) {
+			s := be.open(b)
+			defer s.Close()
+			st := storagetest.Fill(b, s, "big", 20000)
+			timed(b, func(int) error {
+				ts, err := s.Trials(context.Background(), st.ID)
+				if err == nil && len(ts) != 20000 {
+					b.Fatalf("%d trials", len(ts))
+				}
+				return err
+			})
+		})
+	}
+}

@@ -1,0 +1,400 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Memory is an in-process Storage guarded by one mutex. Everything passed in
+// or out is deep-copied, so callers can never alias stored state. It is what
+// "memory:" opens and what tests and single-process runs use.
+type Memory struct {
+	mu      sync.Mutex
+	now     func() time.Time
+	studies []*Study // index = ID-1
+	byName  map[string]*Study
+	trials  []*Trial  // index = ID-1
+	ofStudy [][]int64 // per study (ID-1): trial IDs in Number order
+	retried map[[2]int64]bool
+	state   map[memKey][]byte
+	leases  map[int64]memLease
+	nextTok uint64
+	closed  bool
+}
+
+type memKey struct {
+	study int64
+	key   string
+}
+
+type memLease struct {
+	token   uint64
+	expires time.Time
+}
+
+// NewMemory returns an empty in-memory storage.
+func NewMemory() *Memory {
+	return &Memory{
+		now:     time.Now,
+		byName:  map[string]*Study{},
+		retried: map[[2]int64]bool{},
+		state:   map[memKey][]byte{},
+		leases:  map[int64]memLease{},
+	}
+}
+
+var _ Storage = (*Memory)(nil)
+
+func (m *Memory) lock() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return fmt.Errorf("storage: memory storage is closed")
+	}
+	return nil
+}
+
+func (m *Memory) study(id int64) (*Study, error) {
+	if id < 1 || id > int64(len(m.studies)) {
+		return nil, fmt.Errorf("storage: study %d: %w", id, ErrNotFound)
+	}
+	return m.studies[id-1], nil
+}
+
+func (m *Memory) trial(id int64) (*Trial, error) {
+	if id < 1 || id > int64(len(m.trials)) {
+		return nil, fmt.Errorf("storage: trial %d: %w", id, ErrNotFound)
+	}
+	return m.trials[id-1], nil
+}
+
+func (m *Memory) CreateStudy(ctx context.Context, s Study) (Study, error) {
+	if err := validateStudy(s); err != nil {
+		return Study{}, err
+	}
+	if err := m.lock(); err != nil {
+		return Study{}, err
+	}
+	defer m.mu.Unlock()
+	if _, ok := m.byName[s.Name]; ok {
+		return Study{}, fmt.Errorf("storage: study %q: %w", s.Name, ErrExists)
+	}
+	c := cloneStudy(s)
+	c.ID = int64(len(m.studies) + 1)
+	c.Created = clock(m.now)
+	m.studies = append(m.studies, &c)
+	m.ofStudy = append(m.ofStudy, nil)
+	m.byName[c.Name] = &c
+	return cloneStudy(c), nil
+}
+
+func (m *Memory) GetStudy(ctx context.Context, name string) (Study, error) {
+	if err := m.lock(); err != nil {
+		return Study{}, err
+	}
+	defer m.mu.Unlock()
+	s, ok := m.byName[name]
+	if !ok {
+		return Study{}, fmt.Errorf("storage: study %q: %w", name, ErrNotFound)
+	}
+	return cloneStudy(*s), nil
+}
+
+func (m *Memory) ListStudies(ctx context.Context) ([]Study, error) {
+	if err := m.lock(); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	out := make([]Study, len(m.studies))
+	for i, s := range m.studies {
+		out[i] = cloneStudy(*s)
+	}
+	return out, nil
+}
+
+func (m *Memory) AddTrial(ctx context.Context, t Trial) (Trial, error) {
+	if err := validateNewTrial(t); err != nil {
+		return Trial{}, err
+	}
+	if err := m.lock(); err != nil {
+		return Trial{}, err
+	}
+	defer m.mu.Unlock()
+	if _, err := m.study(t.StudyID); err != nil {
+		return Trial{}, fmt.Errorf("storage: add trial: %w", err)
+	}
+	if t.RetryOf >= 0 {
+		ids := m.ofStudy[t.StudyID-1]
+		switch {
+		case t.RetryOf >= len(ids):
+			return Trial{}, retryTargetError(t.StudyID, t.RetryOf, "names no trial of the study")
+		case m.trials[ids[t.RetryOf]-1].State != Failed:
+			return Trial{}, retryTargetError(t.StudyID, t.RetryOf, "names a trial that is not FAILED")
+		case m.retried[[2]int64{t.StudyID, int64(t.RetryOf)}]:
+			return Trial{}, retryTargetError(t.StudyID, t.RetryOf, "names a trial that was already re-queued")
+		}
+	}
+	c := cloneTrial(t)
+	c.Value, c.Metrics, c.Reports, c.Reason = nil, nil, nil, ""
+	c.Finished, c.Started, c.Heartbeat = time.Time{}, time.Time{}, time.Time{}
+	now := clock(m.now)
+	c.Created = now
+	if c.State == Running {
+		c.Started, c.Heartbeat = now, now
+	}
+	return cloneTrial(*m.insert(&c)), nil
+}
+
+// insert appends c as the next trial of its study; m.mu must be held.
+func (m *Memory) insert(c *Trial) *Trial {
+	c.ID = int64(len(m.trials) + 1)
+	c.Number = len(m.ofStudy[c.StudyID-1])
+	m.trials = append(m.trials, c)
+	m.ofStudy[c.StudyID-1] = append(m.ofStudy[c.StudyID-1], c.ID)
+	if c.RetryOf >= 0 {
+		m.retried[[2]int64{c.StudyID, int64(c.RetryOf)}] = true
+	}
+	return c
+}
+
+func (m *Memory) ClaimTrial(ctx context.Context, studyID int64, worker string) (Trial, bool, error) {
+	if err := m.lock(); err != nil {
+		return Trial{}, false, err
+	}
+	defer m.mu.Unlock()
+	if _, err := m.study(studyID); err != nil {
+		return Trial{}, false, fmt.Errorf("storage: claim trial: %w", err)
+	}
+	for _, id := range m.ofStudy[studyID-1] {
+		t := m.trials[id-1]
+		if t.State == Waiting {
+			now := clock(m.now)
+			t.State, t.Worker, t.Started, t.Heartbeat = Running, worker, now, now
+			return cloneTrial(*t), true, nil
+		}
+	}
+	return Trial{}, false, nil
+}
+
+// live returns the trial if it has not finished; m.mu must be held.
+func (m *Memory) live(id int64, op string) (*Trial, error) {
+	t, err := m.trial(id)
+	if err != nil {
+		return nil, fmt.Errorf("storage: %s: %w", op, err)
+	}
+	if t.State.Finished() {
+		return nil, fmt.Errorf("storage: %s: trial %d (number %d) is %v: %w", op, id, t.Number, t.State, ErrFinished)
+	}
+	return t, nil
+}
+
+func (m *Memory) FinishTrial(ctx context.Context, id int64, f Finish) error {
+	if err := validateFinish(id, f); err != nil {
+		return err
+	}
+	if err := m.lock(); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	t, err := m.live(id, "finish trial")
+	if err != nil {
+		return err
+	}
+	c := cloneTrial(Trial{Value: f.Value, Metrics: f.Metrics})
+	t.State, t.Value, t.Metrics, t.Reason = f.State, c.Value, c.Metrics, f.Reason
+	t.Finished = clock(m.now)
+	return nil
+}
+
+func (m *Memory) Heartbeat(ctx context.Context, id int64) error {
+	if err := m.lock(); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	t, err := m.live(id, "heartbeat")
+	if err != nil {
+		return err
+	}
+	if t.State != Running {
+		return notRunningError(id, t.State)
+	}
+	t.Heartbeat = clock(m.now)
+	return nil
+}
+
+func notRunningError(id int64, s State) error {
+	return fmt.Errorf("storage: heartbeat: trial %d is %v, not RUNNING (claim it first)", id, s)
+}
+
+func (m *Memory) Report(ctx context.Context, id int64, step int64, value float64) error {
+	if err := validateReport(id, value); err != nil {
+		return err
+	}
+	if err := m.lock(); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	t, err := m.live(id, "report")
+	if err != nil {
+		return err
+	}
+	i, found := slices.BinarySearchFunc(t.Reports, step, func(r Report, s int64) int {
+		switch {
+		case r.Step < s:
+			return -1
+		case r.Step > s:
+			return 1
+		}
+		return 0
+	})
+	if found {
+		t.Reports[i].Value = value
+	} else {
+		t.Reports = slices.Insert(t.Reports, i, Report{Step: step, Value: value})
+	}
+	return nil
+}
+
+func (m *Memory) SetLogPath(ctx context.Context, id int64, path string) error {
+	if err := m.lock(); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	t, err := m.trial(id)
+	if err != nil {
+		return fmt.Errorf("storage: set log path: %w", err)
+	}
+	t.LogPath = path
+	return nil
+}
+
+func (m *Memory) GetTrial(ctx context.Context, id int64) (Trial, error) {
+	if err := m.lock(); err != nil {
+		return Trial{}, err
+	}
+	defer m.mu.Unlock()
+	t, err := m.trial(id)
+	if err != nil {
+		return Trial{}, fmt.Errorf("storage: get trial: %w", err)
+	}
+	return cloneTrial(*t), nil
+}
+
+func (m *Memory) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
+	if err := m.lock(); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	if _, err := m.study(studyID); err != nil {
+		return nil, fmt.Errorf("storage: trials: %w", err)
+	}
+	ids := m.ofStudy[studyID-1]
+	out := make([]Trial, len(ids))
+	for i, id := range ids {
+		out[i] = cloneTrial(*m.trials[id-1])
+	}
+	return out, nil
+}
+
+func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time) ([]Trial, error) {
+	if err := m.lock(); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	if _, err := m.study(studyID); err != nil {
+		return nil, fmt.Errorf("storage: reap: %w", err)
+	}
+	var failed []Trial
+	now := clock(m.now)
+	ids := m.ofStudy[studyID-1]
+	for _, id := range ids[:len(ids):len(ids)] { // requeued trials are appended past the end
+		t := m.trials[id-1]
+		if t.State != Running || !t.Heartbeat.Before(before) {
+			continue
+		}
+		t.State, t.Reason, t.Finished = Failed, staleReason(t.Heartbeat), now
+		failed = append(failed, cloneTrial(*t))
+		if t.RetryOf >= 0 || m.retried[[2]int64{studyID, int64(t.Number)}] {
+			continue
+		}
+		m.insert(&Trial{
+			StudyID: studyID, Params: cloneRaw(t.Params), X: cloneFloats(t.X),
+			State: Waiting, RetryOf: t.Number, Created: now,
+		})
+	}
+	return failed, nil
+}
+
+func (m *Memory) Lock(ctx context.Context, studyID int64, holder string, ttl time.Duration) (func() error, error) {
+	if err := validateLock(studyID, ttl); err != nil {
+		return nil, err
+	}
+	var token uint64
+	try := func() (bool, error) {
+		if err := m.lock(); err != nil {
+			return false, err
+		}
+		defer m.mu.Unlock()
+		if _, err := m.study(studyID); err != nil {
+			return false, fmt.Errorf("storage: lock: %w", err)
+		}
+		now := m.now()
+		if l, ok := m.leases[studyID]; ok && now.Before(l.expires) {
+			return false, nil
+		}
+		m.nextTok++
+		token = m.nextTok
+		m.leases[studyID] = memLease{token: token, expires: now.Add(ttl)}
+		return true, nil
+	}
+	if err := pollLock(ctx, studyID, holder, try); err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() (err error) {
+		once.Do(func() {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			if l, ok := m.leases[studyID]; ok && l.token == token {
+				delete(m.leases, studyID)
+				return
+			}
+			err = leaseLostError(studyID, holder)
+		})
+		return err
+	}, nil
+}
+
+func (m *Memory) PutState(ctx context.Context, studyID int64, key string, value []byte) error {
+	if err := m.lock(); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	if _, err := m.study(studyID); err != nil {
+		return fmt.Errorf("storage: put state %q: %w", key, err)
+	}
+	m.state[memKey{studyID, key}] = append([]byte{}, value...)
+	return nil
+}
+
+func (m *Memory) GetState(ctx context.Context, studyID int64, key string) ([]byte, error) {
+	if err := m.lock(); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	v, ok := m.state[memKey{studyID, key}]
+	if !ok {
+		return nil, fmt.Errorf("storage: state %q of study %d: %w", key, studyID, ErrNotFound)
+	}
+	return append([]byte{}, v...), nil
+}
+
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.closed = true
+	return nil
+}

@@ -1,0 +1,169 @@
+package storage
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Column encodings shared by the SQL back-ends. Empty values are NULL so
+// that nil and empty read back the same way on every back-end.
+
+func rawArg(b json.RawMessage) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return string(b)
+}
+
+func rawCol(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	return json.RawMessage(b)
+}
+
+// xArg writes X as a JSON array with the shortest decimal that parses back
+// to the same float64, so points round-trip bit for bit.
+func xArg(x []float64) any {
+	if x == nil {
+		return nil
+	}
+	b := make([]byte, 0, 2+20*len(x))
+	b = append(b, '[')
+	for i, v := range x {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendFloat(b, v, 'g', -1, 64)
+	}
+	return string(append(b, ']'))
+}
+
+func xCol(b []byte) ([]float64, error) {
+	if b == nil {
+		return nil, nil
+	}
+	// A hand-rolled parse: Trials decodes one X per row, and encoding/json
+	// is several times slower for plain number arrays.
+	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
+		return nil, fmt.Errorf("storage: malformed X column %.40q", b)
+	}
+	body := b[1 : len(b)-1]
+	x := make([]float64, 0, 8)
+	for start := 0; start < len(body); {
+		end := start
+		for end < len(body) && body[end] != ',' {
+			end++
+		}
+		v, err := strconv.ParseFloat(string(body[start:end]), 64)
+		if err != nil {
+			return nil, fmt.Errorf("storage: malformed X column: %w", err)
+		}
+		x = append(x, v)
+		start = end + 1
+	}
+	return x, nil
+}
+
+func mapArg[V any](m map[string]V) (any, error) {
+	if len(m) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return string(b), nil
+}
+
+func mapCol[V any](b []byte) (map[string]V, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	var m map[string]V
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("storage: malformed JSON column: %w", err)
+	}
+	return m, nil
+}
+
+func floatArg(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}
+
+func timeArg(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMicro()
+}
+
+func timeCol(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return time.UnixMicro(v.Int64).UTC()
+}
+
+// The columns every trial query selects, in scanTrial's order.
+const trialCols = `t.id, t.study_id, t.number, t.params, t.x, t.state, t.value, t.metrics,
+	t.reason, t.worker, t.log_path, t.retry_of, t.created_us, t.started_us, t.finished_us, t.heartbeat_us`
+
+func scanTrial(r interface{ Scan(...any) error }) (Trial, error) {
+	var (
+		t                                    Trial
+		params, x, metrics                   []byte
+		state                                string
+		value                                sql.NullFloat64
+		created, started, finished, heartbeat sql.NullInt64
+	)
+	if err := r.Scan(&t.ID, &t.StudyID, &t.Number, &params, &x, &state, &value, &metrics,
+		&t.Reason, &t.Worker, &t.LogPath, &t.RetryOf, &created, &started, &finished, &heartbeat); err != nil {
+		return Trial{}, err
+	}
+	var err error
+	if t.State, err = ParseState(state); err != nil {
+		return Trial{}, err
+	}
+	if t.X, err = xCol(x); err != nil {
+		return Trial{}, err
+	}
+	if t.Metrics, err = mapCol[float64](metrics); err != nil {
+		return Trial{}, err
+	}
+	t.Params = rawCol(params)
+	if value.Valid {
+		v := value.Float64
+		t.Value = &v
+	}
+	t.Created, t.Started, t.Finished, t.Heartbeat = timeCol(created), timeCol(started), timeCol(finished), timeCol(heartbeat)
+	return t, nil
+}
+
+const studyCols = `id, name, direction, space, sampler, config, seed, budget, attrs, created_us`
+
+func scanStudy(r interface{ Scan(...any) error }) (Study, error) {
+	var (
+		s                    Study
+		space, config, attrs []byte
+		seed                 int64
+		created              sql.NullInt64
+	)
+	if err := r.Scan(&s.ID, &s.Name, &s.Direction, &space, &s.Sampler, &config, &seed, &s.Budget, &attrs, &created); err != nil {
+		return Study{}, err
+	}
+	var err error
+	if s.Attrs, err = mapCol[string](attrs); err != nil {
+		return Study{}, err
+	}
+	s.Space, s.Config = rawCol(space), rawCol(config)
+	s.Seed = uint64(seed) // stored bit-for-bit in a signed 64-bit column
+	s.Created = timeCol(created)
+	return s, nil
+}

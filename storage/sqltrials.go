@@ -1,0 +1,373 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// nextNumber reserves the study's next trial number. The counter row is
+// updated in the caller's write transaction, which serialises concurrent
+// adders of one study (PostgreSQL: row lock; SQLite: the write lock), so
+// numbers have neither gaps nor duplicates: a rolled-back transaction
+// returns its number.
+func nextNumber(ctx context.Context, tx *sql.Tx, studyID int64) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `UPDATE studies SET next_number = next_number + 1 WHERE id = $1
+		RETURNING next_number - 1`, studyID).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("storage: study %d: %w", studyID, ErrNotFound)
+	}
+	return n, err
+}
+
+func (s *sqlStore) AddTrial(ctx context.Context, t Trial) (Trial, error) {
+	if err := validateNewTrial(t); err != nil {
+		return Trial{}, err
+	}
+	c := cloneTrial(t)
+	c.Value, c.Metrics, c.Reports, c.Reason = nil, nil, nil, ""
+	c.Finished, c.Started, c.Heartbeat = time.Time{}, time.Time{}, time.Time{}
+	c.Created = clock(s.now)
+	if c.State == Running {
+		c.Started, c.Heartbeat = c.Created, c.Created
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		if c.Number, err = nextNumber(ctx, tx, c.StudyID); err != nil {
+			return err
+		}
+		if c.RetryOf >= 0 {
+			var state string
+			err := tx.QueryRowContext(ctx, `SELECT state FROM trials WHERE study_id = $1 AND number = $2`,
+				c.StudyID, c.RetryOf).Scan(&state)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				return retryTargetError(c.StudyID, c.RetryOf, "names no trial of the study")
+			case err != nil:
+				return err
+			case state != Failed.String():
+				return retryTargetError(c.StudyID, c.RetryOf, "names a trial that is not FAILED")
+			}
+		}
+		// ON CONFLICT DO NOTHING: the only possible conflict is the
+		// one-retry-per-trial index, which a concurrent re-queue can hit.
+		err = tx.QueryRowContext(ctx, `INSERT INTO trials
+			(study_id, number, params, x, state, worker, log_path, retry_of, created_us, started_us, heartbeat_us)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+			ON CONFLICT DO NOTHING RETURNING id`,
+			c.StudyID, c.Number, rawArg(c.Params), xArg(c.X), c.State.String(), c.Worker, c.LogPath, c.RetryOf,
+			timeArg(c.Created), timeArg(c.Started), timeArg(c.Heartbeat)).Scan(&c.ID)
+		if errors.Is(err, sql.ErrNoRows) {
+			if c.RetryOf < 0 {
+				return fmt.Errorf("trial number %d of study %d is taken (database out of step)", c.Number, c.StudyID)
+			}
+			return retryTargetError(c.StudyID, c.RetryOf, "names a trial that was already re-queued")
+		}
+		return err
+	})
+	if err != nil {
+		return Trial{}, fmt.Errorf("storage: add trial: %w", err)
+	}
+	return c, nil
+}
+
+func (s *sqlStore) ClaimTrial(ctx context.Context, studyID int64, worker string) (Trial, bool, error) {
+	var t Trial
+	found := false
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		now := clock(s.now).UnixMicro()
+		var id int64
+		err := tx.QueryRowContext(ctx, `UPDATE trials SET state = 'RUNNING', worker = $2, started_us = $3, heartbeat_us = $3
+			WHERE state = 'WAITING' AND id = (
+				SELECT id FROM trials WHERE study_id = $1 AND state = 'WAITING' ORDER BY number LIMIT 1`+s.d.skipLocked+`
+			) RETURNING id`, studyID, worker, now).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return s.studyExists(ctx, tx, studyID)
+		}
+		if err != nil {
+			return err
+		}
+		ts, err := s.queryTrials(ctx, tx, `t.id = $1`, id)
+		if err != nil {
+			return err
+		}
+		t, found = ts[0], true
+		return nil
+	})
+	if err != nil {
+		return Trial{}, false, fmt.Errorf("storage: claim trial: %w", err)
+	}
+	return t, found, nil
+}
+
+// whyUnchanged explains why a conditional update of trial id changed no row:
+// the trial does not exist, has finished, or (for heartbeats) is not running.
+func (s *sqlStore) whyUnchanged(ctx context.Context, id int64, op string) error {
+	var number int
+	var state string
+	err := s.db.QueryRowContext(ctx, `SELECT number, state FROM trials WHERE id = $1`, id).Scan(&number, &state)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("storage: %s: trial %d: %w", op, id, ErrNotFound)
+	case err != nil:
+		return fmt.Errorf("storage: %s: trial %d: %w", op, id, err)
+	}
+	st, err := ParseState(state)
+	if err != nil {
+		return err
+	}
+	if st.Finished() {
+		return fmt.Errorf("storage: %s: trial %d (number %d) is %v: %w", op, id, number, st, ErrFinished)
+	}
+	return notRunningError(id, st)
+}
+
+func (s *sqlStore) FinishTrial(ctx context.Context, id int64, f Finish) error {
+	if err := validateFinish(id, f); err != nil {
+		return err
+	}
+	metrics, err := mapArg(f.Metrics)
+	if err != nil {
+		return fmt.Errorf("storage: finish trial %d: metrics: %w", id, err)
+	}
+	// One conditional UPDATE: of two concurrent finishes exactly one matches.
+	n, err := s.exec(ctx, `UPDATE trials SET state = $2, value = $3, metrics = $4, reason = $5, finished_us = $6
+		WHERE id = $1 AND state IN ('WAITING', 'RUNNING')`,
+		id, f.State.String(), floatArg(f.Value), metrics, f.Reason, clock(s.now).UnixMicro())
+	if err != nil {
+		return fmt.Errorf("storage: finish trial %d: %w", id, err)
+	}
+	if n == 0 {
+		return s.whyUnchanged(ctx, id, "finish trial")
+	}
+	return nil
+}
+
+func (s *sqlStore) Heartbeat(ctx context.Context, id int64) error {
+	n, err := s.exec(ctx, `UPDATE trials SET heartbeat_us = $2 WHERE id = $1 AND state = 'RUNNING'`,
+		id, clock(s.now).UnixMicro())
+	if err != nil {
+		return fmt.Errorf("storage: heartbeat trial %d: %w", id, err)
+	}
+	if n == 0 {
+		return s.whyUnchanged(ctx, id, "heartbeat")
+	}
+	return nil
+}
+
+func (s *sqlStore) Report(ctx context.Context, id int64, step int64, value float64) error {
+	if err := validateReport(id, value); err != nil {
+		return err
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		// Share-lock the trial so a concurrent FinishTrial cannot slip in
+		// between this check and the insert.
+		var number int
+		var state string
+		err := tx.QueryRowContext(ctx, `SELECT number, state FROM trials WHERE id = $1`+s.d.shareLock, id).Scan(&number, &state)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("trial %d: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if st, _ := ParseState(state); st.Finished() {
+			return fmt.Errorf("trial %d (number %d) is %v: %w", id, number, st, ErrFinished)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO reports (trial_id, step, value) VALUES ($1, $2, $3)
+			ON CONFLICT (trial_id, step) DO UPDATE SET value = excluded.value`, id, step, value)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("storage: report: %w", err)
+	}
+	return nil
+}
+
+func (s *sqlStore) SetLogPath(ctx context.Context, id int64, path string) error {
+	n, err := s.exec(ctx, `UPDATE trials SET log_path = $2 WHERE id = $1`, id, path)
+	if err != nil {
+		return fmt.Errorf("storage: set log path of trial %d: %w", id, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("storage: set log path: trial %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+func (s *sqlStore) GetTrial(ctx context.Context, id int64) (Trial, error) {
+	var ts []Trial
+	err := s.read(ctx, func(tx *sql.Tx) (err error) {
+		ts, err = s.queryTrials(ctx, tx, `t.id = $1`, id)
+		return err
+	})
+	if err != nil {
+		return Trial{}, fmt.Errorf("storage: get trial %d: %w", id, err)
+	}
+	if len(ts) == 0 {
+		return Trial{}, fmt.Errorf("storage: get trial: trial %d: %w", id, ErrNotFound)
+	}
+	return ts[0], nil
+}
+
+func (s *sqlStore) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
+	var ts []Trial
+	err := s.read(ctx, func(tx *sql.Tx) (err error) {
+		if ts, err = s.queryTrials(ctx, tx, `t.study_id = $1`, studyID); err == nil && len(ts) == 0 {
+			err = s.studyExists(ctx, tx, studyID)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: trials of study %d: %w", studyID, err)
+	}
+	return ts, nil
+}
+
+// queryTrials loads the trials matching where (over alias t) ordered by
+// number, with their reports, in exactly two queries whatever their count.
+func (s *sqlStore) queryTrials(ctx context.Context, q queryer, where string, args ...any) ([]Trial, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+trialCols+` FROM trials t WHERE `+where+` ORDER BY t.number`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ts []Trial
+	for rows.Next() {
+		t, err := scanTrial(rows)
+		if err != nil {
+			return nil, err
+		}
+		ts = append(ts, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	if err := attachReports(ctx, q, ts, where, args...); err != nil {
+		return nil, err
+	}
+	return ts, nil
+}
+
+// attachReports loads the reports of the trials matching where and attaches
+// them to ts; reports of trials not in ts are ignored.
+func attachReports(ctx context.Context, q queryer, ts []Trial, where string, args ...any) error {
+	rows, err := q.QueryContext(ctx, `SELECT r.trial_id, r.step, r.value FROM reports r
+		JOIN trials t ON t.id = r.trial_id WHERE `+where+` ORDER BY r.trial_id, r.step`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	index := make(map[int64]int, len(ts))
+	for i := range ts {
+		index[ts[i].ID] = i
+	}
+	for rows.Next() {
+		var id int64
+		var r Report
+		if err := rows.Scan(&id, &r.Step, &r.Value); err != nil {
+			return err
+		}
+		if i, ok := index[id]; ok {
+			ts[i].Reports = append(ts[i].Reports, r)
+		}
+	}
+	return rows.Err()
+}
+
+func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time) ([]Trial, error) {
+	var failed []Trial
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		failed = nil // the transaction may be retried
+		if err := s.studyExists(ctx, tx, studyID); err != nil {
+			return err
+		}
+		// Lock the stale rows first; PostgreSQL reapers running at once skip
+		// each other's rows, and the state check in the UPDATE below makes a
+		// late reaper a no-op either way.
+		where := `t.study_id = $1 AND t.state = 'RUNNING' AND t.heartbeat_us < $2`
+		args := []any{studyID, before.UnixMicro()}
+		rows, err := tx.QueryContext(ctx, `SELECT `+trialCols+` FROM trials t WHERE `+where+
+			` ORDER BY t.number`+s.d.skipLocked, args...)
+		if err != nil {
+			return err
+		}
+		var stale []Trial
+		for rows.Next() {
+			t, err := scanTrial(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			stale = append(stale, t)
+		}
+		if err := rows.Err(); err != nil {
+			rows.Close()
+			return err
+		}
+		rows.Close()
+		if len(stale) == 0 {
+			return nil
+		}
+		if err := attachReports(ctx, tx, stale, where, args...); err != nil {
+			return err
+		}
+		now := clock(s.now)
+		for _, t := range stale {
+			t.State, t.Reason, t.Finished = Failed, staleReason(t.Heartbeat), now
+			res, err := tx.ExecContext(ctx, `UPDATE trials SET state = 'FAILED', reason = $2, finished_us = $3
+				WHERE id = $1 AND state = 'RUNNING'`, t.ID, t.Reason, now.UnixMicro())
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				if err != nil {
+					return err
+				}
+				continue // finished meanwhile: not stale after all
+			}
+			failed = append(failed, t)
+			if t.RetryOf >= 0 {
+				continue // a retry that crashed again is not re-run forever
+			}
+			if err := s.requeue(ctx, tx, t, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: reap study %d: %w", studyID, err)
+	}
+	return failed, nil
+}
+
+// requeue adds a WAITING copy of t's configuration unless t was re-queued
+// already; the partial unique index on (study_id, retry_of) backs the check.
+func (s *sqlStore) requeue(ctx context.Context, tx *sql.Tx, t Trial, now time.Time) error {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM trials WHERE study_id = $1 AND retry_of = $2`,
+		t.StudyID, t.Number).Scan(&one)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	number, err := nextNumber(ctx, tx, t.StudyID)
+	if err != nil {
+		return err
+	}
+	// Copy params and x inside the database, so the bytes are the same.
+	_, err = tx.ExecContext(ctx, `INSERT INTO trials (study_id, number, params, x, state, retry_of, created_us)
+		SELECT study_id, $2, params, x, 'WAITING', number, $3 FROM trials WHERE id = $1`,
+		t.ID, number, now.UnixMicro())
+	return err
+}

@@ -1,0 +1,197 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Sentinel errors. Every method wraps them with the study or trial concerned;
+// test with errors.Is.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrExists   = errors.New("already exists")
+	ErrFinished = errors.New("trial already finished")
+	ErrLocked   = errors.New("study suggestion lease held by another holder")
+)
+
+// State is the life-cycle state of a trial: WAITING → RUNNING → one of
+// COMPLETE, PRUNED, FAILED. The zero value is Waiting.
+type State int
+
+const (
+	Waiting State = iota
+	Running
+	Complete
+	Pruned
+	Failed
+)
+
+var stateNames = [...]string{"WAITING", "RUNNING", "COMPLETE", "PRUNED", "FAILED"}
+
+func (s State) String() string {
+	if s >= 0 && int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("State(%d)", int(s))
+}
+
+// Finished reports whether s is a final state.
+func (s State) Finished() bool { return s == Complete || s == Pruned || s == Failed }
+
+func (s State) valid() bool { return s >= Waiting && s <= Failed }
+
+// ParseState parses a state name as written by String (case-insensitive).
+func ParseState(name string) (State, error) {
+	u := strings.ToUpper(strings.TrimSpace(name))
+	for i, n := range stateNames {
+		if n == u {
+			return State(i), nil
+		}
+	}
+	return 0, fmt.Errorf("storage: unknown trial state %q (want one of %s)", name, strings.Join(stateNames[:], ", "))
+}
+
+// MarshalText encodes the state by name, so JSON carries "COMPLETE", not 2.
+func (s State) MarshalText() ([]byte, error) {
+	if !s.valid() {
+		return nil, fmt.Errorf("storage: invalid trial state %d", int(s))
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText is the inverse of MarshalText.
+func (s *State) UnmarshalText(b []byte) error {
+	v, err := ParseState(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// Study is the stored description of a study. Space and Config are opaque
+// JSON to storage and round-trip byte for byte.
+type Study struct {
+	ID        int64
+	Name      string
+	Direction string          // "minimize" | "maximize"
+	Space     json.RawMessage // the search space as JSON (opaque to storage)
+	Sampler   string
+	Config    json.RawMessage // other settings (opaque JSON object; may be nil)
+	Seed      uint64
+	Budget    int // number of trials the study wants (0 = no limit)
+	Attrs     map[string]string
+	Created   time.Time
+}
+
+// Report is one intermediate value of a running trial (a learning-curve point).
+type Report struct {
+	Step  int64
+	Value float64
+}
+
+// Trial is one stored evaluation. Times are UTC with microsecond precision
+// and zero when not set.
+type Trial struct {
+	ID      int64
+	StudyID int64
+	Number  int             // 0-based, unique per study, assigned by AddTrial without gaps
+	Params  json.RawMessage // decoded params as a JSON object (opaque)
+	X       []float64       // encoded point (may be nil)
+	State   State
+	Value   *float64 // set for COMPLETE (and optionally PRUNED)
+	Metrics map[string]float64
+	Reports []Report // intermediate values, ordered by step
+	Reason  string   // failure reason
+	Worker  string
+	LogPath string
+	// RetryOf is the number of the FAILED trial this one re-runs after a
+	// crash, or -1. Note that the zero value 0 means "a retry of trial 0":
+	// set -1 for an ordinary trial (AddTrial rejects a RetryOf that does not
+	// name a FAILED, not yet re-queued trial).
+	RetryOf                               int
+	Created, Started, Finished, Heartbeat time.Time // zero when not set
+}
+
+// Finish is the final record of a trial given to FinishTrial.
+type Finish struct {
+	State   State // Complete, Pruned or Failed
+	Value   *float64
+	Metrics map[string]float64
+	Reason  string
+}
+
+// Storage persists studies and trials. Implementations are safe for
+// concurrent use by many goroutines and, for the SQL back-ends, by many
+// processes sharing one database.
+type Storage interface {
+	CreateStudy(ctx context.Context, s Study) (Study, error)  // ErrExists if the name is taken
+	GetStudy(ctx context.Context, name string) (Study, error) // ErrNotFound
+	ListStudies(ctx context.Context) ([]Study, error)         // ordered by ID
+	// AddTrial inserts t as the study's next trial (Number assigned
+	// atomically, no gaps, no duplicates even with many processes adding at
+	// once). t.State must be Waiting or Running (Running sets Started and
+	// Heartbeat to now). ID, Number, Created, Value, Metrics, Reports,
+	// Reason and Finished of t are ignored.
+	AddTrial(ctx context.Context, t Trial) (Trial, error)
+	// ClaimTrial atomically moves the study's oldest (lowest-numbered)
+	// WAITING trial to RUNNING for worker (Started/Heartbeat = now). Two
+	// concurrent callers never get the same trial. ok is false when no trial
+	// is waiting.
+	ClaimTrial(ctx context.Context, studyID int64, worker string) (t Trial, ok bool, err error)
+	// FinishTrial records the final state; ErrFinished if the trial already
+	// finished (a conditional update, so of two concurrent finishes exactly
+	// one wins). ErrNotFound for an unknown id.
+	FinishTrial(ctx context.Context, id int64, f Finish) error
+	Heartbeat(ctx context.Context, id int64) error                        // ErrFinished if finished
+	Report(ctx context.Context, id int64, step int64, value float64) error // upsert by (trial, step); ErrFinished if finished
+	SetLogPath(ctx context.Context, id int64, path string) error
+	GetTrial(ctx context.Context, id int64) (Trial, error)
+	// Trials returns every trial of the study ordered by Number, Reports
+	// included, in a constant number of queries.
+	Trials(ctx context.Context, studyID int64) ([]Trial, error)
+	// Reap marks the study's RUNNING trials whose Heartbeat is before
+	// `before` as FAILED with Reason "stale: no heartbeat since <time>", and
+	// re-queues each one's Params/X once as a new WAITING trial with RetryOf
+	// = its number, unless it is itself a retry or was already re-queued.
+	// All in one transaction; concurrent reapers never double-requeue.
+	// Returns the trials marked FAILED.
+	Reap(ctx context.Context, studyID int64, before time.Time) ([]Trial, error)
+	// Lock takes the study's suggestion lease for holder for at most ttl.
+	// It waits (polling, honouring ctx) while another lease is live; an
+	// expired lease is taken over. Leases are exclusive per call, not per
+	// holder name. The returned unlock releases it; it reports ErrLocked if
+	// the lease had expired and was taken over meanwhile.
+	Lock(ctx context.Context, studyID int64, holder string, ttl time.Duration) (unlock func() error, err error)
+	// PutState stores sampler state that cannot be recomputed from history.
+	PutState(ctx context.Context, studyID int64, key string, value []byte) error
+	GetState(ctx context.Context, studyID int64, key string) ([]byte, error) // ErrNotFound when absent
+	Close() error
+}
+
+// Open opens a storage by URL:
+//
+//	memory:                 a fresh in-process store (lost on exit)
+//	sqlite:PATH             an SQLite file, created if absent (e.g. sqlite:boa.db)
+//	postgres://USER:PASS@HOST:PORT/DB?sslmode=disable   (also postgresql://)
+//
+// The SQL back-ends migrate the schema to the current version on Open.
+func Open(ctx context.Context, url string) (Storage, error) {
+	switch {
+	case url == "memory:" || url == "memory":
+		return NewMemory(), nil
+	case strings.HasPrefix(url, "sqlite:"):
+		path := strings.TrimPrefix(strings.TrimPrefix(url, "sqlite:"), "//")
+		if path == "" {
+			return nil, fmt.Errorf("storage: %q names no file: want sqlite:PATH, e.g. sqlite:boa.db", url)
+		}
+		return OpenSQLite(ctx, path)
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		return OpenPostgres(ctx, url)
+	}
+	return nil, fmt.Errorf("storage: unknown storage URL %q: want memory:, sqlite:PATH (e.g. sqlite:boa.db) or postgres://USER:PASSWORD@HOST:PORT/DB", url)
+}

@@ -1,0 +1,151 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Every back-end validates through these functions so that all three accept
+// and reject exactly the same inputs (the conformance suite checks it).
+
+func validateStudy(s Study) error {
+	if s.Name == "" {
+		return fmt.Errorf("storage: create study: empty name")
+	}
+	if s.Direction != "minimize" && s.Direction != "maximize" {
+		return fmt.Errorf("storage: create study %q: direction %q: want minimize or maximize", s.Name, s.Direction)
+	}
+	if err := validJSON(s.Space); err != nil {
+		return fmt.Errorf("storage: create study %q: space: %w", s.Name, err)
+	}
+	if err := validJSON(s.Config); err != nil {
+		return fmt.Errorf("storage: create study %q: config: %w", s.Name, err)
+	}
+	if s.Budget < 0 {
+		return fmt.Errorf("storage: create study %q: negative budget %d", s.Name, s.Budget)
+	}
+	return nil
+}
+
+func validateNewTrial(t Trial) error {
+	if t.State != Waiting && t.State != Running {
+		return fmt.Errorf("storage: add trial to study %d: state %v: a new trial is WAITING or RUNNING", t.StudyID, t.State)
+	}
+	if err := validJSON(t.Params); err != nil {
+		return fmt.Errorf("storage: add trial to study %d: params: %w", t.StudyID, err)
+	}
+	for i, x := range t.X {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("storage: add trial to study %d: X[%d] = %v is not finite", t.StudyID, i, x)
+		}
+	}
+	if t.RetryOf < -1 {
+		return fmt.Errorf("storage: add trial to study %d: RetryOf = %d: want -1 (no retry) or a trial number", t.StudyID, t.RetryOf)
+	}
+	return nil
+}
+
+// retryTargetError explains why a trial cannot be re-run; it is shared so
+// the message is the same everywhere.
+func retryTargetError(studyID int64, retryOf int, why string) error {
+	return fmt.Errorf("storage: add trial to study %d: RetryOf = %d %s (set RetryOf = -1 for a trial that re-runs nothing)", studyID, retryOf, why)
+}
+
+func validateFinish(id int64, f Finish) error {
+	if !f.State.Finished() {
+		return fmt.Errorf("storage: finish trial %d: state %v is not a final state (COMPLETE, PRUNED or FAILED)", id, f.State)
+	}
+	if f.State == Complete && f.Value == nil {
+		return fmt.Errorf("storage: finish trial %d: a COMPLETE trial needs a value", id)
+	}
+	if f.Value != nil && !finite(*f.Value) {
+		return fmt.Errorf("storage: finish trial %d: value %v is not finite (record the trial as FAILED instead)", id, *f.Value)
+	}
+	for k, v := range f.Metrics {
+		if !finite(v) {
+			return fmt.Errorf("storage: finish trial %d: metric %q = %v is not finite", id, k, v)
+		}
+	}
+	return nil
+}
+
+func validateReport(id int64, value float64) error {
+	if !finite(value) {
+		return fmt.Errorf("storage: report for trial %d: value %v is not finite", id, value)
+	}
+	return nil
+}
+
+func validateLock(studyID int64, ttl time.Duration) error {
+	if ttl <= 0 {
+		return fmt.Errorf("storage: lock study %d: lease ttl %v must be positive", studyID, ttl)
+	}
+	return nil
+}
+
+func validJSON(b json.RawMessage) error {
+	if len(b) > 0 && !json.Valid(b) {
+		return fmt.Errorf("invalid JSON %.40q", b)
+	}
+	return nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// clock returns now in UTC, truncated to the microsecond the SQL back-ends
+// store, so a value returned by a write equals the one read back later.
+func clock(now func() time.Time) time.Time { return now().UTC().Truncate(time.Microsecond) }
+
+func staleReason(heartbeat time.Time) string {
+	return "stale: no heartbeat since " + heartbeat.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+}
+
+func cloneRaw(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	return append(json.RawMessage(nil), b...)
+}
+
+func cloneFloats(x []float64) []float64 {
+	if x == nil {
+		return nil
+	}
+	return append([]float64{}, x...)
+}
+
+func cloneMap[V any](m map[string]V) map[string]V {
+	if len(m) == 0 {
+		return nil
+	}
+	c := make(map[string]V, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func cloneStudy(s Study) Study {
+	s.Space = cloneRaw(s.Space)
+	s.Config = cloneRaw(s.Config)
+	s.Attrs = cloneMap(s.Attrs)
+	return s
+}
+
+func cloneTrial(t Trial) Trial {
+	t.Params = cloneRaw(t.Params)
+	t.X = cloneFloats(t.X)
+	if t.Value != nil {
+		v := *t.Value
+		t.Value = &v
+	}
+	t.Metrics = cloneMap(t.Metrics)
+	if len(t.Reports) == 0 {
+		t.Reports = nil
+	} else {
+		t.Reports = append([]Report(nil), t.Reports...)
+	}
+	return t
+}
