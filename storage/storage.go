@@ -90,8 +90,8 @@ type Study struct {
 
 // Report is one intermediate value of a running trial (a learning-curve point).
 type Report struct {
-	Step  int64
-	Value float64
+	Step  int64   `json:"step"`
+	Value float64 `json:"value"`
 }
 
 // Trial is one stored evaluation. Times are UTC with microsecond precision
@@ -147,7 +147,7 @@ type Storage interface {
 	// finished (a conditional update, so of two concurrent finishes exactly
 	// one wins). ErrNotFound for an unknown id.
 	FinishTrial(ctx context.Context, id int64, f Finish) error
-	Heartbeat(ctx context.Context, id int64) error                        // ErrFinished if finished
+	Heartbeat(ctx context.Context, id int64) error                         // ErrFinished if finished
 	Report(ctx context.Context, id int64, step int64, value float64) error // upsert by (trial, step); ErrFinished if finished
 	SetLogPath(ctx context.Context, id int64, path string) error
 	GetTrial(ctx context.Context, id int64) (Trial, error)

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -141,6 +143,9 @@ func bestCmd() *cobra.Command {
 					if v, ok := best.Params[name]; ok {
 						fmt.Fprintf(w, "  %s = %s\n", name, paramText(v))
 					}
+				}
+				for _, name := range slices.Sorted(maps.Keys(best.Metrics)) {
+					fmt.Fprintf(w, "  metric %s = %s\n", name, paramText(best.Metrics[name]))
 				}
 				return nil
 			})

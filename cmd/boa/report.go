@@ -53,15 +53,21 @@ func newProgress(w io.Writer, total, remaining int, quiet bool, dir study.Direct
 	if quiet {
 		return nil
 	}
+	done := total - remaining
 	return func(t study.Trial) {
 		mu.Lock()
 		defer mu.Unlock()
+		done++
 		better(t)
 		detail := fmt.Sprintf("value %-12.6g", t.Value)
 		if t.State != study.Complete {
 			detail = fmt.Sprintf("%s: %s", t.State, firstLine(t.Reason))
 		}
-		fmt.Fprintf(w, "trial %d/%d  %s  best %.6g\n", t.Number+1, total, detail, best)
+		bestText := "-"
+		if have {
+			bestText = fmt.Sprintf("%.6g", best)
+		}
+		fmt.Fprintf(w, "[%d/%d] trial %d  %s  best %s\n", done, total, t.Number, detail, bestText)
 	}
 }
 
@@ -102,16 +108,34 @@ func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 }
 
 // printTrialTable prints trials as an aligned table, one column per
-// parameter.
+// parameter and per metric.
 func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial) {
+	var metrics []string
+	for _, t := range trials {
+		for k := range t.Metrics {
+			if !slices.Contains(metrics, k) {
+				metrics = append(metrics, k)
+			}
+		}
+	}
+	slices.Sort(metrics)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{"TRIAL", "STATE", "VALUE"}
 	head = append(head, sp.Names()...)
+	head = append(head, metrics...)
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, t := range trials {
 		row := []string{fmt.Sprint(t.Number), t.State.String(), valueText(t)}
 		for _, name := range sp.Names() {
 			v, ok := t.Params[name]
+			if !ok {
+				row = append(row, "-")
+				continue
+			}
+			row = append(row, paramText(v))
+		}
+		for _, m := range metrics {
+			v, ok := t.Metrics[m]
 			if !ok {
 				row = append(row, "-")
 				continue
