@@ -173,6 +173,9 @@ func (s *Space) Encode(a Assignment) ([]float64, error) {
 		}
 	}
 	for _, i := range s.topo {
+		if bad[i] {
+			continue // its own error is reported; "missing" would be noise
+		}
 		p := &s.params[i]
 		skip := false
 		for _, c := range s.conds[i] {

@@ -283,3 +283,11 @@ func TestLengthPanics(t *testing.T) {
 		}()
 	}
 }
+
+func TestEncodeReportsABadValueOnce(t *testing.T) {
+	sp := MustNew(Param{Name: "x", Kind: Float, Low: 0, High: 1})
+	_, err := sp.Encode(Assignment{"x": 2.0})
+	if err == nil || strings.Contains(err.Error(), "missing") {
+		t.Fatalf("err = %v; want one error about the range, none about a missing value", err)
+	}
+}

@@ -34,5 +34,6 @@
 // The schema is versioned (schema_version table, migrations.go) and
 // migrated on Open in one exclusive transaction. Times are stored as UTC
 // microseconds; JSON (params, space, config) as text, returned byte for byte.
-// Trials loads a whole study, reports included, in two queries.
+// Trials loads a whole study, reports included, in three queries whatever
+// its size (the trial count, the trials, their reports).
 package storage

@@ -134,7 +134,7 @@ func (m *Memory) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 		case m.trials[ids[t.RetryOf]-1].State != Failed:
 			return Trial{}, retryTargetError(t.StudyID, t.RetryOf, "names a trial that is not FAILED")
 		case m.retried[[2]int64{t.StudyID, int64(t.RetryOf)}]:
-			return Trial{}, retryTargetError(t.StudyID, t.RetryOf, "names a trial that was already re-queued")
+			return Trial{}, retryExistsError(t.StudyID, t.RetryOf)
 		}
 	}
 	c := cloneTrial(t)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,27 +18,33 @@ import (
 
 const pgEnv = "BOA_TEST_POSTGRES_URL"
 
-var pgSchemas atomic.Int64
+var (
+	pgSchemas atomic.Int64
+	pgAdmin   = sync.OnceValues(func() (*sql.DB, error) { return sql.Open("pgx", os.Getenv(pgEnv)) })
+)
 
 // pgSchemaURL creates a fresh schema in the test database and returns the
 // URL with search_path pointing at it, so runs (and sub-tests) never see
 // each other's tables; the schema is dropped when the test ends.
-func pgSchemaURL(t testing.TB) string {
+//
+// With durable false, commits do not wait for the WAL flush
+// (synchronous_commit=off): tests check locking and isolation, which do not
+// depend on it, and run several times faster. Benchmarks of writes keep the
+// server's durable default.
+func pgSchemaURL(t testing.TB, durable bool) string {
 	base := os.Getenv(pgEnv)
 	if base == "" {
 		t.Skip(pgEnv + " not set: PostgreSQL conformance skipped")
 	}
 	schema := fmt.Sprintf("boa_test_%d_%d_%d", time.Now().Unix(), os.Getpid(), pgSchemas.Add(1))
-	admin, err := sql.Open("pgx", base)
+	admin, err := pgAdmin()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := admin.ExecContext(t.Context(), "CREATE SCHEMA "+schema); err != nil {
-		admin.Close()
 		t.Fatalf("create schema (is %s right?): %v", pgEnv, err)
 	}
 	t.Cleanup(func() {
-		defer admin.Close()
 		if _, err := admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
 			t.Errorf("drop schema %s: %v", schema, err)
 		}
@@ -48,12 +55,15 @@ func pgSchemaURL(t testing.TB) string {
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	if !durable {
+		q.Set("synchronous_commit", "off")
+	}
 	u.RawQuery = q.Encode()
 	return u.String()
 }
 
-func openPostgres(t testing.TB) storage.Storage {
-	s, err := storage.Open(t.Context(), pgSchemaURL(t))
+func openPostgres(t testing.TB, durable bool) storage.Storage {
+	s, err := storage.Open(t.Context(), pgSchemaURL(t, durable))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,5 +71,8 @@ func openPostgres(t testing.TB) storage.Storage {
 }
 
 func TestPostgres(t *testing.T) {
-	storagetest.Run(t, func(t *testing.T) storage.Storage { return openPostgres(t) })
+	if os.Getenv(pgEnv) == "" {
+		t.Skip(pgEnv + " not set: PostgreSQL conformance skipped")
+	}
+	storagetest.Run(t, func(t *testing.T) storage.Storage { return openPostgres(t, false) })
 }

@@ -177,7 +177,7 @@ func (s *sqlStore) ListStudies(ctx context.Context) ([]Study, error) {
 		return nil, fmt.Errorf("storage: list studies: %w", err)
 	}
 	defer rows.Close()
-	var out []Study
+	out := []Study{} // empty, not nil: encodes as [] in JSON
 	for rows.Next() {
 		st, err := scanStudy(rows)
 		if err != nil {

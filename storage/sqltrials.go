@@ -64,7 +64,7 @@ func (s *sqlStore) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 			if c.RetryOf < 0 {
 				return fmt.Errorf("trial number %d of study %d is taken (database out of step)", c.Number, c.StudyID)
 			}
-			return retryTargetError(c.StudyID, c.RetryOf, "names a trial that was already re-queued")
+			return retryExistsError(c.StudyID, c.RetryOf)
 		}
 		return err
 	})
@@ -90,7 +90,7 @@ func (s *sqlStore) ClaimTrial(ctx context.Context, studyID int64, worker string)
 		if err != nil {
 			return err
 		}
-		ts, err := s.queryTrials(ctx, tx, `t.id = $1`, id)
+		ts, err := s.queryTrials(ctx, tx, 1, `t.id = $1`, id)
 		if err != nil {
 			return err
 		}
@@ -201,7 +201,7 @@ func (s *sqlStore) SetLogPath(ctx context.Context, id int64, path string) error 
 func (s *sqlStore) GetTrial(ctx context.Context, id int64) (Trial, error) {
 	var ts []Trial
 	err := s.read(ctx, func(tx *sql.Tx) (err error) {
-		ts, err = s.queryTrials(ctx, tx, `t.id = $1`, id)
+		ts, err = s.queryTrials(ctx, tx, 1, `t.id = $1`, id)
 		return err
 	})
 	if err != nil {
@@ -216,9 +216,18 @@ func (s *sqlStore) GetTrial(ctx context.Context, id int64) (Trial, error) {
 func (s *sqlStore) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
 	var ts []Trial
 	err := s.read(ctx, func(tx *sql.Tx) (err error) {
-		if ts, err = s.queryTrials(ctx, tx, `t.study_id = $1`, studyID); err == nil && len(ts) == 0 {
-			err = s.studyExists(ctx, tx, studyID)
+		// The study's trial counter is its trial count: it tells an unknown
+		// study apart from an empty one and sizes the slice up front (a
+		// 20,000-trial study otherwise spends a fifth of its load in growslice).
+		var n int
+		err = tx.QueryRowContext(ctx, `SELECT next_number FROM studies WHERE id = $1`, studyID).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("study %d: %w", studyID, ErrNotFound)
 		}
+		if err != nil {
+			return err
+		}
+		ts, err = s.queryTrials(ctx, tx, n, `t.study_id = $1`, studyID)
 		return err
 	})
 	if err != nil {
@@ -229,15 +238,17 @@ func (s *sqlStore) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
 
 // queryTrials loads the trials matching where (over alias t) ordered by
 // number, with their reports, in exactly two queries whatever their count.
-func (s *sqlStore) queryTrials(ctx context.Context, q queryer, where string, args ...any) ([]Trial, error) {
+// sizeHint is the expected number of trials.
+func (s *sqlStore) queryTrials(ctx context.Context, q queryer, sizeHint int, where string, args ...any) ([]Trial, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+trialCols+` FROM trials t WHERE `+where+` ORDER BY t.number`, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var ts []Trial
+	ts := make([]Trial, 0, sizeHint)
+	sc := newTrialScanner()
 	for rows.Next() {
-		t, err := scanTrial(rows)
+		t, err := sc.scan(rows)
 		if err != nil {
 			return nil, err
 		}
@@ -248,7 +259,7 @@ func (s *sqlStore) queryTrials(ctx context.Context, q queryer, where string, arg
 	}
 	rows.Close()
 	if len(ts) == 0 {
-		return nil, nil
+		return ts, nil
 	}
 	if err := attachReports(ctx, q, ts, where, args...); err != nil {
 		return nil, err
@@ -300,8 +311,9 @@ func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time) ([
 			return err
 		}
 		var stale []Trial
+		sc := newTrialScanner()
 		for rows.Next() {
-			t, err := scanTrial(rows)
+			t, err := sc.scan(rows)
 			if err != nil {
 				rows.Close()
 				return err
@@ -353,7 +365,7 @@ func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time) ([
 // already; the partial unique index on (study_id, retry_of) backs the check.
 func (s *sqlStore) requeue(ctx context.Context, tx *sql.Tx, t Trial, now time.Time) error {
 	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM trials WHERE study_id = $1 AND retry_of = $2`,
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM trials WHERE study_id = $1 AND retry_of = $2 AND retry_of >= 0`,
 		t.StudyID, t.Number).Scan(&one)
 	if err == nil {
 		return nil

@@ -131,12 +131,14 @@ type Finish struct {
 type Storage interface {
 	CreateStudy(ctx context.Context, s Study) (Study, error)  // ErrExists if the name is taken
 	GetStudy(ctx context.Context, name string) (Study, error) // ErrNotFound
-	ListStudies(ctx context.Context) ([]Study, error)         // ordered by ID
+	ListStudies(ctx context.Context) ([]Study, error)         // ordered by ID; empty, not nil, when there are none
 	// AddTrial inserts t as the study's next trial (Number assigned
 	// atomically, no gaps, no duplicates even with many processes adding at
 	// once). t.State must be Waiting or Running (Running sets Started and
 	// Heartbeat to now). ID, Number, Created, Value, Metrics, Reports,
-	// Reason and Finished of t are ignored.
+	// Reason and Finished of t are ignored. t.RetryOf must be -1 or name a
+	// FAILED trial of the study; ErrExists if that trial was re-queued
+	// already (at most one retry per trial, enforced by a unique index).
 	AddTrial(ctx context.Context, t Trial) (Trial, error)
 	// ClaimTrial atomically moves the study's oldest (lowest-numbered)
 	// WAITING trial to RUNNING for worker (Started/Heartbeat = now). Two
@@ -152,7 +154,8 @@ type Storage interface {
 	SetLogPath(ctx context.Context, id int64, path string) error
 	GetTrial(ctx context.Context, id int64) (Trial, error)
 	// Trials returns every trial of the study ordered by Number, Reports
-	// included, in a constant number of queries.
+	// included, in a constant number of queries (empty, not nil, for a
+	// study without trials; ErrNotFound for an unknown study).
 	Trials(ctx context.Context, studyID int64) ([]Trial, error)
 	// Reap marks the study's RUNNING trials whose Heartbeat is before
 	// `before` as FAILED with Reason "stale: no heartbeat since <time>", and

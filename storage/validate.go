@@ -53,6 +53,12 @@ func retryTargetError(studyID int64, retryOf int, why string) error {
 	return fmt.Errorf("storage: add trial to study %d: RetryOf = %d %s (set RetryOf = -1 for a trial that re-runs nothing)", studyID, retryOf, why)
 }
 
+// retryExistsError: the trial was re-queued already (by a reaper or another
+// process); it wraps ErrExists so callers can treat it as done.
+func retryExistsError(studyID int64, retryOf int) error {
+	return fmt.Errorf("storage: add trial to study %d: trial %d was already re-queued: %w", studyID, retryOf, ErrExists)
+}
+
 func validateFinish(id int64, f Finish) error {
 	if !f.State.Finished() {
 		return fmt.Errorf("storage: finish trial %d: state %v is not a final state (COMPLETE, PRUNED or FAILED)", id, f.State)

@@ -350,7 +350,7 @@ func (s *Study) requeue(ctx context.Context, id int64) error {
 	_, err = s.store.AddTrial(context.WithoutCancel(ctx), storage.Trial{
 		StudyID: s.rec.ID, Params: rec.Params, X: rec.X, State: Waiting, RetryOf: rec.Number,
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, storage.ErrExists) { // ErrExists: already re-queued
 		return s.errorf("re-queue trial %d: %w", rec.Number, err)
 	}
 	return nil

@@ -10,6 +10,8 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(runCmd(), studiesCmd(), trialsCmd(), bestCmd(), exportCmd())
+	root.AddCommand(runCmd(), studiesCmd(), trialsCmd(), bestCmd(), exportCmd(), benchCmd())
+	root.AddCommand(serveCmd())
+	root.AddCommand(workerCmd())
 	return root
 }

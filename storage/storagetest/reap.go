@@ -197,7 +197,7 @@ func testState(t *testing.T, s storage.Storage) {
 }
 
 func testLargeStudy(t *testing.T, s storage.Storage) {
-	n := 2000
+	n := 1000
 	if testing.Short() {
 		n = 200
 	}

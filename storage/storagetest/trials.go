@@ -78,7 +78,7 @@ func testAddTrialValidation(t *testing.T, s storage.Storage) {
 		t.Fatalf("AddTrial retrying a FAILED trial = %+v, %v", retry, err)
 	}
 	_, err = s.AddTrial(ctx(t), storage.Trial{StudyID: st.ID, RetryOf: 0})
-	wantPlainErr(t, "AddTrial retrying an already re-queued trial", err)
+	wantErr(t, "AddTrial retrying an already re-queued trial", err, storage.ErrExists)
 	if next := add(t, s, st.ID, storage.Waiting, 2); next.Number != 2 {
 		t.Errorf("next number after rejected retries = %d, want 2", next.Number)
 	}
@@ -324,8 +324,8 @@ func testSetLogPath(t *testing.T, s storage.Storage) {
 
 func testTrials(t *testing.T, s storage.Storage) {
 	st := NewStudy(t, s, "s")
-	if ts, err := s.Trials(ctx(t), st.ID); err != nil || len(ts) != 0 {
-		t.Errorf("Trials of an empty study = %v, %v", ts, err)
+	if ts, err := s.Trials(ctx(t), st.ID); err != nil || ts == nil || len(ts) != 0 {
+		t.Errorf("Trials of an empty study = %#v, %v; want an empty, non-nil list", ts, err)
 	}
 	_, err := s.Trials(ctx(t), 999999)
 	wantErr(t, "Trials unknown study", err, storage.ErrNotFound)

@@ -1,0 +1,10 @@
+// Package bench is boa's benchmark harness: it runs problems × samplers ×
+// seeds with a fixed evaluation budget, side by side with peer optimisers
+// (goptuna, Optuna) on the same problems, and summarises the runs as the
+// JSON of DESIGN.md §2.5, a Markdown report and PNG plots.
+//
+// Problems come from the sub-packages: functions (the classic test
+// functions), bbob (the 24 COCO functions with their instances) and
+// tabular (NAS-Bench-201, HPOBench and FCNet tables loaded from CSV).
+// Peers come from peers. Every run is deterministic given its seed.
+package bench

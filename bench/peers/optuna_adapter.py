@@ -1,0 +1,148 @@
+"""Ask/tell adapter between boa's benchmark harness (Go, package bench/peers)
+and Optuna, over JSON lines on stdin and stdout.
+
+Protocol (one JSON object per line; stdout carries nothing else):
+  Go -> {"sampler": "tpe"|"cmaes"|"random", "seed": N, "space": [PARAM, ...]}
+  <- {"ok": true, "optuna": VERSION}
+  Go -> {"op": "ask"}               <- {"params": {NAME: VALUE, ...}}
+  Go -> {"op": "tell", "value": V}  <- {"ok": true}
+  any failure                      <- {"error": "MESSAGE"}
+PARAM is {"name", "kind": float|int|ordinal|categorical|bool, "low", "high",
+"log", "values", "step", "choices", "when"}, listed parents first; "when"
+maps a parent's name to the values (in the parent's JSON type) for which the
+parameter is active. An ask that follows an ask without a tell fails the
+earlier trial. End of input ends the process.
+"""
+
+import decimal
+import json
+import sys
+
+
+def main():
+    proto = sys.stdout
+    sys.stdout = sys.stderr  # a stray print must not corrupt the protocol
+
+    def send(obj):
+        proto.write(json.dumps(obj, allow_nan=False) + "\n")
+        proto.flush()
+
+    try:
+        import optuna
+    except Exception as e:  # reported to Go, which says how to install
+        send({"error": "cannot import optuna: %s" % e})
+        return 1
+    optuna.logging.set_verbosity(optuna.logging.WARNING)  # optuna logs to stderr
+    import warnings
+
+    warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+
+    line = sys.stdin.readline()
+    if not line:
+        return 0
+    try:
+        cfg = json.loads(line)
+        study = make_study(optuna, cfg["sampler"], int(cfg["seed"]))
+        params = [make_param(p) for p in cfg["space"]]
+    except Exception as e:
+        send({"error": "bad configuration: %s: %s" % (type(e).__name__, e)})
+        return 1
+    send({"ok": True, "optuna": optuna.__version__})
+
+    trial = None
+    for line in sys.stdin:
+        try:
+            req = json.loads(line)
+            op = req.get("op")
+            if op == "ask":
+                if trial is not None:
+                    study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                trial = study.ask()
+                send({"params": suggest_all(trial, params)})
+            elif op == "tell":
+                if trial is None:
+                    raise ValueError("tell without a pending ask")
+                study.tell(trial, float(req["value"]))
+                trial = None
+                send({"ok": True})
+            else:
+                raise ValueError("unknown op %r" % (op,))
+        except Exception as e:
+            send({"error": "%s: %s" % (type(e).__name__, e)})
+    return 0
+
+
+def make_study(optuna, name, seed):
+    s = optuna.samplers
+    if name == "tpe":
+        sampler = s.TPESampler(seed=seed)
+    elif name == "cmaes":
+        # CMA-ES models the numeric parameters of the intersection search
+        # space; categoricals and conditional children go to the independent
+        # sampler, Optuna's default RandomSampler, seeded here.
+        sampler = s.CmaEsSampler(
+            seed=seed,
+            independent_sampler=s.RandomSampler(seed=seed),
+            warn_independent_sampling=False,
+        )
+    elif name == "random":
+        sampler = s.RandomSampler(seed=seed)
+    else:
+        raise ValueError("unknown sampler %r" % (name,))
+    return optuna.create_study(direction="minimize", sampler=sampler)
+
+
+def make_param(p):
+    """Returns (name, when, suggest, convert) for one boa parameter."""
+    name, kind, when = p["name"], p["kind"], p.get("when") or {}
+    if kind == "float":
+        lo, hi, log = float(p["low"]), float(p["high"]), bool(p.get("log"))
+        return name, when, lambda t: t.suggest_float(name, lo, hi, log=log), lambda v: min(max(v, lo), hi)
+    if kind == "int":
+        lo, hi, log = int(p["low"]), int(p["high"]), bool(p.get("log"))
+        return name, when, lambda t: t.suggest_int(name, lo, hi, log=log), int
+    if kind == "ordinal":
+        return ordinal(name, when, [float(v) for v in p["values"]], p.get("step") or 0)
+    if kind == "categorical":
+        choices = list(p["choices"])
+        return name, when, lambda t: t.suggest_categorical(name, choices), str
+    if kind == "bool":
+        return name, when, lambda t: t.suggest_categorical(name, [False, True]), bool
+    raise ValueError("parameter %s: unknown kind %r" % (name, kind))
+
+
+def ordinal(name, when, values, step):
+    """Evenly spaced values are a stepped int or float, which keeps their order
+    and scale; other ordinals are categorical over their values. The answer is
+    snapped to the nearest declared value, since Optuna computes stepped
+    values as low + k*step in floating point."""
+
+    def snap(v):
+        return min(values, key=lambda x: abs(x - v))
+
+    lo, hi = values[0], values[-1]
+    if step and all(v.is_integer() for v in values) and float(step).is_integer():
+        ilo, ihi, istep = int(lo), int(hi), int(step)
+        return name, when, lambda t: t.suggest_int(name, ilo, ihi, step=istep), snap
+    if step and fits_step(lo, hi, step):
+        return name, when, lambda t: t.suggest_float(name, lo, hi, step=step), snap
+    return name, when, lambda t: t.suggest_categorical(name, values), snap
+
+
+def fits_step(lo, hi, step):
+    """Mirrors Optuna's decimal check, which otherwise lowers high (dropping
+    the top value) when high - low is not a multiple of step."""
+    d = decimal.Decimal
+    return (d(str(hi)) - d(str(lo))) % d(str(step)) == 0
+
+
+def suggest_all(trial, params):
+    out = {}
+    for name, when, suggest, convert in params:
+        if all(parent in out and out[parent] in allowed for parent, allowed in when.items()):
+            out[name] = convert(suggest(trial))
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())

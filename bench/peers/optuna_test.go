@@ -1,0 +1,216 @@
+//go:build unix
+
+package peers
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boaopt/boa/space"
+)
+
+// gone reports whether no process has the id (Close reaps the adapter, so
+// its id is free at once).
+func gone(pid int) bool {
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}
+
+// anyPython is an interpreter for fake adapters, which need no Optuna.
+func anyPython(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(systemPython); err == nil {
+		return systemPython
+	}
+	p, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to run a fake adapter")
+	}
+	return p
+}
+
+// fakeAdapter starts a script in place of the Optuna adapter.
+func fakeAdapter(t *testing.T, script string, timeout time.Duration) (*optunaSession, error) {
+	sp := mixedSpace()
+	return startAdapter(context.Background(), anyPython(t), script, map[string]any{}, timeout, sp, plans(sp))
+}
+
+func startOptuna(t *testing.T, name string) *optunaSession {
+	t.Helper()
+	need(t, name)
+	s, err := New(context.Background(), name, mixedSpace(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.(*optunaSession)
+}
+
+// TestOptunaNoLeak checks that Close leaves no process behind.
+func TestOptunaNoLeak(t *testing.T) {
+	t.Parallel()
+	s := startOptuna(t, OptunaRandom)
+	ctx := context.Background()
+	if _, err := s.Ask(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pid := s.pid()
+	if gone(pid) {
+		t.Fatal("the adapter is not running after Ask")
+	}
+	s.Close()
+	if !gone(pid) {
+		t.Errorf("the adapter (pid %d) survived Close", pid)
+	}
+}
+
+// TestOptunaCrash kills the adapter behind a session's back: the next
+// request fails at once with the exit status, and Close still works.
+func TestOptunaCrash(t *testing.T) {
+	t.Parallel()
+	s := startOptuna(t, OptunaTPE)
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := s.Ask(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(s.pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err := s.Tell(ctx, 1)
+	if err == nil || !strings.Contains(err.Error(), "closed its output") || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("Tell to a killed adapter: %v; want an error naming the exit", err)
+	}
+	if d := time.Since(start); d > 6*time.Second {
+		t.Errorf("the error took %v", d)
+	}
+	if _, err := s.Ask(ctx); err == nil {
+		t.Error("Ask after the crash succeeded")
+	}
+}
+
+// TestAdapterFailures checks the errors for adapters that die, write
+// garbage, refuse, or hang. The timeouts leave room for a loaded machine,
+// where starting Python can take seconds.
+func TestAdapterFailures(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, script string
+		want         []string
+	}{
+		{"exits", `import sys; sys.stdin.readline(); sys.stderr.write("Traceback: boom\n"); sys.exit(3)`,
+			[]string{"start: the adapter process", "closed its output", "exit status 3", "Traceback: boom"}},
+		{"garbage", `import sys; sys.stdin.readline(); print("hello", flush=True); sys.stdin.readline()`,
+			[]string{"not a protocol line", "hello"}},
+		{"error", `import sys; sys.stdin.readline(); print('{"error": "no such sampler"}', flush=True)`,
+			[]string{"start: no such sampler"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := fakeAdapter(t, tc.script, 30*time.Second)
+			if err == nil {
+				s.Close()
+				t.Fatal("start succeeded")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestAdapterTimeout checks that an adapter that stops answering is killed
+// after the request timeout, with its last stderr lines in the error.
+func TestAdapterTimeout(t *testing.T) {
+	t.Parallel()
+	s, err := fakeAdapter(t, `import sys, time
+sys.stdin.readline(); print('{"ok": true}', flush=True)
+sys.stdin.readline(); sys.stderr.write("thinking\n"); sys.stderr.flush(); time.sleep(60)`, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.timeout = time.Second
+	start := time.Now()
+	_, err = s.Ask(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "ask: no answer within 1s") || !strings.Contains(err.Error(), "thinking") {
+		t.Errorf("Ask = %v; want a timeout naming the stderr", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the timeout took %v", d)
+	}
+	pid := s.pid()
+	s.Close()
+	if !gone(pid) {
+		t.Errorf("the adapter (pid %d) survived the timeout and Close", pid)
+	}
+}
+
+// TestCloseDuringAsk checks that Close ends a request that is waiting.
+func TestCloseDuringAsk(t *testing.T) {
+	t.Parallel()
+	s, err := fakeAdapter(t, `import sys, time
+sys.stdin.readline(); print('{"ok": true}', flush=True)
+sys.stdin.readline(); time.sleep(60)`, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := s.pid()
+	done := make(chan error)
+	go func() {
+		_, err := s.Ask(context.Background())
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	s.Close()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("Ask succeeded")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ask still waiting 10 s after Close")
+	}
+	if !gone(pid) {
+		t.Errorf("the adapter (pid %d) survived Close", pid)
+	}
+}
+
+func TestOptunaBadConfig(t *testing.T) {
+	need(t, OptunaRandom)
+	sp := mixedSpace()
+	cfg := map[string]any{"sampler": "annealing", "seed": 1, "space": []adapterParam{}}
+	_, err := startAdapter(context.Background(), findPython().path, adapterScript, cfg, time.Minute, sp, plans(sp))
+	if err == nil || !strings.Contains(err.Error(), "unknown sampler 'annealing'") {
+		t.Errorf("got %v, want the adapter's complaint", err)
+	}
+}
+
+// TestFindPython checks BOA_PYTHON and the reason given when it is unusable.
+func TestFindPython(t *testing.T) {
+	t.Setenv("BOA_PYTHON", "/nonexistent/python3")
+	ok, reason := Available(OptunaTPE)
+	for _, w := range []string{"BOA_PYTHON", "/nonexistent/python3", "apt-get install python3-optuna", "install-peers.sh"} {
+		if !strings.Contains(reason, w) {
+			t.Errorf("reason %q lacks %q", reason, w)
+		}
+	}
+	if ok {
+		t.Error("Available with a missing BOA_PYTHON")
+	}
+	if _, err := New(context.Background(), OptunaTPE, space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1}), 1); err == nil {
+		t.Error("New with a missing BOA_PYTHON succeeded")
+	}
+	t.Setenv("BOA_PYTHON", "")
+	if py := findPython(); py.path != "" && probeOnce(systemPython).problem == "" && py.path != systemPython {
+		t.Errorf("found %s although %s imports optuna", py.path, systemPython)
+	}
+}

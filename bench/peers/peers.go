@@ -1,0 +1,86 @@
+package peers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/boaopt/boa/space"
+)
+
+// Session is one optimisation run of a peer. Ask and Tell alternate: Ask
+// returns the next configuration to evaluate and Tell reports its value,
+// which is minimised. A Session is not safe for concurrent use, except that
+// Close may be called from another goroutine to abandon a run; Close must be
+// called to release the peer (for Optuna, its process).
+type Session interface {
+	// Ask returns the next configuration. If the previous one was never
+	// told, the peer records it as failed and moves on.
+	Ask(ctx context.Context) (space.Assignment, error)
+	// Tell reports the value of the configuration returned by the last Ask.
+	// The value must be finite.
+	Tell(ctx context.Context, value float64) error
+	// Close ends the run. It is safe to call more than once.
+	Close() error
+}
+
+// The peer names, as the benchmark harness spells its samplers.
+const (
+	GoptunaTPE   = "goptuna-tpe"
+	GoptunaCMAES = "goptuna-cmaes"
+	OptunaTPE    = "optuna-tpe"
+	OptunaCMAES  = "optuna-cmaes"
+	OptunaRandom = "optuna-random"
+)
+
+var names = []string{GoptunaTPE, GoptunaCMAES, OptunaTPE, OptunaCMAES, OptunaRandom}
+
+// Names returns the names of all peers, whether or not they can run here.
+func Names() []string { return slices.Clone(names) }
+
+// Available reports whether the named peer can run on this machine. When it
+// cannot, reason says what is missing and how to install it. The goptuna
+// peers are compiled in and always available; the Optuna peers need a
+// Python interpreter that can import Optuna 3 or later (see the package
+// documentation for how it is found). The interpreter is probed once per
+// process.
+func Available(name string) (ok bool, reason string) {
+	switch name {
+	case GoptunaTPE, GoptunaCMAES:
+		return true, ""
+	case OptunaTPE, OptunaCMAES, OptunaRandom:
+		py := findPython()
+		if py.path == "" {
+			return false, py.reason
+		}
+		return true, ""
+	}
+	return false, unknown(name)
+}
+
+// New starts the named peer on sp with a seed. Each call is one independent
+// optimisation run. ctx bounds only the start (for Optuna, starting the
+// process and building its study); use Close to end the run.
+func New(ctx context.Context, name string, sp *space.Space, seed uint64) (Session, error) {
+	if sp == nil {
+		return nil, fmt.Errorf("peers: %s: nil space", name)
+	}
+	switch name {
+	case GoptunaTPE:
+		return newGoptuna(sp, seed, false)
+	case GoptunaCMAES:
+		return newGoptuna(sp, seed, true)
+	case OptunaTPE:
+		return newOptuna(ctx, sp, "tpe", seed)
+	case OptunaCMAES:
+		return newOptuna(ctx, sp, "cmaes", seed)
+	case OptunaRandom:
+		return newOptuna(ctx, sp, "random", seed)
+	}
+	return nil, fmt.Errorf("peers: %s", unknown(name))
+}
+
+func unknown(name string) string {
+	return fmt.Sprintf("unknown peer %q; the peers are %s", name, strings.Join(names, ", "))
+}

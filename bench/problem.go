@@ -1,0 +1,145 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/boaopt/boa/bench/bbob"
+	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/bench/tabular"
+	"github.com/boaopt/boa/space"
+)
+
+// Problem is a benchmark problem: a search space and an objective to
+// minimise. Evaluate may draw noise from rng.
+type Problem interface {
+	Name() string
+	Space() *space.Space
+	Evaluate(a space.Assignment, rng *rand.Rand) (float64, error)
+	// Optimum is the known minimum, the reference of regret; ok is false
+	// when it is not known.
+	Optimum() (f float64, ok bool)
+}
+
+// TestRegretter is a problem that also scores the configuration a run
+// would recommend on held-out data (NAS-Bench-201's test accuracy).
+type TestRegretter interface {
+	TestRegret(a space.Assignment) (float64, bool)
+}
+
+// ParseProblem reads a problem name as given to --problems: a test
+// function ("branin", "ackley:5" for a dimension) or a BBOB instance
+// ("bbob:F:D:I" for function F in dimension D, instance I).
+func ParseProblem(spec string) (Problem, error) {
+	parts := strings.Split(spec, ":")
+	if parts[0] == "bbob" {
+		if len(parts) != 4 {
+			return nil, fmt.Errorf("problem %q: want bbob:F:D:I (function 1..24, dimension, instance), e.g. bbob:15:5:1", spec)
+		}
+		var n [3]int
+		for i, p := range parts[1:] {
+			v, err := strconv.Atoi(p)
+			if err != nil {
+				return nil, fmt.Errorf("problem %q: %q is not an integer", spec, p)
+			}
+			n[i] = v
+		}
+		f, err := bbob.New(n[0], n[2], n[1])
+		if err != nil {
+			return nil, fmt.Errorf("problem %q: %w", spec, err)
+		}
+		return newBBOB(spec, f), nil
+	}
+	dim := 0
+	if len(parts) == 2 {
+		d, err := strconv.Atoi(parts[1])
+		if err != nil || d < 1 {
+			return nil, fmt.Errorf("problem %q: the dimension %q must be a positive integer", spec, parts[1])
+		}
+		dim = d
+	} else if len(parts) > 2 {
+		return nil, fmt.Errorf("problem %q: want NAME or NAME:DIM, e.g. ackley:5", spec)
+	}
+	fn, err := functions.Get(parts[0], dim)
+	if err != nil {
+		return nil, fmt.Errorf("problem %q: %w", spec, err)
+	}
+	return newFunction(spec, fn.Dim, fn.Lower, fn.Upper, fn.F, fn.Optimum), nil
+}
+
+// function is a continuous problem on a box, parameters x1..xd.
+type function struct {
+	name    string
+	sp      *space.Space
+	f       func([]float64) float64
+	optimum float64
+}
+
+func newFunction(name string, d int, lo, hi []float64, f func([]float64) float64, optimum float64) *function {
+	ps := make([]space.Param, d)
+	for i := range ps {
+		ps[i] = space.Param{Name: fmt.Sprintf("x%d", i+1), Kind: space.Float, Low: lo[i], High: hi[i]}
+	}
+	return &function{name: name, sp: space.MustNew(ps...), f: f, optimum: optimum}
+}
+
+func newBBOB(name string, f *bbob.Function) *function {
+	lo, hi := make([]float64, f.Dim), make([]float64, f.Dim)
+	for i := range lo {
+		lo[i], hi[i] = -5, 5
+	}
+	return newFunction(name, f.Dim, lo, hi, f.Eval, f.FOpt)
+}
+
+func (p *function) Name() string        { return p.name }
+func (p *function) Space() *space.Space { return p.sp }
+func (p *function) Optimum() (float64, bool) {
+	return p.optimum, !math.IsNaN(p.optimum)
+}
+
+func (p *function) Evaluate(a space.Assignment, _ *rand.Rand) (float64, error) {
+	x := make([]float64, p.sp.Len())
+	for i, name := range p.sp.Names() {
+		v, ok := a[name].(float64)
+		if !ok {
+			return 0, fmt.Errorf("%s: parameter %s is %T, want a float", p.name, name, a[name])
+		}
+		x[i] = v
+	}
+	return p.f(x), nil
+}
+
+// table is a tabular benchmark problem.
+type table struct {
+	t     *tabular.Table
+	noisy bool
+}
+
+// TableProblem loads a tabular problem from "KIND:PATH" (--table).
+func TableProblem(spec string, noisy bool) (Problem, error) {
+	kind, path, err := tabular.ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	t, err := tabular.Load(kind, path)
+	if err != nil {
+		return nil, err
+	}
+	return &table{t: t, noisy: noisy}, nil
+}
+
+func (p *table) Name() string {
+	if p.noisy {
+		return p.t.Name() + "-noisy"
+	}
+	return p.t.Name()
+}
+func (p *table) Space() *space.Space      { return p.t.Space() }
+func (p *table) Optimum() (float64, bool) { return p.t.Optimum(), true }
+func (p *table) Evaluate(a space.Assignment, rng *rand.Rand) (float64, error) {
+	return p.t.Objective(a, p.noisy, rng)
+}
+func (p *table) TestRegret(a space.Assignment) (float64, bool) { return p.t.TestRegret(a) }

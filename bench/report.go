@@ -1,0 +1,176 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Report is the outcome of a benchmark: every run and the summaries
+// (the JSON object of DESIGN.md §2.5).
+type Report struct {
+	Results []RunResult `json:"results"`
+	Summary []Summary   `json:"summary"`
+}
+
+// NewReport summarises runs.
+func NewReport(runs []RunResult) *Report {
+	return &Report{Results: runs, Summary: Summarize(runs)}
+}
+
+// WriteJSON writes the report as one JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
+	return json.NewEncoder(w).Encode(r)
+}
+
+// WriteDir writes results.json, report.md and the PNG plots into dir.
+func (r *Report) WriteDir(dir, command string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "results.json"))
+	if err != nil {
+		return err
+	}
+	if err := r.WriteJSON(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	plots, err := r.WritePlots(dir)
+	if err != nil {
+		return err
+	}
+	md, err := os.Create(filepath.Join(dir, "report.md"))
+	if err != nil {
+		return err
+	}
+	defer md.Close()
+	return r.WriteMarkdown(md, command, plots)
+}
+
+// checkpoints are the fractions of the budget at which the report gives
+// the median regret (or best value).
+var checkpoints = []float64{0.25, 0.5, 1}
+
+// WriteMarkdown writes the report's tables: per problem, for each
+// optimiser the median and IQR of regret (or of the best value where the
+// optimum is unknown) at checkpoints of the budget, mean rank, wins and
+// median suggestion time. plots are file names to link.
+func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) error {
+	fmt.Fprintf(w, "# Benchmark report\n\n")
+	if command != "" {
+		fmt.Fprintf(w, "Command: `%s`  \n", command)
+	}
+	fmt.Fprintf(w, "Generated: %s\n\n", time.Now().UTC().Format(time.RFC3339))
+	failed := 0
+	for _, run := range r.Results {
+		if run.Error != "" {
+			failed++
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(w, "%d runs failed and are left out of the tables (see `error` in results.json).\n\n", failed)
+	}
+	for _, problem := range r.problems() {
+		fmt.Fprintf(w, "## %s\n\n", problem)
+		runs := r.runsOf(problem)
+		metric := "regret"
+		if !hasRegret(runs) {
+			metric = "best value"
+		}
+		budget := 0
+		for _, run := range runs {
+			budget = max(budget, len(run.Best))
+		}
+		head := []string{"sampler"}
+		for _, c := range checkpoints {
+			head = append(head, fmt.Sprintf("median %s @%d (IQR)", metric, checkpoint(c, budget)))
+		}
+		head = append(head, "mean rank", "wins", "median suggest s")
+		if hasTestRegret(runs) {
+			head = append(head, "median test regret")
+		}
+		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+		for _, s := range r.Summary {
+			if s.Problem != problem {
+				continue
+			}
+			row := []string{"`" + s.Sampler + "`"}
+			for _, c := range checkpoints {
+				vals := valuesAt(runs, s.Sampler, checkpoint(c, budget), metric == "regret")
+				row = append(row, fmt.Sprintf("%.4g (%.2g)", Median(vals), IQR(vals)))
+			}
+			row = append(row, fmt.Sprintf("%.2f", s.MeanRank), fmt.Sprint(s.Wins), fmt.Sprintf("%.3g", s.MedianSuggestSeconds))
+			if s.MedianTestRegret != nil {
+				row = append(row, fmt.Sprintf("%.4g", *s.MedianTestRegret))
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, p := range plots {
+		fmt.Fprintf(w, "![%s](%s)\n\n", strings.TrimSuffix(p, ".png"), p)
+	}
+	return nil
+}
+
+func checkpoint(frac float64, budget int) int { return max(1, int(math.Round(frac*float64(budget)))) }
+
+// valuesAt is the best-so-far (as regret when asRegret) of each run of
+// sampler after n evaluations.
+func valuesAt(runs []RunResult, sampler string, n int, asRegret bool) []float64 {
+	var v []float64
+	for _, r := range runs {
+		if r.Sampler != sampler || r.Error != "" || len(r.Best) < n {
+			continue
+		}
+		x := r.Best[n-1]
+		if asRegret {
+			x -= r.optimum
+		}
+		v = append(v, x)
+	}
+	return v
+}
+
+func (r *Report) problems() []string {
+	var out []string
+	for _, s := range r.Summary {
+		if !slices.Contains(out, s.Problem) {
+			out = append(out, s.Problem)
+		}
+	}
+	return out
+}
+
+func (r *Report) runsOf(problem string) []RunResult {
+	var out []RunResult
+	for _, run := range r.Results {
+		if run.Problem == problem && run.Error == "" {
+			out = append(out, run)
+		}
+	}
+	return out
+}
+
+func hasRegret(runs []RunResult) bool {
+	return len(runs) > 0 && runs[0].Regret != nil
+}
+
+func hasTestRegret(runs []RunResult) bool {
+	for _, r := range runs {
+		if r.TestRegret != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,157 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/boaopt/boa/space"
+)
+
+// Config is one benchmark: every optimiser on every problem for every seed
+// 1..Seeds, Budget evaluations each.
+type Config struct {
+	Problems []Problem
+	Samplers []string
+	Seeds    int
+	Budget   int
+	Parallel int // runs at once; <= 0 means GOMAXPROCS
+}
+
+// RunResult is one run (DESIGN.md §2.5).
+type RunResult struct {
+	Problem        string    `json:"problem"`
+	Sampler        string    `json:"sampler"`
+	Seed           int       `json:"seed"`
+	Best           []float64 `json:"best"`                  // best value so far after each evaluation
+	FinalBest      Number    `json:"final_best"`            // Best at the budget; null if the run failed
+	Regret         *float64  `json:"regret"`                // FinalBest − optimum; null when the optimum is unknown
+	TestRegret     *float64  `json:"test_regret,omitempty"` // NAS-Bench-201: test-accuracy regret of the incumbent
+	SuggestSeconds []float64 `json:"suggest_seconds"`       // time of each Ask
+	Error          string    `json:"error,omitempty"`       // why the run stopped early
+
+	optimum float64 // the problem's, when Regret is set
+}
+
+// Run runs the benchmark. Runs are independent and deterministic per
+// seed; they are spread over Parallel goroutines. progress, if not nil, is
+// called after each run (never concurrently). A run that fails records its
+// error and the others go on.
+func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult, error) {
+	if cfg.Seeds < 1 || cfg.Budget < 1 {
+		return nil, fmt.Errorf("bench: need at least one seed and an evaluation budget of at least 1 (seeds %d, budget %d)", cfg.Seeds, cfg.Budget)
+	}
+	type job struct {
+		p       Problem
+		sampler string
+		seed    int
+		at      int
+	}
+	var jobs []job
+	for _, p := range cfg.Problems {
+		for _, s := range cfg.Samplers {
+			for seed := 1; seed <= cfg.Seeds; seed++ {
+				jobs = append(jobs, job{p, s, seed, len(jobs)})
+			}
+		}
+	}
+	results := make([]RunResult, len(jobs))
+	work := make(chan job)
+	var (
+		wg sync.WaitGroup
+		mu sync.Mutex
+	)
+	parallel := cfg.Parallel
+	if parallel <= 0 {
+		parallel = runtime.GOMAXPROCS(0)
+	}
+	for range min(parallel, len(jobs)) {
+		wg.Go(func() {
+			for j := range work {
+				r := runOne(ctx, j.p, j.sampler, j.seed, cfg.Budget)
+				mu.Lock()
+				results[j.at] = r
+				if progress != nil {
+					progress(r)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, j := range jobs {
+		select {
+		case work <- j:
+		case <-ctx.Done():
+		}
+	}
+	close(work)
+	wg.Wait()
+	return results, ctx.Err()
+}
+
+// runOne runs one optimiser on one problem with one seed.
+func runOne(ctx context.Context, p Problem, sampler string, seed, budget int) RunResult {
+	r := RunResult{Problem: p.Name(), Sampler: sampler, Seed: seed, FinalBest: Number(math.NaN())}
+	fail := func(err error) RunResult {
+		r.Error = err.Error()
+		return r
+	}
+	s, err := NewSession(ctx, sampler, p.Space(), uint64(seed))
+	if err != nil {
+		return fail(err)
+	}
+	defer s.Close()
+	rng := rand.New(rand.NewPCG(uint64(seed), 0xbe4c))
+	best := math.Inf(1)
+	var incumbent space.Assignment
+	for i := range budget {
+		if err := ctx.Err(); err != nil {
+			return fail(err)
+		}
+		start := time.Now()
+		a, err := s.Ask(ctx)
+		r.SuggestSeconds = append(r.SuggestSeconds, time.Since(start).Seconds())
+		if err != nil {
+			return fail(fmt.Errorf("ask %d: %w", i, err))
+		}
+		v, err := p.Evaluate(a, rng)
+		if err != nil {
+			return fail(fmt.Errorf("evaluation %d: %w", i, err))
+		}
+		if v < best {
+			best, incumbent = v, a
+		}
+		r.Best = append(r.Best, best)
+		if err := s.Tell(ctx, v); err != nil {
+			return fail(fmt.Errorf("tell %d: %w", i, err))
+		}
+	}
+	r.FinalBest = Number(best)
+	if opt, ok := p.Optimum(); ok {
+		reg := best - opt
+		r.Regret, r.optimum = &reg, opt
+	}
+	if tr, ok := p.(TestRegretter); ok && incumbent != nil {
+		if v, ok := tr.TestRegret(incumbent); ok {
+			r.TestRegret = &v
+		}
+	}
+	return r
+}
+
+// Number is a float64 that is written to JSON as null when it is NaN or
+// infinite, which JSON cannot carry.
+type Number float64
+
+func (n Number) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(f)
+}

@@ -1,0 +1,148 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseProblem(t *testing.T) {
+	for spec, dim := range map[string]int{"branin": 2, "ackley:5": 5, "bbob:15:5:1": 5, "hartmann6": 6} {
+		p, err := ParseProblem(spec)
+		if err != nil {
+			t.Errorf("%s: %v", spec, err)
+			continue
+		}
+		if p.Space().Len() != dim || p.Name() != spec {
+			t.Errorf("%s: dimension %d, name %s", spec, p.Space().Len(), p.Name())
+		}
+		if _, ok := p.Optimum(); !ok {
+			t.Errorf("%s: no optimum", spec)
+		}
+	}
+	for _, spec := range []string{"nosuch", "ackley:x", "ackley:0", "bbob:1:5", "bbob:25:5:1", "bbob:1:x:1", "branin:3", "a:b:c"} {
+		if _, err := ParseProblem(spec); err == nil {
+			t.Errorf("%s: no error", spec)
+		}
+	}
+}
+
+func TestRunIsDeterministicAndComplete(t *testing.T) {
+	p, _ := ParseProblem("branin")
+	cfg := Config{Problems: []Problem{p}, Samplers: []string{"random", "sobol"}, Seeds: 3, Budget: 12}
+	a, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Run(context.Background(), cfg, nil)
+	if len(a) != 6 {
+		t.Fatalf("%d runs, want 6", len(a))
+	}
+	for i := range a {
+		if a[i].Error != "" || len(a[i].Best) != 12 || len(a[i].SuggestSeconds) != 12 {
+			t.Fatalf("run %d: %+v", i, a[i])
+		}
+		if !slices.Equal(a[i].Best, b[i].Best) {
+			t.Fatalf("run %d differs between two runs with the same seeds", i)
+		}
+		if !slices.IsSortedFunc(a[i].Best, func(x, y float64) int { return -compare(x, y) }) {
+			t.Fatalf("best-so-far is not non-increasing: %v", a[i].Best)
+		}
+		if *a[i].Regret < 0 || *a[i].Regret != float64(a[i].FinalBest)-0.39788735772973816 {
+			t.Fatalf("regret %v of final best %v", *a[i].Regret, a[i].FinalBest)
+		}
+	}
+}
+
+func compare(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+func TestUnknownSamplerFailsTheRun(t *testing.T) {
+	p, _ := ParseProblem("branin")
+	runs, err := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"magic"}, Seeds: 1, Budget: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(runs[0].Error, "magic") {
+		t.Fatalf("error %q", runs[0].Error)
+	}
+	var buf bytes.Buffer
+	if err := NewReport(runs).WriteJSON(&buf); err != nil || !strings.Contains(buf.String(), `"final_best":null`) {
+		t.Fatalf("JSON of a failed run: %v %s", err, buf.String())
+	}
+}
+
+func TestReportFiles(t *testing.T) {
+	p, _ := ParseProblem("branin")
+	runs, _ := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"random", "sobol"}, Seeds: 2, Budget: 8}, nil)
+	dir := t.TempDir()
+	if err := NewReport(runs).WriteDir(dir, "boa bench test"); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"results.json", "report.md", "curve-branin.png", "suggest-time.png"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+	var r struct {
+		Results []map[string]any `json:"results"`
+		Summary []map[string]any `json:"summary"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil || len(r.Results) != 4 || len(r.Summary) != 2 {
+		t.Fatalf("results.json: %v, %d results, %d summaries", err, len(r.Results), len(r.Summary))
+	}
+	for _, k := range []string{"problem", "sampler", "median_final_best", "median_regret", "iqr_regret", "mean_rank", "median_suggest_seconds"} {
+		if _, ok := r.Summary[0][k]; !ok {
+			t.Errorf("summary lacks %s", k)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if !strings.Contains(string(md), "| `random` |") || !strings.Contains(string(md), "median regret @8") {
+		t.Errorf("report.md:\n%s", md)
+	}
+}
+
+func TestTableProblemOnNB201(t *testing.T) {
+	path := "../../shared/data/nb201/cifar10.csv"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("%s not found: NB201 harness test skipped", path)
+	}
+	p, err := TableProblem("nb201:"+path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"random"}, Seeds: 2, Budget: 10}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Error != "" || r.TestRegret == nil || *r.TestRegret < 0 || r.Problem != "nb201-cifar10-noisy" {
+			t.Fatalf("run %+v", r)
+		}
+	}
+}
+
+func TestLatency(t *testing.T) {
+	res := Latency(context.Background(), []string{"random", "gpbo"}, []int{20}, 3)
+	if len(res) != 2 {
+		t.Fatalf("%d results", len(res))
+	}
+	for _, r := range res {
+		if r.Error != "" || r.SuggestSeconds <= 0 || r.CholeskySeconds <= 0 || r.Ratio != r.SuggestSeconds/r.CholeskySeconds {
+			t.Fatalf("%+v", r)
+		}
+	}
+}

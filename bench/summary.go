@@ -1,0 +1,159 @@
+package bench
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Summary aggregates the runs of one optimiser on one problem
+// (DESIGN.md §2.5).
+type Summary struct {
+	Problem              string   `json:"problem"`
+	Sampler              string   `json:"sampler"`
+	Runs                 int      `json:"runs"`
+	MedianFinalBest      float64  `json:"median_final_best"`
+	MedianRegret         *float64 `json:"median_regret"`
+	IQRRegret            *float64 `json:"iqr_regret"`
+	MeanRank             float64  `json:"mean_rank"`
+	Wins                 int      `json:"wins"`
+	MedianSuggestSeconds float64  `json:"median_suggest_seconds"`
+	MedianTestRegret     *float64 `json:"median_test_regret,omitempty"`
+}
+
+// Summarize summarises runs per (problem, sampler), in the order they
+// first appear. Ranks compare the final best values of the optimisers on
+// the same problem and seed (1 = best; ties share the mean rank); a win is
+// a rank-1 finish, shared wins included. Failed runs are left out.
+func Summarize(runs []RunResult) []Summary {
+	type key struct{ problem, sampler string }
+	var order []key
+	groups := map[key][]RunResult{}
+	ranks := map[key][]float64{}
+	wins := map[key]int{}
+	bySeed := map[struct {
+		problem string
+		seed    int
+	}][]RunResult{}
+	for _, r := range runs {
+		if r.Error != "" {
+			continue
+		}
+		k := key{r.Problem, r.Sampler}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+		ps := struct {
+			problem string
+			seed    int
+		}{r.Problem, r.Seed}
+		bySeed[ps] = append(bySeed[ps], r)
+	}
+	for _, rs := range bySeed {
+		rk := Ranks(finalBests(rs))
+		for i, r := range rs {
+			k := key{r.Problem, r.Sampler}
+			ranks[k] = append(ranks[k], rk[i])
+			if rk[i] == minOf(rk) {
+				wins[k]++
+			}
+		}
+	}
+	out := make([]Summary, 0, len(order))
+	for _, k := range order {
+		rs := groups[k]
+		s := Summary{Problem: k.problem, Sampler: k.sampler, Runs: len(rs), Wins: wins[k]}
+		s.MedianFinalBest = Median(finalBests(rs))
+		if regs := collect(rs, func(r RunResult) *float64 { return r.Regret }); len(regs) > 0 {
+			m, iqr := Median(regs), IQR(regs)
+			s.MedianRegret, s.IQRRegret = &m, &iqr
+		}
+		if trs := collect(rs, func(r RunResult) *float64 { return r.TestRegret }); len(trs) > 0 {
+			m := Median(trs)
+			s.MedianTestRegret = &m
+		}
+		s.MeanRank = mean(ranks[k])
+		var secs []float64
+		for _, r := range rs {
+			secs = append(secs, r.SuggestSeconds...)
+		}
+		s.MedianSuggestSeconds = Median(secs)
+		out = append(out, s)
+	}
+	return out
+}
+
+func finalBests(rs []RunResult) []float64 {
+	v := make([]float64, len(rs))
+	for i, r := range rs {
+		v[i] = float64(r.FinalBest)
+	}
+	return v
+}
+
+func collect(rs []RunResult, f func(RunResult) *float64) []float64 {
+	var v []float64
+	for _, r := range rs {
+		if p := f(r); p != nil {
+			v = append(v, *p)
+		}
+	}
+	return v
+}
+
+// Median is the middle of v (the mean of the two middle values for an even
+// count); NaN for an empty v.
+func Median(v []float64) float64 { return Quantile(v, 0.5) }
+
+// IQR is the interquartile range Q3 − Q1 of v.
+func IQR(v []float64) float64 { return Quantile(v, 0.75) - Quantile(v, 0.25) }
+
+// Quantile is the q-quantile of v by linear interpolation between order
+// statistics (the "type 7" rule of R and numpy's default).
+func Quantile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	h := q * float64(len(s)-1)
+	lo := int(math.Floor(h))
+	hi := min(lo+1, len(s)-1)
+	return s[lo] + (h-float64(lo))*(s[hi]-s[lo])
+}
+
+// Ranks returns the rank of each value among v (1 = smallest), ties sharing
+// the mean of their ranks.
+func Ranks(v []float64) []float64 {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
+	r := make([]float64, len(v))
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
+			j++
+		}
+		for k := i; k <= j; k++ {
+			r[idx[k]] = float64(i+j)/2 + 1
+		}
+		i = j + 1
+	}
+	return r
+}
+
+func mean(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+func minOf(v []float64) float64 { return slices.Min(v) }

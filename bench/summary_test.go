@@ -1,0 +1,77 @@
+package bench
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestQuantiles(t *testing.T) {
+	for _, tc := range []struct {
+		v                []float64
+		median, iqr, q10 float64
+	}{
+		{[]float64{3}, 3, 0, 3},
+		{[]float64{1, 2}, 1.5, 0.5, 1.1},
+		{[]float64{4, 1, 3, 2}, 2.5, 1.5, 1.3},
+		{[]float64{1, 2, 3, 4, 100}, 3, 2, 1.4},
+	} {
+		if m := Median(tc.v); m != tc.median {
+			t.Errorf("Median(%v) = %v, want %v", tc.v, m, tc.median)
+		}
+		if q := IQR(tc.v); math.Abs(q-tc.iqr) > 1e-12 {
+			t.Errorf("IQR(%v) = %v, want %v", tc.v, q, tc.iqr)
+		}
+		if q := Quantile(tc.v, 0.1); math.Abs(q-tc.q10) > 1e-12 {
+			t.Errorf("Quantile(%v, 0.1) = %v, want %v", tc.v, q, tc.q10)
+		}
+	}
+	if !math.IsNaN(Median(nil)) {
+		t.Error("Median of nothing is not NaN")
+	}
+	v := []float64{3, 1, 2}
+	Median(v)
+	if !slices.Equal(v, []float64{3, 1, 2}) {
+		t.Error("Median sorted its argument")
+	}
+}
+
+func TestRanks(t *testing.T) {
+	for _, tc := range []struct{ v, want []float64 }{
+		{[]float64{0.3, 0.1, 0.2}, []float64{3, 1, 2}},
+		{[]float64{1, 1, 2}, []float64{1.5, 1.5, 3}},
+		{[]float64{5, 5, 5}, []float64{2, 2, 2}},
+		{[]float64{2, 1, 2, 0}, []float64{3.5, 2, 3.5, 1}},
+	} {
+		if got := Ranks(tc.v); !slices.Equal(got, tc.want) {
+			t.Errorf("Ranks(%v) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}
+
+func reg(v float64) *float64 { return &v }
+
+func TestSummarize(t *testing.T) {
+	runs := []RunResult{
+		{Problem: "p", Sampler: "a", Seed: 1, FinalBest: 1, Regret: reg(1), SuggestSeconds: []float64{1, 3}},
+		{Problem: "p", Sampler: "b", Seed: 1, FinalBest: 2, Regret: reg(2), SuggestSeconds: []float64{2}},
+		{Problem: "p", Sampler: "a", Seed: 2, FinalBest: 3, Regret: reg(3), SuggestSeconds: []float64{5}},
+		{Problem: "p", Sampler: "b", Seed: 2, FinalBest: 3, Regret: reg(3), SuggestSeconds: []float64{2}},
+		{Problem: "p", Sampler: "b", Seed: 3, Error: "boom"},
+	}
+	s := Summarize(runs)
+	if len(s) != 2 {
+		t.Fatalf("%d summaries, want 2", len(s))
+	}
+	a, b := s[0], s[1]
+	if a.Sampler != "a" || a.Runs != 2 || a.MedianFinalBest != 2 || *a.MedianRegret != 2 || *a.IQRRegret != 1 {
+		t.Errorf("a: %+v", a)
+	}
+	// seed 1: a ranks 1, b 2; seed 2: a tie at 1.5 each.
+	if a.MeanRank != 1.25 || b.MeanRank != 1.75 || a.Wins != 2 || b.Wins != 1 {
+		t.Errorf("ranks: a %.2f (%d wins), b %.2f (%d wins); want 1.25 (2), 1.75 (1)", a.MeanRank, a.Wins, b.MeanRank, b.Wins)
+	}
+	if a.MedianSuggestSeconds != 3 || b.Runs != 2 {
+		t.Errorf("a suggest %v, b runs %d", a.MedianSuggestSeconds, b.Runs)
+	}
+}

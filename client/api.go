@@ -1,0 +1,195 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Study is a study's summary.
+type Study struct {
+	Name      string          `json:"name"`
+	Direction string          `json:"direction"`
+	Sampler   string          `json:"sampler"`
+	Seed      uint64          `json:"seed"`
+	Budget    int             `json:"budget"` // trials wanted; 0 means no limit
+	Space     json.RawMessage `json:"space"`
+	Created   *time.Time      `json:"created"`
+	Trials    int             `json:"trials"` // stored trials, re-runs included
+	Used      int             `json:"used"`   // trials counted against the budget
+	States    map[string]int  `json:"states"` // trials per state (COMPLETE, RUNNING, ...)
+	BestValue *float64        `json:"best_value"`
+	BestTrial *int            `json:"best_trial"`
+}
+
+// Trial is one trial. Params values are json.Number for numbers (their
+// exact text), string or bool; space.Format and runner.Substitute accept
+// them as they are.
+type Trial struct {
+	ID       int64              `json:"id"`
+	Number   int                `json:"number"`
+	State    string             `json:"state"` // WAITING, RUNNING, COMPLETE, PRUNED or FAILED; "" in an ask's answer (RUNNING)
+	Params   map[string]any     `json:"params"`
+	Value    *float64           `json:"value"`
+	Metrics  map[string]float64 `json:"metrics"`
+	Reports  []Report           `json:"reports"`
+	Reason   string             `json:"reason"`
+	Worker   string             `json:"worker"`
+	Started  *time.Time         `json:"started"`
+	Finished *time.Time         `json:"finished"`
+	RetryOf  *int               `json:"retry_of"` // the number of the crashed trial this one re-runs
+}
+
+// Report is one intermediate value of a trial.
+type Report struct {
+	Step  int64   `json:"step"`
+	Value float64 `json:"value"`
+}
+
+// Batch is an ask's answer.
+type Batch struct {
+	Trials []Trial // RUNNING trials for the asking worker; empty once the budget is used up
+	// Pending counts the study's WAITING and RUNNING trials when Trials is
+	// empty. A trial whose worker died is re-queued once its lease lapses,
+	// so a worker may keep asking while Pending > 0.
+	Pending int
+	Lease   time.Duration // heartbeat more often than this
+}
+
+// Result is what a finished trial reports to Tell.
+type Result struct {
+	State   string             // "" or "COMPLETE", "PRUNED" or "FAILED"
+	Value   float64            // the objective (COMPLETE and PRUNED)
+	Reason  string             // why it FAILED
+	Metrics map[string]float64 // extra metrics and constraint values
+	// Requeue (FAILED only) asks the server to run the configuration
+	// again, once, as after a crash: for a trial the worker interrupted.
+	Requeue bool
+}
+
+func studyPath(name string) string { return "/api/v1/studies/" + url.PathEscape(name) }
+func trialPath(id int64) string    { return "/api/v1/trials/" + strconv.FormatInt(id, 10) }
+
+// CreateStudy creates a study. spec is the study file (DESIGN.md §2.2) as
+// anything that encodes to its JSON: a *config.Study, a map, a struct, or
+// the JSON itself as []byte or json.RawMessage. A name already taken is an
+// *Error with status 409.
+func (c *Client) CreateStudy(ctx context.Context, spec any) (Study, error) {
+	if raw, ok := spec.(json.RawMessage); ok {
+		spec = []byte(raw)
+	}
+	var s Study
+	err := c.do(ctx, "POST", "/api/v1/studies", spec, &s)
+	return s, err
+}
+
+// Studies lists every study.
+func (c *Client) Studies(ctx context.Context) ([]Study, error) {
+	var out struct {
+		Studies []Study `json:"studies"`
+	}
+	err := c.do(ctx, "GET", "/api/v1/studies", nil, &out)
+	return out.Studies, err
+}
+
+// Study returns one study's summary; an *Error with status 404 if there is
+// none of that name.
+func (c *Client) Study(ctx context.Context, name string) (Study, error) {
+	var s Study
+	err := c.do(ctx, "GET", studyPath(name), nil, &s)
+	return s, err
+}
+
+// Ask asks study for n trials (1 ≤ n ≤ 100) to run as worker ("" lets the
+// server name the worker by its address).
+func (c *Client) Ask(ctx context.Context, study string, n int, worker string) (Batch, error) {
+	var out struct {
+		Trials       []Trial `json:"trials"`
+		Pending      int     `json:"pending"`
+		LeaseSeconds float64 `json:"lease_seconds"`
+	}
+	req := map[string]any{"n": n}
+	if worker != "" {
+		req["worker"] = worker
+	}
+	if err := c.do(ctx, "POST", studyPath(study)+"/ask", req, &out); err != nil {
+		return Batch{}, err
+	}
+	for i := range out.Trials {
+		out.Trials[i].State = "RUNNING"
+	}
+	return Batch{Trials: out.Trials, Pending: out.Pending, Lease: time.Duration(out.LeaseSeconds * float64(time.Second))}, nil
+}
+
+// Enqueue adds params as a WAITING trial that the next ask hands out.
+func (c *Client) Enqueue(ctx context.Context, study string, params map[string]any) (Trial, error) {
+	var t Trial
+	err := c.do(ctx, "POST", studyPath(study)+"/trials", map[string]any{"params": params}, &t)
+	return t, err
+}
+
+// Tell records the result of trial id. Telling again the result a trial
+// already has succeeds; a different one is an *Error with status 409.
+func (c *Client) Tell(ctx context.Context, id int64, r Result) error {
+	req := map[string]any{}
+	if r.State != "" {
+		req["state"] = r.State
+	}
+	if r.State == "FAILED" {
+		req["reason"] = r.Reason
+		if r.Requeue {
+			req["requeue"] = true
+		}
+	} else {
+		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
+			return fmt.Errorf("tell trial %d: value %v is not finite; tell it FAILED with the reason instead", id, r.Value)
+		}
+		req["value"] = r.Value
+	}
+	if len(r.Metrics) > 0 {
+		m := make(map[string]float64, len(r.Metrics))
+		for k, v := range r.Metrics {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) { // JSON cannot carry them; study.Tell drops them too
+				m[k] = v
+			}
+		}
+		req["metrics"] = m
+	}
+	return c.do(ctx, "POST", trialPath(id)+"/tell", req, nil)
+}
+
+// Report records an intermediate value of a running trial.
+func (c *Client) Report(ctx context.Context, id, step int64, value float64) error {
+	if math.IsNaN(value) || math.IsInf(value, 0) {
+		return fmt.Errorf("report for trial %d, step %d: value %v is not finite", id, step, value)
+	}
+	return c.do(ctx, "POST", trialPath(id)+"/report", map[string]any{"step": step, "value": value}, nil)
+}
+
+// Heartbeat tells the server that trial id is still running. An *Error
+// with status 409 means the trial is no longer RUNNING (e.g. it was taken
+// for dead and re-queued): its result will not be accepted.
+func (c *Client) Heartbeat(ctx context.Context, id int64) error {
+	return c.do(ctx, "POST", trialPath(id)+"/heartbeat", nil, nil)
+}
+
+// Trials returns every trial of study, in order.
+func (c *Client) Trials(ctx context.Context, study string) ([]Trial, error) {
+	var out struct {
+		Trials []Trial `json:"trials"`
+	}
+	err := c.do(ctx, "GET", studyPath(study)+"/trials", nil, &out)
+	return out.Trials, err
+}
+
+// Best returns the best COMPLETE trial of study; an *Error with status 404
+// when the study is unknown or has no COMPLETE trial yet.
+func (c *Client) Best(ctx context.Context, study string) (Trial, error) {
+	var t Trial
+	err := c.do(ctx, "GET", studyPath(study)+"/best", nil, &t)
+	return t, err
+}

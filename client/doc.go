@@ -1,0 +1,18 @@
+// Package client is a Go client for boa's HTTP API (DESIGN.md §2.4,
+// docs/http-api.md), the one `boa worker` uses.
+//
+// A Client retries what a network or a restarting server breaks for a
+// moment: connection refused or reset, a response cut short, a timeout, and
+// the statuses 429, 502, 503 and 504. It waits between attempts with capped
+// exponential backoff and full jitter, so that many workers that lost the
+// same server do not come back in step, for at most WithRetry's budget (2
+// minutes by default), and stops at once when the context ends. Every other
+// status, in particular every 4xx, is returned at once as an *Error.
+//
+// Retrying is safe for every call: report and heartbeat are idempotent,
+// the server answers a repeated tell that carries the result the trial
+// already has with 200 (so a tell whose first answer was lost does not fail
+// on its retry), and a trial handed out by an ask whose answer was lost is
+// not lost: nobody heartbeats it, so the server marks it FAILED (stale)
+// after its lease and re-queues its configuration once.
+package client

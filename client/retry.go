@@ -1,0 +1,39 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"syscall"
+)
+
+// transient reports whether err may go away if the request is sent again:
+// the server is restarting or overloaded, a proxy lost it, or the network
+// dropped the connection. A 4xx never does: the request itself is wrong.
+func transient(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		switch e.Status {
+		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			return true
+		}
+		return false
+	}
+	var op *net.OpError
+	var ne net.Error
+	switch {
+	case errors.Is(err, errAttempt),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.As(err, &op):
+		return true
+	case errors.As(err, &ne) && ne.Timeout():
+		return true
+	}
+	return false
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/boaopt/boa/bench"
+)
+
+func benchCmd() *cobra.Command {
+	var (
+		problems, samplers, tables []string
+		seeds, budget, parallel    int
+		out                        string
+		asJSON, noisy              bool
+	)
+	cmd := &cobra.Command{
+		Use:   "bench --problems P1,P2 --samplers S1,S2 --seeds N --budget B [--out DIR] [--json]",
+		Short: "Benchmark samplers and peers side by side",
+		Long: "Runs every sampler on every problem for seeds 1..N with B evaluations each, in parallel\n" +
+			"over the machine's cores, and reports per problem the median and IQR of regret (or of the\n" +
+			"best value), mean rank, wins and suggestion time (DESIGN.md §2.5).\n\n" +
+			"Problems: test functions (branin, ackley:5, ...), BBOB instances bbob:F:D:I, and tables\n" +
+			"given with --table nb201:PATH, hpobench:PATH or fcnet:PATH.\n" +
+			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).",
+		Example: "  boa bench --problems branin,hartmann6,ackley:5 --samplers gpbo,random,goptuna-tpe --seeds 10 --budget 60 --out bench-out\n" +
+			"  boa bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,gpbo --seeds 10 --budget 100 --json\n" +
+			"  boa bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,goptuna-tpe",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			stderr := cmd.ErrOrStderr()
+			var ps []bench.Problem
+			for _, spec := range problems {
+				p, err := bench.ParseProblem(spec)
+				if err != nil {
+					return err
+				}
+				ps = append(ps, p)
+			}
+			for _, spec := range tables {
+				p, err := bench.TableProblem(spec, noisy)
+				if err != nil {
+					return err
+				}
+				ps = append(ps, p)
+			}
+			if len(ps) == 0 {
+				return errors.New("no problems: give --problems and/or --table")
+			}
+			ss, err := availableSamplers(samplers, stderr)
+			if err != nil {
+				return err
+			}
+			total := len(ps) * len(ss) * seeds
+			done := 0
+			cfg := bench.Config{Problems: ps, Samplers: ss, Seeds: seeds, Budget: budget, Parallel: parallel}
+			runs, err := bench.Run(ctx, cfg, func(r bench.RunResult) {
+				done++
+				status := fmt.Sprintf("final best %.6g", float64(r.FinalBest))
+				if r.Error != "" {
+					status = "FAILED: " + r.Error
+				}
+				fmt.Fprintf(stderr, "[%d/%d] %s %s seed %d: %s\n", done, total, r.Problem, r.Sampler, r.Seed, status)
+			})
+			if err != nil {
+				return err
+			}
+			report := bench.NewReport(runs)
+			if out != "" {
+				if err := report.WriteDir(out, "boa "+strings.Join(os.Args[1:], " ")); err != nil {
+					return err
+				}
+				fmt.Fprintf(stderr, "wrote %s/results.json, report.md and plots\n", out)
+			}
+			if asJSON {
+				return report.WriteJSON(cmd.OutOrStdout())
+			}
+			return printBenchSummary(cmd.OutOrStdout(), report.Summary)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&problems, "problems", nil, "problems: test functions (NAME or NAME:DIM) and BBOB instances (bbob:F:D:I)")
+	fl.StringArrayVar(&tables, "table", nil, "tabular problem KIND:PATH (nb201, hpobench, fcnet); repeatable")
+	fl.BoolVar(&noisy, "noisy", false, "tabular problems draw one seed's value per query instead of the seed mean")
+	fl.StringSliceVar(&samplers, "samplers", []string{"gpbo", "random"}, "samplers and peers to compare")
+	fl.IntVar(&seeds, "seeds", 5, "runs per problem and sampler (seeds 1..N)")
+	fl.IntVar(&budget, "budget", 50, "evaluations per run")
+	fl.IntVar(&parallel, "parallel", 0, "runs at once (0: the number of cores)")
+	fl.StringVar(&out, "out", "", "also write results.json, report.md and PNG plots into this folder")
+	fl.BoolVar(&asJSON, "json", false, "print the results and summary as one JSON object")
+	cmd.AddCommand(latencyCmd())
+	return cmd
+}
+
+// availableSamplers drops the peers that cannot run here, saying why.
+func availableSamplers(names []string, stderr io.Writer) ([]string, error) {
+	var out []string
+	for _, s := range names {
+		ok, why := bench.Available(s)
+		if ok {
+			out = append(out, s)
+			continue
+		}
+		if strings.HasPrefix(why, "unknown sampler") {
+			return nil, errors.New(why)
+		}
+		fmt.Fprintf(stderr, "skipping %s: %s\n", s, why)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("none of the samplers can run here")
+	}
+	return out, nil
+}
+
+func printBenchSummary(w io.Writer, summary []bench.Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROBLEM\tSAMPLER\tMEDIAN BEST\tMEDIAN REGRET\tIQR\tMEAN RANK\tWINS\tMEDIAN SUGGEST s")
+	for _, s := range summary {
+		reg, iqr := "-", "-"
+		if s.MedianRegret != nil {
+			reg, iqr = fmt.Sprintf("%.4g", *s.MedianRegret), fmt.Sprintf("%.2g", *s.IQRRegret)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.6g\t%s\t%s\t%.2f\t%d\t%.3g\n", s.Problem, s.Sampler, s.MedianFinalBest, reg, iqr, s.MeanRank, s.Wins, s.MedianSuggestSeconds)
+	}
+	return tw.Flush()
+}
+
+func latencyCmd() *cobra.Command {
+	var (
+		ns       []int
+		dim      int
+		samplers []string
+		asJSON   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "latency --n 100,500,1000,2000 --dim 10 --samplers S1,S2",
+		Short: "Time one suggestion at each history size, next to one Cholesky factorisation",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ss, err := availableSamplers(samplers, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			for _, n := range ns {
+				if n < 2 {
+					return fmt.Errorf("--n values must be at least 2, got %d", n)
+				}
+			}
+			res := bench.Latency(cmd.Context(), ss, ns, dim)
+			if asJSON {
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{"latency": res})
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "N\tSAMPLER\tSUGGEST s\tCHOLESKY s\tRATIO")
+			for _, r := range res {
+				if r.Error != "" {
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%.3g\t-\n", r.N, r.Sampler, r.Error, r.CholeskySeconds)
+					continue
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%.3g\t%.3g\t%.1f×\n", r.N, r.Sampler, r.SuggestSeconds, r.CholeskySeconds, r.Ratio)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().IntSliceVar(&ns, "n", []int{100, 500, 1000}, "history sizes")
+	cmd.Flags().IntVar(&dim, "dim", 10, "dimension")
+	cmd.Flags().StringSliceVar(&samplers, "samplers", []string{"gpbo", "random"}, "samplers and peers")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}

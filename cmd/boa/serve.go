@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/boaopt/boa/config"
+	"github.com/boaopt/boa/server"
+	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/study"
+)
+
+type serveFlags struct {
+	storage string
+	addr    string
+	token   string
+	lease   time.Duration
+	verbose bool
+}
+
+func serveCmd() *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve --storage URL [--addr HOST:PORT] [--token T] [--lease 30s]",
+		Short: "Serve the HTTP JSON API that remote workers ask and tell",
+		Long: "Serve the HTTP JSON API (docs/http-api.md) over a storage. The server keeps no\n" +
+			"state of its own: several `boa serve` processes may share one PostgreSQL\n" +
+			"database behind a load balancer.\n\n" +
+			"Off the loopback interface a bearer token is required (--token or BOA_TOKEN);\n" +
+			"clients send it as \"Authorization: Bearer $BOA_TOKEN\".",
+		Example: "  boa serve --storage sqlite:boa.db\n" +
+			"  BOA_TOKEN=s3cret boa serve --storage postgres://boa:pw@db:5432/boa --addr 0.0.0.0:8080",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("token") {
+				f.token = os.Getenv("BOA_TOKEN")
+			}
+			return serve(cmd.Context(), f, cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.storage, "storage", config.DefaultStorage, "storage URL: sqlite:PATH, postgres://... or memory:")
+	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (HOST:PORT; port 0 picks a free one)")
+	fl.StringVar(&f.token, "token", "", "bearer token required of clients (default $BOA_TOKEN)")
+	fl.DurationVar(&f.lease, "lease", study.DefaultLease, "a running trial without a heartbeat for this long is FAILED (stale) and re-queued")
+	fl.BoolVar(&f.verbose, "verbose", false, "log every failed request, not only server errors")
+	return cmd
+}
+
+func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
+	if f.lease <= 0 {
+		return fmt.Errorf("--lease must be positive, got %v", f.lease)
+	}
+	loopback, err := loopbackAddr(f.addr)
+	if err != nil {
+		return err
+	}
+	if !loopback && f.token == "" {
+		return fmt.Errorf("refusing to serve on %s without a token: anyone who can reach it could read and change "+
+			"your studies; set BOA_TOKEN (or --token), or listen on 127.0.0.1", f.addr)
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	store, err := storage.Open(ctx, f.storage)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	level := slog.LevelWarn
+	if f.verbose {
+		level = slog.LevelInfo
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           server.New(store, server.Options{Token: f.token, Lease: f.lease, Logger: logger}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	auth := "no token (loopback only)"
+	if f.token != "" {
+		auth = "bearer token required"
+	}
+	fmt.Fprintf(stderr, "boa serve: listening on http://%s (storage %s, lease %v, %s)\n", ln.Addr(), redactURL(f.storage), f.lease, auth)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	stop() // a second signal ends the process at once
+	fmt.Fprintln(stderr, "boa serve: shutting down (finishing requests in flight)")
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// loopbackAddr reports whether addr listens on the loopback interface only.
+// An empty host listens on every interface.
+func loopbackAddr(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8080: %w", addr, err)
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true, nil
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback(), nil
+}
+
+// redactURL hides the password of a storage URL in logs.
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return s
+}

@@ -1,0 +1,195 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/boaopt/boa/config"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/study"
+)
+
+// createStudy creates a study from the study file of DESIGN.md §2.2 as
+// JSON. An existing name is always a 409, even with an identical body: a
+// client that means "create or join" reads GET /api/v1/studies/{name}
+// first. The file's storage, workers and objective are not kept: the
+// server has its own storage and remote workers bring their own command.
+func (s *server) createStudy(w http.ResponseWriter, r *http.Request) error {
+	body, err := s.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	if body == nil {
+		return badRequest("the request body is empty: want the study file as a JSON object (name, space, ...)")
+	}
+	if err := decodeJSON(body, &json.RawMessage{}); err != nil {
+		return err // the same wording as the other endpoints for malformed JSON
+	}
+	cfg, err := config.ParseJSON(body)
+	if err != nil {
+		return badRequest("%v", err)
+	}
+	if _, err := sampler.New(cfg.SamplerName()); err != nil {
+		return badRequest("sampler: %v", err)
+	}
+	dir, err := study.ParseDirection(cfg.Direction)
+	if err != nil {
+		return badRequest("%v", err)
+	}
+	st, err := study.Create(r.Context(), s.store, study.Spec{
+		Name: cfg.Name, Direction: dir, Space: cfg.Space, Sampler: cfg.SamplerName(),
+		Seed: cfg.Seed, Budget: cfg.Trials,
+	})
+	if errors.Is(err, storage.ErrExists) {
+		return errorf(http.StatusConflict, "study %q already exists (names are unique: GET /api/v1/studies/%s to join it, or choose another name)",
+			cfg.Name, url.PathEscape(cfg.Name))
+	}
+	if err != nil {
+		return err
+	}
+	rec, err := s.store.GetStudy(r.Context(), st.Name())
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", "/api/v1/studies/"+url.PathEscape(cfg.Name))
+	writeJSON(w, http.StatusCreated, summarise(rec, nil))
+	return nil
+}
+
+func (s *server) listStudies(w http.ResponseWriter, r *http.Request) error {
+	all, err := s.store.ListStudies(r.Context())
+	if err != nil {
+		return err
+	}
+	out := make([]studyJSON, len(all))
+	for i, st := range all {
+		trials, err := s.store.Trials(r.Context(), st.ID)
+		if err != nil {
+			return err
+		}
+		out[i] = summarise(st, trials)
+	}
+	writeJSON(w, http.StatusOK, map[string][]studyJSON{"studies": out})
+	return nil
+}
+
+// load reads the stored study named in the path and its trials.
+func (s *server) load(r *http.Request) (storage.Study, []storage.Trial, error) {
+	name := r.PathValue("name")
+	st, err := s.store.GetStudy(r.Context(), name)
+	if errors.Is(err, storage.ErrNotFound) {
+		return st, nil, errorf(http.StatusNotFound, "study %q not found", name)
+	}
+	if err != nil {
+		return st, nil, err
+	}
+	trials, err := s.store.Trials(r.Context(), st.ID)
+	return st, trials, err
+}
+
+func (s *server) getStudy(w http.ResponseWriter, r *http.Request) error {
+	st, trials, err := s.load(r)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, summarise(st, trials))
+	return nil
+}
+
+func (s *server) trials(w http.ResponseWriter, r *http.Request) error {
+	_, trials, err := s.load(r)
+	if err != nil {
+		return err
+	}
+	out := make([]trialJSON, len(trials))
+	for i, t := range trials {
+		out[i] = toTrialJSON(t)
+	}
+	writeJSON(w, http.StatusOK, map[string][]trialJSON{"trials": out})
+	return nil
+}
+
+func (s *server) best(w http.ResponseWriter, r *http.Request) error {
+	st, trials, err := s.load(r)
+	if err != nil {
+		return err
+	}
+	b, ok := best(st.Direction, trials)
+	if !ok {
+		return errorf(http.StatusNotFound, "study %q has no COMPLETE trial yet", st.Name)
+	}
+	writeJSON(w, http.StatusOK, toTrialJSON(trials[b]))
+	return nil
+}
+
+type enqueueRequest struct {
+	Params map[string]json.RawMessage `json:"params"`
+}
+
+// enqueue adds a configuration chosen by the user as a WAITING trial,
+// which the next ask hands out before any new suggestion. It counts
+// against the budget, so it is refused once the budget is used up.
+func (s *server) enqueue(w http.ResponseWriter, r *http.Request) error {
+	var req enqueueRequest
+	if err := s.decode(w, r, &req, false); err != nil {
+		return err
+	}
+	if req.Params == nil {
+		return badRequest("params: missing; want {\"params\": {\"name\": value, ...}}")
+	}
+	e, err := s.studies.byName(r.Context(), r.PathValue("name"))
+	if err != nil {
+		return err
+	}
+	sp := e.st.Space()
+	a := make(space.Assignment, len(req.Params))
+	for k, raw := range req.Params {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return badRequest("params.%s: %v", k, err)
+		}
+		a[k] = v
+	}
+	canon, err := sp.Canonical(a)
+	if err != nil {
+		return badRequest("params do not fit the space of study %q: %v", e.st.Name(), err)
+	}
+	u, err := sp.Encode(canon)
+	if err != nil {
+		return badRequest("params: %v", err)
+	}
+	pj, err := json.Marshal(canon)
+	if err != nil {
+		return err
+	}
+	// Under the suggestion lease, so that the budget check and the insert
+	// are one step for every process's asks.
+	unlock, err := s.store.Lock(r.Context(), e.st.ID(), "enqueue", time.Minute)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if budget := e.st.Budget(); budget > 0 {
+		trials, err := s.store.Trials(r.Context(), e.st.ID())
+		if err != nil {
+			return err
+		}
+		if used := summarise(storage.Study{}, trials).Used; used >= budget {
+			return errorf(http.StatusConflict, "study %q has used its budget of %d trials; no trial can be added", e.st.Name(), budget)
+		}
+	}
+	rec, err := s.store.AddTrial(r.Context(), storage.Trial{
+		StudyID: e.st.ID(), Params: pj, X: u, State: storage.Waiting, RetryOf: -1,
+	})
+	if err != nil {
+		return fmt.Errorf("enqueue: %w", err)
+	}
+	writeJSON(w, http.StatusCreated, toTrialJSON(rec))
+	return nil
+}

@@ -1,0 +1,349 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/study"
+)
+
+type askRequest struct {
+	N      *int   `json:"n"`
+	Worker string `json:"worker"` // who runs the trials, as `boa trials` shows it
+}
+
+// ask hands out up to n RUNNING trials of the study. The list is empty
+// once the budget is used up; it may be shorter than n for the same
+// reason, or when the storage fails after some trials were handed out
+// (they are in the answer, and the failure is logged).
+func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
+	var req askRequest
+	if err := s.decode(w, r, &req, true); err != nil {
+		return err
+	}
+	n := 1
+	if req.N != nil {
+		n = *req.N
+	}
+	if n < 1 || n > MaxAsk {
+		return badRequest("n: want between 1 and %d trials, got %d", MaxAsk, n)
+	}
+	if err := text("worker", req.Worker, 256); err != nil {
+		return err
+	}
+	worker := req.Worker
+	if worker == "" {
+		worker = "http:" + r.RemoteAddr
+	}
+	e, err := s.studies.byName(r.Context(), r.PathValue("name"))
+	if err != nil {
+		return err
+	}
+	if err := e.lock(r.Context()); err != nil {
+		return err
+	}
+	defer e.unlock()
+	e.st.SetWorker(worker)
+
+	resp := askResponse{Trials: []askedJSON{}, LeaseSeconds: s.opts.Lease.Seconds()}
+	for range n {
+		t, err := e.st.Ask(r.Context())
+		if errors.Is(err, study.ErrBudget) {
+			break
+		}
+		if err != nil {
+			if len(resp.Trials) == 0 {
+				return err
+			}
+			s.log.Error("ask stopped early", "study", e.st.Name(), "asked", n, "got", len(resp.Trials), "error", err)
+			break
+		}
+		pj, err := json.Marshal(t.Params)
+		if err != nil {
+			return err
+		}
+		resp.Trials = append(resp.Trials, askedJSON{ID: t.ID, Number: t.Number, Params: pj, RetryOf: retryOf(t.RetryOf)})
+	}
+	if len(resp.Trials) == 0 {
+		trials, err := s.store.Trials(r.Context(), e.st.ID())
+		if err != nil {
+			return err
+		}
+		for _, t := range trials {
+			if !t.State.Finished() {
+				resp.Pending++
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+type tellRequest struct {
+	State   string                     `json:"state"` // COMPLETE (default), PRUNED or FAILED
+	Value   json.RawMessage            `json:"value"`
+	Reason  string                     `json:"reason"`
+	Metrics map[string]json.RawMessage `json:"metrics"`
+	Requeue bool                       `json:"requeue"` // FAILED only: run the configuration again, once
+}
+
+// maxReason bounds a stored failure reason; longer ones are cut.
+const maxReason = 4096
+
+// outcome is a validated tell.
+type outcome struct {
+	state   storage.State
+	value   *float64
+	reason  string
+	metrics map[string]float64
+	requeue bool
+}
+
+func parseTell(req tellRequest) (outcome, error) {
+	var o outcome
+	o.state = storage.Complete
+	if req.State != "" {
+		st, err := storage.ParseState(req.State)
+		if err != nil || !st.Finished() {
+			return o, badRequest("state: %q is not a result; want COMPLETE (the default), PRUNED or FAILED", req.State)
+		}
+		o.state = st
+	}
+	hasValue := len(req.Value) > 0 && string(req.Value) != "null"
+	switch o.state {
+	case storage.Complete, storage.Pruned:
+		v, err := number("value", req.Value)
+		if err != nil {
+			return o, err
+		}
+		o.value = &v
+		if req.Reason != "" {
+			return o, badRequest("reason: only a FAILED trial has a reason")
+		}
+	case storage.Failed:
+		if hasValue {
+			return o, badRequest("value: a FAILED trial has no value (leave it out, and say why in \"reason\")")
+		}
+		o.reason = cleanReason(req.Reason)
+	}
+	if req.Requeue && o.state != storage.Failed {
+		return o, badRequest("requeue: only a FAILED trial can be re-queued")
+	}
+	o.requeue = req.Requeue
+	if len(req.Metrics) > 0 {
+		o.metrics = make(map[string]float64, len(req.Metrics))
+		for k, raw := range req.Metrics {
+			if k == "" {
+				return o, badRequest("metrics: a metric needs a name")
+			}
+			if err := text("metric name", k, 256); err != nil {
+				return o, err
+			}
+			v, err := number(fmt.Sprintf("metrics.%s", k), raw)
+			if err != nil {
+				return o, err
+			}
+			o.metrics[k] = v
+		}
+	}
+	return o, nil
+}
+
+// cleanReason makes a reason storable: NUL characters (the SQL back-ends
+// refuse them; a crashing program's stderr may hold some) become U+FFFD,
+// and a reason longer than maxReason is cut on a character boundary.
+func cleanReason(s string) string {
+	if s == "" {
+		return "reported FAILED by the worker (no reason given)"
+	}
+	s = strings.ReplaceAll(s, "\x00", "\uFFFD")
+	if len(s) > maxReason {
+		cut := maxReason
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+// same reports whether a finished trial already holds outcome o: then a
+// repeated tell (a retry whose first answer was lost) succeeds again.
+func (o outcome) same(t storage.Trial) bool {
+	if t.State != o.state || t.Reason != o.reason || len(t.Metrics) != len(o.metrics) || !maps.Equal(t.Metrics, o.metrics) {
+		return false
+	}
+	if o.state == storage.Failed {
+		return true
+	}
+	return t.Value != nil && o.value != nil && *t.Value == *o.value
+}
+
+// requeueError asks study.Tell to re-queue the trial's configuration: it
+// does so for a trial interrupted by its context, which is what a worker
+// that sends requeue means (its own Ctrl-C), and records the reason as is.
+type requeueError struct{ reason string }
+
+func (e requeueError) Error() string { return e.reason }
+func (e requeueError) Unwrap() error { return context.Canceled }
+
+func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	var req tellRequest
+	if err := s.decode(w, r, &req, false); err != nil {
+		return err
+	}
+	o, err := parseTell(req)
+	if err != nil {
+		return err
+	}
+	rec, err := s.trial(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	if err := s.finished(rec, o); err != nil {
+		if errors.Is(err, errSame) {
+			writeJSON(w, http.StatusOK, tellAnswer(rec))
+			return nil
+		}
+		return err
+	}
+	e, err := s.studies.byID(r.Context(), rec.StudyID)
+	if err != nil {
+		return err
+	}
+	res := study.Result{Pruned: o.state == storage.Pruned, Metrics: o.metrics}
+	switch {
+	case o.state == storage.Failed && o.requeue:
+		res.Err = requeueError{o.reason}
+	case o.state == storage.Failed:
+		res.Err = errors.New(o.reason)
+	default:
+		res.Value = *o.value
+	}
+	err = e.st.Tell(r.Context(), id, res)
+	if errors.Is(err, storage.ErrFinished) {
+		// Finished meanwhile (a concurrent retry, or a reaper): judge again.
+		if rec, err = s.trial(r.Context(), id); err != nil {
+			return err
+		}
+		if err := s.finished(rec, o); err != nil && !errors.Is(err, errSame) {
+			return err
+		}
+		writeJSON(w, http.StatusOK, tellAnswer(rec))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rec.State, rec.Value, rec.Reason = o.state, o.value, o.reason
+	writeJSON(w, http.StatusOK, tellAnswer(rec))
+	return nil
+}
+
+var errSame = errors.New("the trial already has this result")
+
+// finished returns nil for a running trial, errSame for a trial that
+// already holds o, and a 409 otherwise.
+func (s *server) finished(t storage.Trial, o outcome) error {
+	switch {
+	case t.State == storage.Running:
+		return nil
+	case t.State == storage.Waiting:
+		return errorf(http.StatusConflict, "trial %d (number %d) is WAITING: it has not been handed out by an ask yet", t.ID, t.Number)
+	case o.same(t):
+		return errSame
+	}
+	return errorf(http.StatusConflict, "trial %d (number %d) already finished as %s; a result is final", t.ID, t.Number, describe(t))
+}
+
+func describe(t storage.Trial) string {
+	switch {
+	case t.State == storage.Failed:
+		return fmt.Sprintf("FAILED (%s)", t.Reason)
+	case t.Value != nil:
+		return fmt.Sprintf("%s with value %v", t.State, *t.Value)
+	}
+	return t.State.String()
+}
+
+func tellAnswer(t storage.Trial) tellResponse {
+	return tellResponse{ID: t.ID, Number: t.Number, State: t.State.String(), Value: t.Value, Reason: t.Reason}
+}
+
+// trial reads trial id, a 404 naming it when there is none.
+func (s *server) trial(ctx context.Context, id int64) (storage.Trial, error) {
+	t, err := s.store.GetTrial(ctx, id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return t, errorf(http.StatusNotFound, "trial %d not found", id)
+	}
+	return t, err
+}
+
+type reportRequest struct {
+	Step  *int64          `json:"step"`
+	Value json.RawMessage `json:"value"`
+}
+
+func (s *server) report(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	var req reportRequest
+	if err := s.decode(w, r, &req, false); err != nil {
+		return err
+	}
+	if req.Step == nil {
+		return badRequest("step: missing; want an integer (the epoch or iteration)")
+	}
+	v, err := number("value", req.Value)
+	if err != nil {
+		return err
+	}
+	err = s.store.Report(r.Context(), id, *req.Step, v)
+	if errors.Is(err, storage.ErrNotFound) {
+		return errorf(http.StatusNotFound, "trial %d not found", id)
+	}
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *server) heartbeat(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.readBody(w, r); err != nil { // any body is ignored, within the limit
+		return err
+	}
+	err = s.store.Heartbeat(r.Context(), id)
+	switch {
+	case err == nil:
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	case errors.Is(err, storage.ErrNotFound):
+		return errorf(http.StatusNotFound, "trial %d not found", id)
+	case errors.Is(err, storage.ErrFinished):
+		return err
+	}
+	// The storage refuses a beat for a trial that is not RUNNING without a
+	// sentinel; tell that apart from a failing storage.
+	if t, gerr := s.store.GetTrial(r.Context(), id); gerr == nil && t.State != storage.Running {
+		return errorf(http.StatusConflict, "trial %d (number %d) is %v, not RUNNING", id, t.Number, t.State)
+	}
+	return err
+}

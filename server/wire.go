@@ -1,0 +1,148 @@
+package server
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/boaopt/boa/storage"
+)
+
+// The JSON the API answers. The client package has its own copies of
+// these shapes; docs/http-api.md is the contract both follow.
+
+// studyJSON summarises a study.
+type studyJSON struct {
+	Name      string          `json:"name"`
+	Direction string          `json:"direction"`
+	Sampler   string          `json:"sampler"`
+	Seed      uint64          `json:"seed"`
+	Budget    int             `json:"budget"` // trials wanted; 0 = no limit
+	Space     json.RawMessage `json:"space"`
+	Created   *time.Time      `json:"created"`
+	Trials    int             `json:"trials"` // stored trials, re-runs included
+	Used      int             `json:"used"`   // trials counted against the budget (re-runs take their original's place)
+	States    map[string]int  `json:"states"` // trials per state
+	BestValue *float64        `json:"best_value"`
+	BestTrial *int            `json:"best_trial"` // number of the best trial
+}
+
+// trialJSON is a trial as GET .../trials and .../best answer it.
+type trialJSON struct {
+	ID       int64              `json:"id"`
+	Number   int                `json:"number"`
+	State    string             `json:"state"`
+	Params   json.RawMessage    `json:"params"`
+	Value    *float64           `json:"value"`
+	Metrics  map[string]float64 `json:"metrics"`
+	Reports  []reportJSON       `json:"reports"`
+	Reason   string             `json:"reason"`
+	Worker   string             `json:"worker"`
+	Started  *time.Time         `json:"started"`
+	Finished *time.Time         `json:"finished"`
+	RetryOf  *int               `json:"retry_of"`
+}
+
+type reportJSON struct {
+	Step  int64   `json:"step"`
+	Value float64 `json:"value"`
+}
+
+// askedJSON is a trial handed out by ask.
+type askedJSON struct {
+	ID      int64           `json:"id"`
+	Number  int             `json:"number"`
+	Params  json.RawMessage `json:"params"`
+	RetryOf *int            `json:"retry_of,omitempty"`
+}
+
+type askResponse struct {
+	Trials []askedJSON `json:"trials"`
+	// Pending counts the study's WAITING and RUNNING trials when the
+	// list is empty: a worker may wait for them, since one whose runner
+	// died is re-queued once its lease lapses.
+	Pending int `json:"pending"`
+	// LeaseSeconds is the heartbeat lease: a worker must beat more often.
+	LeaseSeconds float64 `json:"lease_seconds"`
+}
+
+type tellResponse struct {
+	ID     int64    `json:"id"`
+	Number int      `json:"number"`
+	State  string   `json:"state"`
+	Value  *float64 `json:"value"`
+	Reason string   `json:"reason,omitempty"`
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func params(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("{}")
+	}
+	return raw
+}
+
+func retryOf(n int) *int {
+	if n < 0 {
+		return nil
+	}
+	return &n
+}
+
+func toTrialJSON(t storage.Trial) trialJSON {
+	out := trialJSON{
+		ID: t.ID, Number: t.Number, State: t.State.String(), Params: params(t.Params), Value: t.Value,
+		Metrics: t.Metrics, Reports: make([]reportJSON, len(t.Reports)), Reason: t.Reason, Worker: t.Worker,
+		Started: timePtr(t.Started), Finished: timePtr(t.Finished), RetryOf: retryOf(t.RetryOf),
+	}
+	if out.Metrics == nil {
+		out.Metrics = map[string]float64{}
+	}
+	for i, r := range t.Reports {
+		out.Reports[i] = reportJSON(r)
+	}
+	return out
+}
+
+// summarise builds a study's summary from its stored trials.
+func summarise(st storage.Study, trials []storage.Trial) studyJSON {
+	out := studyJSON{
+		Name: st.Name, Direction: st.Direction, Sampler: st.Sampler, Seed: st.Seed, Budget: st.Budget,
+		Space: params(st.Space), Created: timePtr(st.Created), Trials: len(trials), States: map[string]int{},
+	}
+	out.Used = len(trials)
+	for _, t := range trials {
+		out.States[t.State.String()]++
+		if t.RetryOf >= 0 {
+			out.Used--
+		}
+	}
+	if b, ok := best(st.Direction, trials); ok {
+		out.BestValue, out.BestTrial = trials[b].Value, &trials[b].Number
+	}
+	return out
+}
+
+// best returns the index of the best COMPLETE trial; ties go to the
+// earlier trial.
+func best(direction string, trials []storage.Trial) (int, bool) {
+	sign := 1.0
+	if direction == "maximize" {
+		sign = -1
+	}
+	b := -1
+	for i, t := range trials {
+		if t.State != storage.Complete || t.Value == nil {
+			continue
+		}
+		if b < 0 || sign**t.Value < sign**trials[b].Value {
+			b = i
+		}
+	}
+	return b, b >= 0
+}
