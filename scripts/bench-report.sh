@@ -3,6 +3,7 @@
 # its peers, on this machine, at this commit. Run from the repository root:
 #
 #   bash scripts/bench-report.sh            # about 15 minutes on 2 cores
+#   bash scripts/bench-report.sh --no-run   # rebuild the page from bench-out/ only
 #
 # Peers that are not installed are skipped with a message (install them
 # with scripts/install-peers.sh). Raw results and plots go to bench-out/.
@@ -20,16 +21,18 @@ cmd_funcs="boa bench --problems $funcs --samplers $samplers --seeds 10 --budget 
 cmd_nb201="boa bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,goptuna-tpe,gpbo --seeds 10 --budget 100 --out $out/nb201"
 cmd_latency="boa bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,random,goptuna-tpe"
 
-echo "== $cmd_funcs" >&2
-"$boa" bench --problems "$funcs" --samplers "$samplers" --seeds 10 --budget 60 --out "$out/functions" > "$out/functions.txt"
-nb201=""
-if [ -f ../shared/data/nb201/cifar10.csv ]; then
-	echo "== $cmd_nb201" >&2
-	"$boa" bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,goptuna-tpe,gpbo --seeds 10 --budget 100 --out "$out/nb201" > "$out/nb201.txt"
-	nb201=yes
+if [ "${1:-}" != "--no-run" ]; then
+	echo "== $cmd_funcs" >&2
+	"$boa" bench --problems "$funcs" --samplers "$samplers" --seeds 10 --budget 60 --out "$out/functions" > "$out/functions.txt"
+	if [ -f ../shared/data/nb201/cifar10.csv ]; then
+		echo "== $cmd_nb201" >&2
+		"$boa" bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,goptuna-tpe,gpbo --seeds 10 --budget 100 --out "$out/nb201" > "$out/nb201.txt"
+	fi
+	echo "== $cmd_latency" >&2
+	"$boa" bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,random,goptuna-tpe > "$out/latency.txt"
 fi
-echo "== $cmd_latency" >&2
-"$boa" bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,random,goptuna-tpe > "$out/latency.txt"
+nb201=""
+[ -f "$out/nb201/report.md" ] && nb201=yes
 
 commit=$(git rev-parse --short HEAD)
 dirty=$(git status --porcelain --untracked-files=no | head -1)
@@ -68,6 +71,6 @@ strip() { sed -e '1,/^Generated:/d' -e 's/(curve-/(..\/bench-out\/'"$1"'\/curve-
 	cat "$out/latency.txt"
 	echo '```'
 	echo
-	cat docs/benchmarks-discussion.md
+	[ -f docs/benchmarks-discussion.md ] && cat docs/benchmarks-discussion.md
 } > docs/benchmarks.md
 echo "wrote docs/benchmarks.md" >&2

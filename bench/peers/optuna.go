@@ -30,7 +30,6 @@ const requestTimeout = 60 * time.Second
 // script, exchanging JSON lines with it.
 type optunaSession struct {
 	sp      *space.Space
-	plans   []plan
 	python  string
 	timeout time.Duration
 
@@ -74,7 +73,7 @@ func newOptuna(ctx context.Context, sp *space.Space, sampler string, seed uint64
 	// NumPy seeds must fit in 32 bits; seeds below 2³² pass unchanged so a
 	// run can be repeated by hand in Python.
 	cfg := map[string]any{"sampler": sampler, "seed": seed % (1 << 32), "space": params}
-	return startAdapter(ctx, py.path, adapterScript, cfg, requestTimeout, sp, pls)
+	return startAdapter(ctx, py.path, adapterScript, cfg, requestTimeout, sp)
 }
 
 // toAdapter describes a parameter to the script, with conditions in the
@@ -116,15 +115,14 @@ func whenValue(par space.Param, s string) any {
 
 // startAdapter starts script under python, sends cfg and waits for the
 // adapter's greeting.
-func startAdapter(ctx context.Context, python, script string, cfg any, timeout time.Duration,
-	sp *space.Space, pls []plan) (*optunaSession, error) {
+func startAdapter(ctx context.Context, python, script string, cfg any, timeout time.Duration, sp *space.Space) (*optunaSession, error) {
 	first, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("peers: optuna: encoding the configuration: %w", err)
 	}
 	cmd := exec.Command(python, "-c", script)
 	cmd.Env = pythonEnv()
-	s := &optunaSession{sp: sp, plans: pls, python: python, timeout: timeout, cmd: cmd,
+	s := &optunaSession{sp: sp, python: python, timeout: timeout, cmd: cmd,
 		lines: make(chan []byte), stderr: &tail{max: 20}, quit: make(chan struct{}), exited: make(chan struct{})}
 	cmd.Stderr = s.stderr
 	if s.stdin, err = cmd.StdinPipe(); err != nil {
@@ -157,6 +155,9 @@ func (s *optunaSession) forward(stdout io.Reader) {
 		case <-s.quit:
 			io.Copy(io.Discard, stdout) // the process is being killed; drain to EOF
 		}
+	}
+	if sc.Err() != nil {
+		s.kill() // an overlong line: nobody reads the rest, so the process could block forever
 	}
 	close(s.lines)
 	s.waitErr = s.cmd.Wait()

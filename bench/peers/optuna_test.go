@@ -37,7 +37,7 @@ func anyPython(t *testing.T) string {
 // fakeAdapter starts a script in place of the Optuna adapter.
 func fakeAdapter(t *testing.T, script string, timeout time.Duration) (*optunaSession, error) {
 	sp := mixedSpace()
-	return startAdapter(context.Background(), anyPython(t), script, map[string]any{}, timeout, sp, plans(sp))
+	return startAdapter(context.Background(), anyPython(t), script, map[string]any{}, timeout, sp)
 }
 
 func startOptuna(t *testing.T, name string) *optunaSession {
@@ -188,7 +188,7 @@ func TestOptunaBadConfig(t *testing.T) {
 	need(t, OptunaRandom)
 	sp := mixedSpace()
 	cfg := map[string]any{"sampler": "annealing", "seed": 1, "space": []adapterParam{}}
-	_, err := startAdapter(context.Background(), findPython().path, adapterScript, cfg, time.Minute, sp, plans(sp))
+	_, err := startAdapter(context.Background(), findPython().path, adapterScript, cfg, time.Minute, sp)
 	if err == nil || !strings.Contains(err.Error(), "unknown sampler 'annealing'") {
 		t.Errorf("got %v, want the adapter's complaint", err)
 	}
