@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/boaopt/boa/bench/bbob"
 	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/bench/tabular"
 	"github.com/boaopt/boa/space"
 )
@@ -31,9 +33,16 @@ type TestRegretter interface {
 }
 
 // ParseProblem reads a problem name as given to --problems: a test
-// function ("branin", "ackley:5" for a dimension) or a BBOB instance
-// ("bbob:F:D:I" for function F in dimension D, instance I).
+// function ("branin", "ackley:5" for a dimension), a BBOB instance
+// ("bbob:F:D:I" for function F in dimension D, instance I) or a mixed
+// categorical problem of the CoCaBO and CASMOPOLITAN papers ("func2c",
+// "pest", "maxsat60", ...).
 func ParseProblem(spec string) (Problem, error) {
+	if p, err := mixed.Get(spec); err == nil {
+		return p, nil
+	} else if !errors.Is(err, mixed.ErrUnknownProblem) {
+		return nil, fmt.Errorf("problem %q: %w", spec, err)
+	}
 	parts := strings.Split(spec, ":")
 	if parts[0] == "bbob" {
 		if len(parts) != 4 {

@@ -15,6 +15,12 @@
 // exp(−r/(2ℓ²)) of [004 Eq. 4.14] is not. Sums and products of kernels are
 // kernels [000 §2.1.1] and are built with NewSum and NewProduct.
 //
+// Categorical and mixed inputs (category indices stored as numbers): the
+// overlap kernel Overlap [000 Eq. 5.7], the exponentiated overlap
+// ExpOverlap [000 Eq. 5.11], the CoCaBO Mixture (1−λ)(k_h + k_x) + λ k_h k_x
+// [000 Eq. 5.10, App. C.2], and Subset to apply a kernel to some columns.
+// Mixture stores λ itself, not its logarithm, with bounds [0, 1].
+//
 // Kernels are not safe for concurrent mutation (SetParams); Eval, ParamGrad
 // and InputGrad of the kernels in this package do not mutate state and may be
 // called concurrently.
