@@ -39,7 +39,8 @@ dirty=$(git status --porcelain --untracked-files=no | head -1)
 [ -n "$dirty" ] && commit="$commit (with uncommitted changes)"
 machine="$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(go version | cut -d' ' -f3)"
 
-strip() { sed -e '1,/^Generated:/d' -e 's/(curve-/(..\/bench-out\/'"$1"'\/curve-/' -e 's/(suggest-time/(..\/bench-out\/'"$1"'\/suggest-time/' "$out/$1/report.md" | grep -v '^!\['; }
+# A report's tables, one heading level down, without its plot links.
+strip() { sed -e '1,/^Generated:/d' -e 's/^## /### /' "$out/$1/report.md" | grep -v '^!\[' | cat -s; }
 
 {
 	echo "# Benchmarks"
