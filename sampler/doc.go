@@ -1,16 +1,24 @@
 // Package sampler holds the strategies that propose the next trial of a
-// study: random search, scrambled Sobol, GP-based Bayesian optimisation
-// (gpbo) and auto, which picks one for the space at hand.
+// study, behind one small interface (Sampler):
 //
-// A sampler is stateless between calls as far as correctness goes: every
-// Suggest recomputes what it needs from the History (so a study resumes
-// correctly after a crash). gpbo keeps only a warm start for its
-// hyper-parameter fit, a cache that speeds up the next fit and changes no
-// contract.
+//   - random, sobol: uniform and scrambled-Sobol search;
+//   - gpbo: GP-based Bayesian optimisation (seed 000 §2.1–2.2, seed 002
+//     §2.1–2.3): a Matérn-5/2 ARD GP on standardised targets, log-EI
+//     maximised by sample-then-refine, Kriging Believer for pending trials
+//     (spec gp-and-acquisitions §1–6); categoricals one-hot;
+//   - onehot-gp: the one-hot GP baseline of the mixed-space papers (gpbo
+//     with UCB, κ = 2);
+//   - cocabo (-0, -0.5, -1, -auto): CoCaBO, one EXP3 agent per categorical
+//     variable and a GP on the mixture kernel over the continuous part
+//     (seed 000 §5.2–5.5, Algs. 5–6; seed 002 ch. 5), with a batch mode;
+//   - casmopolitan: trust regions in Hamming distance and in the box, local
+//     search, guided restarts (seed 000 §5.6, Alg. 7);
+//   - auto: chooses among gpbo, cocabo and casmopolitan by the space
+//     (auto.go).
 //
-// gpbo follows the standard GP-BO loop of seed 000 §2.1–2.2 and seed 002
-// §2.1–2.3: a Matérn-5/2 ARD GP on standardised targets (spec
-// gp-and-acquisitions §1–3), log-EI (spec §4.1) maximised by
-// sample-then-refine (spec §6.1), and Kriging Believer fantasies for
-// pending trials.
+// Samplers are stateless between calls as far as correctness goes: every
+// Suggest recomputes what it needs from the History — the bandit weights of
+// cocabo and the trust regions of casmopolitan by replaying the history in
+// trial order — so a study resumes correctly after a crash. What they keep
+// between calls is a cache of fitted hyper-parameters (a warm start).
 package sampler

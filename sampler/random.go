@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/boaopt/boa/qmc"
-	"github.com/boaopt/boa/space"
 )
 
 // Random samples every parameter independently and uniformly in its encoded
@@ -38,21 +37,4 @@ func sobolPoint(h *History, i int) []float64 {
 	s.Next(u)
 	h.Space.Round(u)
 	return u
-}
-
-// Auto chooses a sampler for the space. For now every space gets gpbo; the
-// mixed-space samplers of seed 000 ch. 5 take over categorical spaces when
-// they land.
-type Auto struct{ gpbo *GPBO }
-
-// NewAuto returns the auto sampler.
-func NewAuto() *Auto { return &Auto{gpbo: NewGPBO()} }
-
-func (*Auto) Name() string { return "auto" }
-
-// Choice names the sampler auto uses for sp.
-func (*Auto) Choice(sp *space.Space) string { return "gpbo" }
-
-func (a *Auto) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
-	return a.gpbo.Suggest(ctx, h, rng)
 }

@@ -34,11 +34,27 @@ type Sampler interface {
 	Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error)
 }
 
+// BatchSampler is a Sampler that can also propose n points to be
+// evaluated together (a synchronous batch). The points are distinct from
+// each other and from the evaluated and pending points of h.
+type BatchSampler interface {
+	Sampler
+	SuggestBatch(ctx context.Context, h *History, n int, rng *rand.Rand) ([][]float64, error)
+}
+
 var registry = map[string]func() Sampler{
-	"random": func() Sampler { return Random{} },
-	"sobol":  func() Sampler { return Sobol{} },
-	"gpbo":   func() Sampler { return NewGPBO() },
-	"auto":   func() Sampler { return NewAuto() },
+	"random":      func() Sampler { return Random{} },
+	"sobol":       func() Sampler { return Sobol{} },
+	"gpbo":        func() Sampler { return NewGPBO() },
+	"auto":        func() Sampler { return NewAuto() },
+	"cocabo":      func() Sampler { return cocaboAlias() },
+	"cocabo-auto": func() Sampler { return NewCoCaBO() },
+	"cocabo-0":    func() Sampler { return NewCoCaBOFixed(0) },
+	"cocabo-0.5":  func() Sampler { return NewCoCaBOFixed(0.5) },
+	"cocabo-1":    func() Sampler { return NewCoCaBOFixed(1) },
+	"onehot-gp":   func() Sampler { return NewOneHotGP() },
+
+	"casmopolitan": func() Sampler { return NewCasmopolitan() },
 }
 
 // Names lists the registered sampler names.

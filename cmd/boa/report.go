@@ -83,8 +83,8 @@ func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 	for _, t := range trials {
 		counts[t.State]++
 	}
-	fmt.Fprintf(w, "\nstudy %s (%s): %d trials: %d complete, %d failed, %d pruned, %d running, %d waiting\n",
-		st.Name(), st.Direction(), len(trials), counts[study.Complete], counts[study.Failed],
+	fmt.Fprintf(w, "\nstudy %s (%s, sampler %s): %d trials: %d complete, %d failed, %d pruned, %d running, %d waiting\n",
+		st.Name(), st.Direction(), samplerLabel(st), len(trials), counts[study.Complete], counts[study.Failed],
 		counts[study.Pruned], counts[study.Running], counts[study.Waiting])
 	done := slices.DeleteFunc(slices.Clone(trials), func(t study.Trial) bool { return t.State != study.Complete })
 	if len(done) == 0 {

@@ -148,3 +148,17 @@ func TestRunStudyFileBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestRunAutoSaysWhichSampler: auto picks a mixed-space sampler for a
+// study with a categorical parameter and the summary names it.
+func TestRunAutoSaysWhichSampler(t *testing.T) {
+	study := strings.Replace(sphereStudy, "sampler: gpbo", "sampler: auto", 1)
+	file, url := writeStudy(t, strings.ReplaceAll(study, "LOGS", filepath.Join(t.TempDir(), "logs")))
+	out, err := boa(t, "run", file, "--storage", url, "--trials", "8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "sampler auto (cocabo)") {
+		t.Fatalf("summary does not name auto's choice:\n%s", out)
+	}
+}

@@ -1,0 +1,205 @@
+package sampler
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/boaopt/boa/acq"
+	"github.com/boaopt/boa/gp"
+	"github.com/boaopt/boa/opt"
+)
+
+// optimise is the trust-region step of Alg. 7: fit the local GP to the
+// epoch's trials, build the trust region around the epoch's best trial
+// and maximise the acquisition inside it.
+func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *History, st *casmoState, seen map[string]bool, rng *rand.Rand) ([]float64, trustRegion, error) {
+	X := make([][]float64, len(st.local))
+	raw := make([]float64, len(st.local))
+	for k, j := range st.local {
+		X[k] = cs.features(h.Observed[j].X, nil)
+		raw[k] = h.Observed[j].Y
+	}
+	y := c.transformY(raw)
+	centre := st.centreOf(h)
+	tr := trustRegion{centre: slices.Clone(centre.X), radius: st.lh}
+	m, err := c.fitLocal(cs, X, y, rng)
+	if err != nil {
+		tr.lo, tr.hi = box(cs, tr.centre, nil, st.lx)
+		c.logger().Warn("casmopolitan: surrogate fit failed; proposing a random point of the trust region", "trial", h.Trials, "err", err)
+		return cs.sampleUnseen(tr, seen, rng), tr, nil
+	}
+	tr.lo, tr.hi = box(cs, tr.centre, contLengthscales(m.Kernel()), st.lx)
+	if err := ctx.Err(); err != nil {
+		return nil, trustRegion{}, err
+	}
+	pend := make([][]float64, len(h.Pending))
+	for i, p := range h.Pending {
+		pend[i] = cs.features(p, nil)
+	}
+	m = believeAll(m, pend)
+	// The incumbent is the best value inside the trust region (spec §5.5
+	// Decision): the epoch's best, which is the centre, on the GP's scale.
+	best := slices.Min(y)
+	var af acq.Function = acq.LogEI{Best: best}
+	if strings.ToLower(c.Acquisition) == AcqEI {
+		af = acq.EI{Best: best}
+	}
+	s := &casmoSearch{c: c, cs: cs, model: m, af: af, tr: tr, seen: seen, rng: rng,
+		fbuf: make([]float64, cs.sp.Len()), gbuf: make([]float64, cs.sp.Len()),
+		bestV: math.Inf(-1)}
+	return s.run(), tr, nil
+}
+
+// casmoSearch maximises the acquisition inside a trust region
+// [000 §5.6.3; spec §5.5]: LocalRestarts local searches, each at most
+// LocalSteps steps. A step draws a random Hamming-1 neighbour of the
+// current categorical part that stays within the radius of the centre
+// and is not yet on the trajectory (at most 100 tries) and moves there on
+// strict improvement. In mixed spaces every start and every accepted move
+// is followed by projected L-BFGS on the continuous part inside the TR box
+// (GradIters iterations), which interleaves the two searches until
+// neither improves (the code takes one Adam step per categorical trial;
+// re-optimising x only after h changed converges to the same kind of
+// point at less cost). The first search starts at the centre; in mixed and
+// continuous spaces the others start at random points of the trust region
+// (spec §5.5: random categorical part, random continuous part), in purely
+// categorical spaces all start at the centre, as in the reference code.
+type casmoSearch struct {
+	c     *Casmopolitan
+	cs    *casmoSpace
+	model *gp.GP
+	af    acq.Function
+	tr    trustRegion
+	seen  map[string]bool
+	rng   *rand.Rand
+
+	fbuf, gbuf []float64
+	best       []float64 // best point that is neither evaluated nor pending
+	bestV      float64
+}
+
+func (s *casmoSearch) value(u []float64) float64 {
+	v := s.af.Eval(s.model, s.cs.features(u, s.fbuf), nil)
+	if math.IsNaN(v) {
+		return math.Inf(-1)
+	}
+	return v
+}
+
+// note keeps u if it is the best new configuration so far.
+func (s *casmoSearch) note(u []float64, v float64) {
+	if v > s.bestV && !s.seen[s.cs.sp.Key(u)] {
+		s.best, s.bestV = slices.Clone(u), v
+	}
+}
+
+func (s *casmoSearch) run() []float64 {
+	cs, tr := s.cs, s.tr
+	for r := range max(s.c.LocalRestarts, 1) {
+		cur := slices.Clone(tr.centre)
+		if r > 0 && len(cs.cont) > 0 {
+			cur = cs.perturb(tr, s.rng)
+		}
+		v := s.value(cur)
+		s.note(cur, v)
+		cur, v = s.refine(cur, v)
+		onPath := map[string]bool{s.catKey(cur): true}
+		for range s.c.LocalSteps {
+			nb := s.neighbour(cur, onPath)
+			if nb == nil {
+				break
+			}
+			onPath[s.catKey(nb)] = true
+			nv := s.value(nb)
+			s.note(nb, nv)
+			if nv > v {
+				cur, v = s.refine(nb, nv)
+			}
+		}
+	}
+	if s.best != nil {
+		return s.best
+	}
+	// Every point visited is evaluated or pending (a small, well-explored
+	// region): any new point of the region will do.
+	return cs.sampleUnseen(tr, s.seen, s.rng)
+}
+
+// neighbour returns a random Hamming-1 neighbour of u inside the radius
+// and off the trajectory, or nil after 100 tries. In a purely categorical
+// space the centre itself, which is evaluated, is not a neighbour.
+func (s *casmoSearch) neighbour(u []float64, onPath map[string]bool) []float64 {
+	cs := s.cs
+	if len(cs.moves) == 0 {
+		return nil
+	}
+	for range 100 {
+		i := cs.moves[s.rng.IntN(len(cs.moves))]
+		k := s.rng.IntN(cs.levels[i] - 1)
+		if k >= cs.level(u, i) {
+			k++
+		}
+		nb := slices.Clone(u)
+		nb[i] = cs.code(i, k)
+		d := cs.hamming(nb, s.tr.centre)
+		if d > s.tr.radius || (d == 0 && len(cs.cont) == 0) || onPath[s.catKey(nb)] {
+			continue
+		}
+		return nb
+	}
+	return nil
+}
+
+// catKey identifies the categorical part of u.
+func (s *casmoSearch) catKey(u []float64) string {
+	b := make([]byte, 0, 2*len(s.cs.cat))
+	for _, i := range s.cs.cat {
+		k := s.cs.level(u, i)
+		b = append(b, byte(k), byte(k>>8))
+	}
+	return string(b)
+}
+
+// refine maximises the acquisition over the continuous coordinates of u
+// inside the TR box with the categorical part fixed, then rounds integer
+// and ordinal coordinates; it returns the better of u and the result.
+func (s *casmoSearch) refine(u []float64, v float64) ([]float64, float64) {
+	cs := s.cs
+	if len(cs.cont) == 0 {
+		return u, v
+	}
+	n := len(cs.cont)
+	x0, lo, hi := make([]float64, n), make([]float64, n), make([]float64, n)
+	for j, i := range cs.cont {
+		x0[j], lo[j], hi[j] = u[i], s.tr.lo[i], s.tr.hi[i]
+	}
+	w := slices.Clone(u)
+	f := func(x, grad []float64) float64 {
+		for j, i := range cs.cont {
+			w[i] = x[j]
+		}
+		feat := cs.features(w, s.fbuf)
+		if grad == nil {
+			return -s.af.Eval(s.model, feat, nil)
+		}
+		val := s.af.Eval(s.model, feat, s.gbuf)
+		for j, i := range cs.cont {
+			grad[j] = -s.gbuf[i]
+		}
+		return -val
+	}
+	res := opt.BoxLBFGS(f, x0, lo, hi, opt.LBFGSSettings{MaxIter: max(s.c.GradIters, 1)})
+	for j, i := range cs.cont {
+		w[i] = res.X[j]
+	}
+	cs.sp.Round(w)
+	wv := s.value(w)
+	s.note(w, wv)
+	if wv > v {
+		return w, wv
+	}
+	return u, v
+}

@@ -1,0 +1,434 @@
+package sampler
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/boaopt/boa/kernel"
+	"github.com/boaopt/boa/space"
+)
+
+// casmoSpaceOf builds a space of nc categorical parameters with levels
+// choices each and nx floats.
+func casmoTestSpace(t testing.TB, nc, levels, nx int) *space.Space {
+	t.Helper()
+	var ps []space.Param
+	choices := make([]string, levels)
+	for k := range choices {
+		choices[k] = fmt.Sprint("c", k)
+	}
+	for i := range nc {
+		ps = append(ps, space.Param{Name: fmt.Sprint("h", i), Kind: space.Categorical, Choices: choices})
+	}
+	for i := range nx {
+		ps = append(ps, space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: -1, High: 1})
+	}
+	sp, err := space.New(ps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// casmoToy is a cheap mixed objective: the number of categorical
+// parameters away from level 1, plus a quadratic in the floats, plus a
+// deterministic wobble so that the counters see failures.
+func casmoToy(sp *space.Space, u []float64) float64 {
+	var v float64
+	for i, p := range sp.Params() {
+		if p.Kind == space.Float {
+			v += (u[i] - 0.3) * (u[i] - 0.3)
+		} else if int(u[i]*float64(sp.Levels(i))) != 1 {
+			v++
+		}
+	}
+	return v + 0.3*math.Sin(40*u[0]+17*u[len(u)-1])
+}
+
+// fastCasmo returns casmopolitan with small tolerances and budgets, so
+// that expansions, shrinks and restarts all happen in a short test.
+func fastCasmo() *Casmopolitan {
+	c := NewCasmopolitan()
+	c.InitPoints, c.SuccTol, c.FailTol = 5, 2, 2
+	c.LxMin = 0.3
+	c.LocalSteps = 50
+	c.FitIters = 50
+	return c
+}
+
+// TestCasmopolitanStaysInTrustRegion runs short studies and checks every
+// proposal against the trust region it was drawn from and the replayed
+// state: Hamming distance ≤ L^h from the centre (the epoch's best point,
+// or the restart centre during a restart design), continuous coordinates
+// inside a box of volume at most (L^x)^d_x around the centre, no repeated
+// configuration.
+func TestCasmopolitanStaysInTrustRegion(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		nc, lv, nx int
+		n          int
+	}{
+		{"mixed", 6, 3, 2, 45},
+		{"categorical", 8, 3, 0, 40},
+		{"continuous", 0, 0, 3, 30},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sp := casmoTestSpace(t, tc.nc, tc.lv, tc.nx)
+			c := fastCasmo()
+			cs, err := newCasmoSpace(sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lim := c.limits(cs)
+			h := &History{Space: sp, Seed: 3}
+			seen := map[string]bool{}
+			var bo, restartDesign, epochs int
+			for i := range tc.n {
+				h.Trials = i
+				st := c.replay(cs, h)
+				u, tr, err := c.propose(context.Background(), h, rand.New(rand.NewPCG(3, uint64(i))))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !cs.inside(u, tr) {
+					t.Fatalf("trial %d: %v is outside its trust region %+v", i, u, tr)
+				}
+				switch {
+				case len(st.local) >= c.InitPoints:
+					bo++
+					if tr.radius != st.lh || !slices.Equal(tr.centre, st.centreOf(h).X) {
+						t.Fatalf("trial %d: region radius %d centre %v, state L^h %d centre %v", i, tr.radius, tr.centre, st.lh, st.centreOf(h).X)
+					}
+					vol := 1.0
+					for _, j := range cs.cont {
+						if tr.centre[j] < tr.lo[j] || tr.centre[j] > tr.hi[j] {
+							t.Fatalf("trial %d: centre outside its box", i)
+						}
+						vol *= tr.hi[j] - tr.lo[j]
+					}
+					if vol > math.Pow(st.lx, float64(len(cs.cont)))*(1+1e-9) {
+						t.Fatalf("trial %d: box volume %v > L^x^d = %v", i, vol, math.Pow(st.lx, float64(len(cs.cont))))
+					}
+				case st.epoch > 0:
+					restartDesign++
+					if tr.radius != lim.lh0 {
+						t.Fatalf("trial %d: restart design radius %d, want %d", i, tr.radius, lim.lh0)
+					}
+				default:
+					if !tr.whole {
+						t.Fatalf("trial %d: the first design should be uniform", i)
+					}
+				}
+				if !tr.whole {
+					if d := cs.hamming(u, tr.centre); d > tr.radius {
+						t.Fatalf("trial %d: Hamming distance %d > %d", i, d, tr.radius)
+					}
+				}
+				k := sp.Key(u)
+				if seen[k] {
+					t.Fatalf("trial %d: %s proposed twice", i, k)
+				}
+				seen[k] = true
+				h.Observed = append(h.Observed, Observation{X: u, Y: casmoToy(sp, u)})
+				epochs = st.epoch
+			}
+			if bo == 0 || epochs == 0 || restartDesign == 0 {
+				t.Fatalf("the run did not exercise every phase: %d trust-region steps, %d restarts, %d restart-design points", bo, epochs, restartDesign)
+			}
+		})
+	}
+}
+
+// TestCasmopolitanCounters replays a hand-made history: successes expand
+// after SuccTol, failures shrink after FailTol (the radius rounded down),
+// a near-miss within 1e-3 relative is a failure, and a restart fires when
+// the radius reaches its minimum, recording the epoch's best in D*.
+func TestCasmopolitanCounters(t *testing.T) {
+	sp := casmoTestSpace(t, 4, 3, 1)
+	cs, _ := newCasmoSpace(sp)
+	c := NewCasmopolitan()
+	c.InitPoints, c.SuccTol, c.FailTol = 2, 2, 3
+	c.LhInit, c.LxMin = 2, 0.1
+	rng := rand.New(rand.NewPCG(1, 1))
+	h := &History{Space: sp, Seed: 1}
+	type want struct {
+		lh         int
+		lx         float64
+		succ, fail int
+		epoch      int
+	}
+	steps := []struct {
+		y float64
+		w want
+	}{
+		{10, want{2, 0.8, 0, 0, 0}},       // design
+		{9, want{2, 0.8, 0, 0, 0}},        // design; best 9
+		{5, want{2, 0.8, 1, 0, 0}},        // success
+		{4, want{3, 1.2, 0, 0, 0}},        // second success: expand (radius capped at d_h = 4)
+		{4 - 1e-3, want{3, 1.2, 0, 1, 0}}, // improvement below 1e-3·|best|: a failure
+		{100, want{3, 1.2, 0, 2, 0}},      //
+		{100, want{2, 0.8, 0, 0, 0}},      // third failure: shrink, ⌊3/1.5⌋ = 2
+		{3, want{2, 0.8, 1, 0, 0}},        // a success resets the failures
+		{100, want{2, 0.8, 0, 1, 0}},      // a failure resets the successes
+		{100, want{2, 0.8, 0, 2, 0}},      //
+		{100, want{2, 0.8, 0, 0, 1}},      // shrink to ⌊2/1.5⌋ = 1 = L^h_min: restart, lengths reset
+		{50, want{2, 0.8, 0, 0, 1}},       // the new epoch's design
+		{60, want{2, 0.8, 0, 0, 1}},       //
+		{40, want{2, 0.8, 1, 0, 1}},       // compared with the new epoch's trials only
+		{1000, want{2, 0.8, 0, 1, 1}},     //
+		{1000, want{2, 0.8, 0, 2, 1}},     //
+		{1000, want{2, 0.8, 0, 0, 2}},     // second restart
+	}
+	for i, s := range steps {
+		h.Observed = append(h.Observed, Observation{X: sp.Sample(rng), Y: s.y})
+		st := c.replay(cs, h)
+		if st.lh != s.w.lh || math.Abs(st.lx-s.w.lx) > 1e-12 || st.succ != s.w.succ || st.fail != s.w.fail || st.epoch != s.w.epoch {
+			t.Fatalf("after trial %d (y = %v): L^h %d, L^x %v, succ %d, fail %d, epoch %d; want %d, %v, %d, %d, %d",
+				i, s.y, st.lh, st.lx, st.succ, st.fail, st.epoch, s.w.lh, s.w.lx, s.w.succ, s.w.fail, s.w.epoch)
+		}
+	}
+	st := c.replay(cs, h)
+	if len(st.bests) != 2 || st.bests[0].Y != 3 || st.bests[1].Y != 40 {
+		t.Fatalf("D* = %v, want the bests 3 and 40 of the two epochs", st.bests)
+	}
+	if st.start != 17 || len(st.local) != 0 || st.expansions != 1 || st.shrinks != 3 {
+		t.Fatalf("current epoch starts at %d with %d trials after %d expansions and %d shrinks, want 17, 0, 1, 3",
+			st.start, len(st.local), st.expansions, st.shrinks)
+	}
+}
+
+// TestCasmopolitanContinuousRestart checks the restart trigger of the
+// continuous length, the only one in a space without categoricals.
+func TestCasmopolitanContinuousRestart(t *testing.T) {
+	sp := casmoTestSpace(t, 0, 0, 2)
+	cs, _ := newCasmoSpace(sp)
+	c := NewCasmopolitan()
+	c.InitPoints, c.FailTol, c.LxMin = 1, 2, 0.5
+	rng := rand.New(rand.NewPCG(1, 2))
+	h := &History{Space: sp, Seed: 1}
+	// Design, then failures: shrinks after trials 2 (0.8 → 0.533) and 4
+	// (→ 0.356 ≤ 0.5, restart).
+	for i, y := range []float64{1, 2, 2, 2, 2} {
+		h.Observed = append(h.Observed, Observation{X: sp.Sample(rng), Y: y})
+		st := c.replay(cs, h)
+		if want := min(i/4, 1); st.epoch != want {
+			t.Fatalf("after trial %d: epoch %d, want %d", i, st.epoch, want)
+		}
+	}
+}
+
+// TestCasmopolitanRestartCentre checks the guided restart: the centre is
+// the minimiser of μ − 1.96σ of the auxiliary GP over its min(100·d, 5000)
+// candidates, and the design of a new epoch starts with it.
+func TestCasmopolitanRestartCentre(t *testing.T) {
+	sp := casmoTestSpace(t, 5, 4, 2)
+	cs, _ := newCasmoSpace(sp)
+	c := NewCasmopolitan()
+	rng := rand.New(rand.NewPCG(5, 5))
+	var bests []Observation
+	for range 4 {
+		u := sp.Sample(rng)
+		bests = append(bests, Observation{X: u, Y: casmoToy(sp, u)})
+	}
+	centre, cands, m := c.restartCentre(cs, bests, rand.New(rand.NewPCG(9, 9)))
+	if m == nil {
+		t.Fatal("the auxiliary GP was not fitted")
+	}
+	if len(cands) != 100*sp.Len() {
+		t.Fatalf("%d candidates, want %d", len(cands), 100*sp.Len())
+	}
+	score := func(u []float64) float64 {
+		mu, v := m.Predict(cs.features(u, nil))
+		return mu - 1.96*math.Sqrt(v)
+	}
+	best := math.Inf(1)
+	for _, u := range cands {
+		best = min(best, score(u))
+	}
+	if got := score(centre); got != best || !slices.ContainsFunc(cands, func(u []float64) bool { return slices.Equal(u, centre) }) {
+		t.Fatalf("centre scores %v, best candidate %v", got, best)
+	}
+
+	// A new epoch's first design point is its restart centre.
+	c.InitPoints, c.FailTol, c.LhInit = 3, 1, 2
+	h := &History{Space: sp, Seed: 4}
+	for i := 0; ; i++ {
+		st := c.replay(cs, h)
+		if st.epoch == 1 {
+			u, tr, err := c.propose(context.Background(), h, rand.New(rand.NewPCG(1, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, _ := c.restartCentre(cs, st.bests, rand.New(rand.NewPCG(h.Seed, casmoStreamRestart^uint64(st.start)<<20)))
+			if !slices.Equal(u, want) || !slices.Equal(tr.centre, want) {
+				t.Fatalf("first point of the restart design %v, centre %v; want the restart centre %v", u, tr.centre, want)
+			}
+			return
+		}
+		if i > 30 {
+			t.Fatal("no restart after 30 failures")
+		}
+		u := sp.Sample(rng)
+		h.Observed = append(h.Observed, Observation{X: u, Y: 100 + float64(i)})
+		h.Trials++
+	}
+}
+
+// TestCasmopolitanReplayIsDeterministic checks that the state and the
+// proposals depend only on the history, the study seed and the call's
+// rng, not on the sampler instance.
+func TestCasmopolitanReplayIsDeterministic(t *testing.T) {
+	sp := casmoTestSpace(t, 6, 3, 2)
+	cs, _ := newCasmoSpace(sp)
+	run := fastCasmo()
+	h := &History{Space: sp, Seed: 8}
+	for i := range 30 {
+		h.Trials = i
+		u, err := run.Suggest(context.Background(), h, rand.New(rand.NewPCG(8, uint64(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Observed = append(h.Observed, Observation{X: u, Y: casmoToy(sp, u)})
+	}
+	a, b := fastCasmo(), fastCasmo()
+	if sa, sb := a.replay(cs, h), b.replay(cs, h); !reflect.DeepEqual(sa, sb) {
+		t.Fatalf("two replays differ: %+v vs %+v", sa, sb)
+	}
+	if st := a.replay(cs, h); st.epoch == 0 {
+		t.Fatal("the history has no restart; the test needs one")
+	}
+	ua, _ := a.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 2)))
+	ub, _ := b.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 2)))
+	if !slices.Equal(ua, ub) {
+		t.Fatalf("fresh samplers proposed %v and %v", ua, ub)
+	}
+}
+
+// TestCasmopolitanPendingAndErrors covers Kriging Believer (a pending
+// point is not proposed again), the design skipping pending points, and
+// the errors for conditional spaces and bad settings.
+func TestCasmopolitanPendingAndErrors(t *testing.T) {
+	sp := casmoTestSpace(t, 4, 3, 1)
+	c := fastCasmo()
+	h := &History{Space: sp, Seed: 2}
+	for i := range 8 {
+		u, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(2, uint64(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Pending = append(h.Pending, u)
+		v, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(2, uint64(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sp.Key(u) == sp.Key(v) {
+			t.Fatalf("trial %d: the pending point %v was proposed again", i, u)
+		}
+		h.Pending = h.Pending[:0]
+		h.Observed = append(h.Observed, Observation{X: u, Y: casmoToy(sp, u)})
+	}
+
+	cond := space.MustNew(
+		space.Param{Name: "kind", Kind: space.Categorical, Choices: []string{"a", "b"}},
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1, When: map[string][]string{"kind": {"a"}}},
+	)
+	if _, err := c.Suggest(context.Background(), &History{Space: cond}, rand.New(rand.NewPCG(1, 1))); err == nil || !strings.Contains(err.Error(), "conditional") {
+		t.Errorf("conditional space: err = %v", err)
+	}
+	bad := NewCasmopolitan()
+	bad.Acquisition = "ucb"
+	if _, err := bad.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err == nil {
+		t.Error("unknown acquisition accepted")
+	}
+	bad = NewCasmopolitan()
+	bad.LxMin = 2
+	if _, err := bad.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err == nil {
+		t.Error("LxMin > LxInit accepted")
+	}
+}
+
+// TestCopula checks the Gaussian copula transform: order preserved, ties
+// shared, symmetric about 0.
+func TestCopula(t *testing.T) {
+	z := copula([]float64{3, -1, 7, 3, 100})
+	if !(z[1] < z[0] && z[0] == z[3] && z[3] < z[2] && z[2] < z[4]) {
+		t.Fatalf("copula %v does not preserve the order", z)
+	}
+	// The tied 3s share ranks 2 and 3: q = (2.5 − 0.5)/5 = 0.4.
+	if math.Abs(z[1]+z[4]) > 1e-12 || math.Abs(z[0]+0.2533471031357998) > 1e-12 {
+		t.Fatalf("copula %v is not symmetric", z)
+	}
+}
+
+// TestScaledKernelGradient checks the outer-variance wrapper's parameter
+// gradient against central differences.
+func TestScaledKernelGradient(t *testing.T) {
+	inner := kernel.NewExpOverlap([]int{0, 1, 2}, true, false)
+	inner.SetLengthscales([]float64{0.1, 0.3, 0.45})
+	k := &scaled{k: inner, logVar: math.Log(1.7), bound: logBounds(casmoVarBound)}
+	x, y := []float64{0, 1, 2}, []float64{0, 2, 2}
+	p := k.Params(nil)
+	g := make([]float64, len(p))
+	v := k.ParamGrad(x, y, g)
+	if math.Abs(v-k.Eval(x, y)) > 1e-14 {
+		t.Fatalf("ParamGrad value %v, Eval %v", v, k.Eval(x, y))
+	}
+	const h = 1e-6
+	for j := range p {
+		q := slices.Clone(p)
+		q[j] = p[j] + h
+		k2 := k.Clone()
+		k2.SetParams(q)
+		fp := k2.Eval(x, y)
+		q[j] = p[j] - h
+		k2.SetParams(q)
+		fm := k2.Eval(x, y)
+		fd := (fp - fm) / (2 * h)
+		if math.Abs(fd-g[j]) > 1e-5*math.Max(1, math.Abs(fd)) {
+			t.Errorf("param %d: gradient %v, central difference %v", j, g[j], fd)
+		}
+	}
+	if len(k.Bounds()) != len(p) {
+		t.Fatalf("%d bounds for %d params", len(k.Bounds()), len(p))
+	}
+}
+
+// TestCasmopolitanIntegersAndOrdinals runs a space with Int, log-Int and
+// Ordinal parameters, which casmopolitan treats as continuous and rounds:
+// every proposal is legal (Round leaves it unchanged) and new.
+func TestCasmopolitanIntegersAndOrdinals(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "act", Kind: space.Categorical, Choices: []string{"relu", "tanh", "gelu"}},
+		space.Param{Name: "layers", Kind: space.Int, Low: 1, High: 8},
+		space.Param{Name: "width", Kind: space.Int, Low: 8, High: 512, Log: true},
+		space.Param{Name: "drop", Kind: space.Ordinal, Values: []float64{0, 0.1, 0.2, 0.5}},
+	)
+	c := fastCasmo()
+	h := &History{Space: sp, Seed: 6}
+	seen := map[string]bool{}
+	for i := range 25 {
+		h.Trials = i
+		u, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(6, uint64(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := slices.Clone(u)
+		sp.Round(r)
+		if !slices.Equal(r, u) || seen[sp.Key(u)] {
+			t.Fatalf("trial %d: %v is not rounded or repeats", i, u)
+		}
+		seen[sp.Key(u)] = true
+		a := sp.Decode(u)
+		y := float64(a["layers"].(int)-3)*float64(a["layers"].(int)-3) + a["drop"].(float64)
+		if a["act"] != "gelu" {
+			y++
+		}
+		h.Observed = append(h.Observed, Observation{X: u, Y: y})
+	}
+}

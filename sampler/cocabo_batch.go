@@ -1,0 +1,202 @@
+package sampler
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/boaopt/boa/gp"
+)
+
+// maxFreshTries bounds the random draws that look for an unseen
+// configuration when the acquisition search cannot provide one.
+const maxFreshTries = 1000
+
+// SuggestBatch proposes n distinct points to evaluate together, batch
+// CoCaBO [000 Alg. 6; 002 Alg. 8; mixed spec §4.3]:
+//
+//  1. Each categorical variable's EXP3.M agent (γ = BatchGamma(N_j, n,
+//     Budget)), rebuilt by replaying the history in consecutive batches of
+//     n, plays n arms (distinct when n < N_j, else with replacement); each
+//     variable's plays are shuffled and the i-th plays of all variables form
+//     the i-th category vector.
+//  2. The vectors are grouped into unique ones u_1..u_q (in lexicographic
+//     order) with counts v_1..v_q.
+//  3. For each group in turn, v_j points are chosen by Kriging Believer with
+//     h = u_j fixed: maximise UCB over x, add the point to the model at its
+//     posterior mean, repeat; later groups see the earlier picks.
+//
+// The n points are distinct from each other and from every evaluated or
+// running configuration, also when Π N_j < n. If the acquisition search
+// cannot find a new point for a group, a random unseen x with the same
+// categories is used, then a random unseen configuration; SuggestBatch
+// fails only when the space has fewer than n unseen configurations. Before
+// InitPoints trials have completed it returns n uniform random points; for
+// a space without categorical parameters it runs gpbo n times with the
+// earlier picks as pending trials (Kriging Believer). The acquisition
+// positivity offset of the reference code is not needed: it changes no
+// argmax under Kriging Believer.
+func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.Rand) ([][]float64, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("cocabo: batch size %d, want at least 1", n)
+	}
+	l, err := c.prepare(h)
+	if err != nil {
+		return nil, err
+	}
+	if len(l.cat) == 0 {
+		return c.fallbackBatch(ctx, h, n, rng)
+	}
+	seen := seenKeys(h.Space, h)
+	n0 := c.initPoints()
+	if len(h.Observed) < n0 {
+		return freshPoints(l, seen, n, rng)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	hs := c.drawBatchArms(l, h.Observed, n, rng)
+	model, err := c.model(l, h.Observed, n, rng)
+	if err != nil {
+		c.logger().Warn("cocabo: surrogate fit failed; proposing random x for the drawn categories", "trial", h.Trials, "err", err)
+		out := make([][]float64, 0, n)
+		for _, arms := range hs {
+			u, err := freshPoint(l, arms, seen, rng)
+			if err != nil {
+				return nil, err
+			}
+			seen[h.Space.Key(u)] = true
+			out = append(out, u)
+		}
+		return out, nil
+	}
+	model = believeMixed(l, model, h.Pending)
+	out := make([][]float64, 0, n)
+	for _, g := range groupArms(hs) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var pts [][]float64
+		pts, model, err = c.krigingBeliever(l, model, g.arms, g.count, h.Observed, seen, rng)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pts...)
+	}
+	return out, nil
+}
+
+// drawBatchArms returns the n category vectors of step 1 of SuggestBatch.
+func (c *CoCaBO) drawBatchArms(l *mixedLayout, obs []Observation, n int, rng *rand.Rand) [][]int {
+	agents := replayEXP3M(l, obs, c.initPoints(), n, c.budget(), c.rewardOverArms())
+	hs := make([][]int, n)
+	for i := range hs {
+		hs[i] = make([]int, len(agents))
+	}
+	for j, a := range agents {
+		plays := a.Draw(rng)
+		rng.Shuffle(len(plays), func(x, y int) { plays[x], plays[y] = plays[y], plays[x] })
+		for i := range hs {
+			hs[i][j] = plays[i]
+		}
+	}
+	return hs
+}
+
+// armGroup is a unique category vector and how many batch points it gets.
+type armGroup struct {
+	arms  []int
+	count int
+}
+
+// groupArms collects the unique vectors of hs, in lexicographic order.
+func groupArms(hs [][]int) []armGroup {
+	sorted := slices.Clone(hs)
+	slices.SortFunc(sorted, slices.Compare)
+	var gs []armGroup
+	for _, h := range sorted {
+		if k := len(gs); k > 0 && slices.Equal(gs[k-1].arms, h) {
+			gs[k-1].count++
+			continue
+		}
+		gs = append(gs, armGroup{arms: h, count: 1})
+	}
+	return gs
+}
+
+// krigingBeliever chooses v points with categories arms, each maximising
+// UCB on the model updated with the previous picks at their posterior
+// means [000 App. B.1, Alg. 17], and returns them with the updated model.
+// Chosen points are added to seen.
+func (c *CoCaBO) krigingBeliever(l *mixedLayout, model *gp.GP, arms []int, v int, obs []Observation, seen map[string]bool, rng *rand.Rand) ([][]float64, *gp.GP, error) {
+	pts := make([][]float64, 0, v)
+	for range v {
+		u, err := c.argmax(l, model, arms, obs, seen, cocaboTopBatch, rng)
+		if err != nil {
+			if u, err = freshPoint(l, arms, seen, rng); err != nil {
+				return nil, nil, err
+			}
+		}
+		seen[l.sp.Key(u)] = true
+		pts = append(pts, u)
+		model = believeMixed(l, model, [][]float64{u})
+	}
+	return pts, model, nil
+}
+
+// freshPoint returns a random unseen point, with the categories arms if
+// possible, else with any categories.
+func freshPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Rand) ([]float64, error) {
+	for range maxFreshTries {
+		if arms == nil {
+			break
+		}
+		if u := randomWithArms(l, arms, rng); !seen[l.sp.Key(u)] {
+			return u, nil
+		}
+		if len(l.cont) == 0 {
+			break // the categories alone fix the point
+		}
+	}
+	for range maxFreshTries {
+		if u := l.sp.Sample(rng); !seen[l.sp.Key(u)] {
+			return u, nil
+		}
+	}
+	return nil, fmt.Errorf("cocabo: found no configuration that is not already evaluated, running or in the batch after %d random draws; the space may have fewer distinct configurations than needed", maxFreshTries)
+}
+
+// freshPoints returns n distinct unseen uniform random points.
+func freshPoints(l *mixedLayout, seen map[string]bool, n int, rng *rand.Rand) ([][]float64, error) {
+	out := make([][]float64, 0, n)
+	for range n {
+		u, err := freshPoint(l, nil, seen, rng)
+		if err != nil {
+			return nil, err
+		}
+		seen[l.sp.Key(u)] = true
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// fallbackBatch runs gpbo n times, each time with the earlier picks as
+// pending trials, which gpbo fantasises at their posterior mean and never
+// proposes again.
+func (c *CoCaBO) fallbackBatch(ctx context.Context, h *History, n int, rng *rand.Rand) ([][]float64, error) {
+	g := c.fallback()
+	hb := *h
+	hb.Pending = slices.Clone(h.Pending)
+	out := make([][]float64, 0, n)
+	for i := range n {
+		hb.Trials = h.Trials + i
+		u, err := g.Suggest(ctx, &hb, rng)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+		hb.Pending = append(hb.Pending, u)
+	}
+	return out, nil
+}

@@ -1,0 +1,379 @@
+package sampler
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/boaopt/boa/space"
+)
+
+// toySpace is a small mixed space: two categorical variables (3 and 2
+// choices), one float and one int.
+func toySpace(t testing.TB) *space.Space {
+	t.Helper()
+	sp, err := space.New(
+		space.Param{Name: "a", Kind: space.Categorical, Choices: []string{"p", "q", "r"}},
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
+		space.Param{Name: "b", Kind: space.Bool},
+		space.Param{Name: "n", Kind: space.Int, Low: 1, High: 5},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// toyValue is minimised at a = q, b = false, x = 0.3, n = 2.
+func toyValue(sp *space.Space, u []float64) float64 {
+	a := sp.Decode(u)
+	x := a["x"].(float64)
+	n := float64(a["n"].(int))
+	v := (x-0.3)*(x-0.3) + 0.05*(n-2)*(n-2)
+	v += map[string]float64{"p": 0.5, "q": 0, "r": 1}[a["a"].(string)]
+	if a["b"].(bool) {
+		v += 0.3
+	}
+	return v
+}
+
+// fastCoCaBO is CoCaBO with a short design and few candidates, for tests.
+func fastCoCaBO() *CoCaBO {
+	c := NewCoCaBO()
+	c.InitPoints, c.Candidates, c.Budget = 8, 300, 40
+	return c
+}
+
+// toyHistory runs c sequentially for n suggestions on the toy problem.
+func toyHistory(t testing.TB, c Sampler, n int, seed uint64) *History {
+	t.Helper()
+	sp := toySpace(t)
+	h := &History{Space: sp, Seed: seed}
+	for i := range n {
+		h.Trials = i
+		u, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Observed = append(h.Observed, Observation{X: u, Y: toyValue(sp, u)})
+	}
+	return h
+}
+
+func TestCoCaBONames(t *testing.T) {
+	for _, name := range []string{"cocabo", "cocabo-auto", "cocabo-0", "cocabo-0.5", "cocabo-1", "onehot-gp"} {
+		s, err := New(name)
+		if err != nil || s.Name() != name {
+			t.Errorf("New(%q) = %v, %v", name, s, err)
+		}
+	}
+	for name, want := range map[string]float64{"cocabo-0": 0, "cocabo-0.5": 0.5, "cocabo-1": 1} {
+		s, _ := New(name)
+		if c := s.(*CoCaBO); c.LearnLambda || c.Lambda != want {
+			t.Errorf("%s: λ = %v learned = %v", name, c.Lambda, c.LearnLambda)
+		}
+	}
+	if _, ok := any(NewCoCaBO()).(BatchSampler); !ok {
+		t.Error("CoCaBO does not implement BatchSampler")
+	}
+	if g := NewOneHotGP(); g.Acquisition != AcqLCB || g.Kappa != 2 {
+		t.Errorf("onehot-gp acquisition %q κ = %v, want lcb κ = 2", g.Acquisition, g.Kappa)
+	}
+}
+
+// TestRewardNormalisation checks the reward of spec §4.1: best −y within
+// the category, min–max normalised over all data so far.
+func TestRewardNormalisation(t *testing.T) {
+	l, err := newLayout(toySpace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := newRewardTracker(l)
+	tr.add([]int{0, 1}, 5)
+	if r := tr.reward(0, 0, false); r != 0.5 {
+		t.Errorf("one observation: reward %v, want 0.5 (r_max = r_min)", r)
+	}
+	tr.add([]int{1, 1}, 1)  // r = −1, the best
+	tr.add([]int{0, 0}, 3)  // r = −3
+	tr.add([]int{2, 0}, 10) // r = −10, the worst
+	for _, c := range []struct {
+		j, c int
+		want float64
+	}{
+		{0, 0, (-3 - -10) / 9.0}, // best of {−5, −3}
+		{0, 1, 1},
+		{0, 2, 0},
+		{1, 1, 1},
+		{1, 0, (-3 - -10) / 9.0},
+	} {
+		if r := tr.reward(c.j, c.c, false); math.Abs(r-c.want) > 1e-15 {
+			t.Errorf("reward(%d, %d) = %v, want %v", c.j, c.c, r, c.want)
+		}
+	}
+	// Over the categories' bests: variable 0 has bests −3, −1, −10.
+	for c, want := range []float64{7. / 9, 1, 0} {
+		if r := tr.reward(0, c, true); math.Abs(r-want) > 1e-15 {
+			t.Errorf("reward over arms (0, %d) = %v, want %v", c, r, want)
+		}
+	}
+	// Variable 1: bests −3 and −1.
+	if r := tr.reward(1, 0, true); r != 0 {
+		t.Errorf("reward over arms (1, 0) = %v, want 0", r)
+	}
+}
+
+// TestCoCaBOReplayIsDeterministic: the same history gives the same agents
+// and, with the same rng, the same suggestion — also from a fresh sampler
+// without a hyper-parameter cache when the iteration refits anyway.
+func TestCoCaBOReplayIsDeterministic(t *testing.T) {
+	c := fastCoCaBO()
+	h := toyHistory(t, c, 20, 3) // 12 iterations after the design
+	p1, err := c.ArmProbabilities(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, _ := fastCoCaBO().ArmProbabilities(h)
+	for j := range p1 {
+		if !slices.Equal(p1[j], p2[j]) {
+			t.Fatalf("agent %d: %v then %v", j, p1[j], p2[j])
+		}
+		if s := floatsSum(p1[j]); math.Abs(s-1) > 1e-12 {
+			t.Fatalf("agent %d: probabilities sum to %v", j, s)
+		}
+	}
+	if slices.Equal(p1[0], []float64{1. / 3, 1. / 3, 1. / 3}) {
+		t.Fatal("12 updates left the first agent uniform")
+	}
+	h.Observed = h.Observed[:18] // iteration 10: a refit iteration
+	h.Trials = 18
+	u1, err := fastCoCaBO().Suggest(context.Background(), h, rand.New(rand.NewPCG(9, 9)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u2, _ := fastCoCaBO().Suggest(context.Background(), h, rand.New(rand.NewPCG(9, 9)))
+	if !slices.Equal(u1, u2) {
+		t.Fatalf("same history and rng, two suggestions %v and %v", u1, u2)
+	}
+}
+
+func floatsSum(p []float64) float64 {
+	var s float64
+	for _, v := range p {
+		s += v
+	}
+	return s
+}
+
+// TestCoCaBOKeepsDrawnCategories: the proposal carries exactly the h drawn
+// from the replayed agents (the acquisition only moves x), and every
+// proposal is a legal point of the space.
+func TestCoCaBOKeepsDrawnCategories(t *testing.T) {
+	c := fastCoCaBO()
+	h := toyHistory(t, c, 12, 4)
+	l, _ := newLayout(h.Space)
+	for i := range 8 {
+		h.Trials = 12 + i
+		rng := func() *rand.Rand { return rand.New(rand.NewPCG(4, uint64(100+i))) }
+		agents := replayEXP3(l, h.Observed, c.InitPoints, c.Budget, c.rewardOverArms())
+		r := rng()
+		want := make([]int, len(agents))
+		for j, a := range agents {
+			want[j] = a.Draw(r)
+		}
+		u, err := c.Suggest(context.Background(), h, rng())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := l.arms(u); !slices.Equal(got, want) {
+			t.Fatalf("iteration %d: proposal has categories %v, the agents drew %v", i, got, want)
+		}
+		checkLegal(t, h.Space, u)
+		h.Observed = append(h.Observed, Observation{X: u, Y: toyValue(h.Space, u)})
+	}
+}
+
+func checkLegal(t *testing.T, sp *space.Space, u []float64) {
+	t.Helper()
+	if len(u) != sp.Len() {
+		t.Fatalf("proposal %v has %d coordinates, want %d", u, len(u), sp.Len())
+	}
+	r := slices.Clone(u)
+	sp.Round(r)
+	for i, v := range u {
+		if !(v >= 0 && v <= 1) || r[i] != v {
+			t.Fatalf("proposal %v is not a rounded point of the unit cube", u)
+		}
+	}
+}
+
+// TestCoCaBOFindsToyOptimum: 40 evaluations reach the best categories.
+func TestCoCaBOFindsToyOptimum(t *testing.T) {
+	h := toyHistory(t, fastCoCaBO(), 40, 5)
+	best := h.Observed[bestIndex(h.Observed)]
+	if best.Y > 0.05 {
+		t.Fatalf("best value %v after 40 evaluations (%v), want <= 0.05", best.Y, h.Space.Decode(best.X))
+	}
+}
+
+// TestCoCaBOBatch: a batch holds exactly b distinct new points, also when
+// b exceeds the number of category combinations (Π N_j = 6 here) and
+// in a space whose only variables are categorical.
+func TestCoCaBOBatch(t *testing.T) {
+	c := fastCoCaBO()
+	h := toyHistory(t, c, 12, 6)
+	h.Pending = [][]float64{h.Space.Sample(rand.New(rand.NewPCG(1, 1)))}
+	for _, b := range []int{1, 4, 9} {
+		pts, err := c.SuggestBatch(context.Background(), h, b, rand.New(rand.NewPCG(6, uint64(b))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBatch(t, h, pts, b)
+	}
+	// Before the design is complete: b distinct random points.
+	pts, err := c.SuggestBatch(context.Background(), &History{Space: h.Space}, 5, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBatch(t, &History{Space: h.Space}, pts, 5)
+
+	cat := space.MustNew(
+		space.Param{Name: "a", Kind: space.Categorical, Choices: []string{"p", "q", "r"}},
+		space.Param{Name: "b", Kind: space.Bool},
+	)
+	hc := &History{Space: cat}
+	c2 := fastCoCaBO()
+	c2.InitPoints = 2
+	for _, k := range []int{0, 5} {
+		u := []float64{(float64(k%3) + 0.5) / 3, (float64(k/3) + 0.5) / 2}
+		hc.Observed = append(hc.Observed, Observation{X: u, Y: float64(k)})
+	}
+	pts, err = c2.SuggestBatch(context.Background(), hc, 4, rand.New(rand.NewPCG(2, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBatch(t, hc, pts, 4)
+	if _, err := c2.SuggestBatch(context.Background(), hc, 5, rand.New(rand.NewPCG(2, 3))); err == nil {
+		t.Fatal("a batch of 5 from 4 unseen configurations succeeded")
+	}
+}
+
+func checkBatch(t *testing.T, h *History, pts [][]float64, b int) {
+	t.Helper()
+	if len(pts) != b {
+		t.Fatalf("batch of %d points, want %d", len(pts), b)
+	}
+	seen := seenKeys(h.Space, h)
+	for _, u := range pts {
+		checkLegal(t, h.Space, u)
+		k := h.Space.Key(u)
+		if seen[k] {
+			t.Fatalf("batch point %s repeats an evaluated, running or batch point", k)
+		}
+		seen[k] = true
+	}
+}
+
+// TestBatchFantasiesUsePosteriorMeans: after Kriging Believer the model's
+// mean is unchanged everywhere (each fantasy equals the mean there), while
+// the variance at the picks has dropped.
+func TestBatchFantasiesUsePosteriorMeans(t *testing.T) {
+	c := fastCoCaBO()
+	h := toyHistory(t, c, 14, 7)
+	l, _ := newLayout(h.Space)
+	rng := rand.New(rand.NewPCG(7, 7))
+	m, err := c.model(l, h.Observed, 1, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, fm, err := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, seenKeys(h.Space, h), rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fm.Len() != m.Len()+3 {
+		t.Fatalf("model has %d points after 3 fantasies, want %d", fm.Len(), m.Len()+3)
+	}
+	probe := append(slices.Clone(pts), h.Space.Sample(rng), h.Space.Sample(rng))
+	for k, u := range probe {
+		z := l.features(u, nil)
+		m0, v0 := m.Predict(z)
+		m1, v1 := fm.Predict(z)
+		if math.Abs(m1-m0) > 1e-7*(1+math.Abs(m0)) {
+			t.Errorf("point %d: mean %v after the fantasies, %v before", k, m1, m0)
+		}
+		if k < len(pts) && !(v1 < v0) {
+			t.Errorf("pick %d: variance %v after its fantasy, %v before", k, v1, v0)
+		}
+	}
+}
+
+func TestCoCaBOFallbacksAndErrors(t *testing.T) {
+	ctx := context.Background()
+	// No categorical parameter: gpbo's suggestion.
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "y", Kind: space.Float, Low: 0, High: 1})
+	h := &History{Space: sp, Seed: 2}
+	for i := range 8 {
+		u := sp.Sample(rand.New(rand.NewPCG(3, uint64(i))))
+		h.Observed = append(h.Observed, Observation{X: u, Y: u[0]*u[0] + u[1]})
+	}
+	got, err := NewCoCaBO().Suggest(ctx, h, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := NewGPBO().Suggest(ctx, h, rand.New(rand.NewPCG(1, 1)))
+	if !slices.Equal(got, want) {
+		t.Errorf("continuous space: cocabo %v, gpbo %v", got, want)
+	}
+	pts, err := NewCoCaBO().SuggestBatch(ctx, h, 3, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBatch(t, h, pts, 3)
+
+	// Conditional space: an error that names the problem.
+	cond := space.MustNew(
+		space.Param{Name: "opt", Kind: space.Categorical, Choices: []string{"sgd", "adam"}},
+		space.Param{Name: "mom", Kind: space.Float, Low: 0, High: 1, When: map[string][]string{"opt": {"sgd"}}},
+	)
+	if _, err := NewCoCaBO().Suggest(ctx, &History{Space: cond}, rand.New(rand.NewPCG(1, 1))); err == nil {
+		t.Error("conditional space accepted")
+	}
+	if _, err := NewCoCaBOFixed(1.5).Suggest(ctx, &History{Space: toySpace(t)}, rand.New(rand.NewPCG(1, 1))); err == nil {
+		t.Error("λ = 1.5 accepted")
+	}
+	bad := NewCoCaBO()
+	bad.Reward = "raw"
+	if _, err := bad.Suggest(ctx, &History{Space: toySpace(t)}, rand.New(rand.NewPCG(1, 1))); err == nil {
+		t.Error("unknown reward normalisation accepted")
+	}
+	if _, err := NewCoCaBO().SuggestBatch(ctx, &History{Space: toySpace(t)}, 0, rand.New(rand.NewPCG(1, 1))); err == nil {
+		t.Error("batch of 0 accepted")
+	}
+}
+
+// TestReplayEXP3MIsDeterministic: the batch agents depend on the history
+// only, and the n category vectors of a batch use each agent's plays.
+func TestReplayEXP3MIsDeterministic(t *testing.T) {
+	c := fastCoCaBO()
+	h := toyHistory(t, c, 20, 8)
+	l, _ := newLayout(h.Space)
+	a := replayEXP3M(l, h.Observed, c.InitPoints, 4, c.Budget, c.rewardOverArms())
+	b := replayEXP3M(l, h.Observed, c.InitPoints, 4, c.Budget, c.rewardOverArms())
+	for j := range a {
+		pa, _ := a[j].Probs()
+		pb, _ := b[j].Probs()
+		if !slices.Equal(pa, pb) {
+			t.Fatalf("agent %d: %v then %v", j, pa, pb)
+		}
+	}
+	hs := c.drawBatchArms(l, h.Observed, 2, rand.New(rand.NewPCG(1, 1)))
+	// Variable a has 3 choices > 2 plays: the two plays are distinct.
+	if hs[0][0] == hs[1][0] {
+		t.Errorf("EXP3.M played arm %d twice for a 3-arm variable with b = 2", hs[0][0])
+	}
+	gs := groupArms([][]int{{1, 0}, {0, 1}, {1, 0}})
+	if len(gs) != 2 || !slices.Equal(gs[0].arms, []int{0, 1}) || gs[1].count != 2 {
+		t.Errorf("groupArms = %+v", gs)
+	}
+}
