@@ -13,12 +13,9 @@ import (
 )
 
 // Session is one optimisation run of one optimiser: it proposes a
-// configuration, and is told its value (minimised).
-type Session interface {
-	Ask(ctx context.Context) (space.Assignment, error)
-	Tell(ctx context.Context, value float64) error
-	Close() error
-}
+// configuration and is told its value (minimised). boa's samplers and the
+// peers share the peers package's definition.
+type Session = peers.Session
 
 // Optimizers lists every optimiser the harness knows: boa's samplers and
 // the peers.

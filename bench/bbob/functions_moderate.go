@@ -97,14 +97,7 @@ func buildRosenbrock(f *Function, rseed int64) {
 // f9: rotated Rosenbrock on z = max(1, √d/8) R x + 1/2; it has no random
 // shift, its optimum is x = Rᵀ1 / (2 max(1, √d/8)).
 func buildRosenbrockRotated(f *Function, rseed int64) {
-	d := f.Dim
-	r := rotation(d, rseed)
-	c := rosenbrockFactor(d)
-	f.mat = make([]float64, d*d)
-	for i, v := range r {
-		f.mat[i] = c * v
-	}
-	f.XOpt = transposeOnes(r, 2*c, d)
+	setRosenbrockRotation(f, rseed)
 	f.eval = func(f *Function, x, s []float64) float64 {
 		z, _, _ := bufs(s, f.Dim)
 		mulVec(z, f.mat, x)
@@ -113,4 +106,17 @@ func buildRosenbrockRotated(f *Function, rseed int64) {
 		}
 		return rosenbrockCore(z) + f.FOpt
 	}
+}
+
+// setRosenbrockRotation sets the transform shared by f9 and f19:
+// f.mat = max(1, √d/8)·R and the minimiser x = Rᵀ1/(2 max(1, √d/8)).
+func setRosenbrockRotation(f *Function, rseed int64) {
+	d := f.Dim
+	r := rotation(d, rseed)
+	c := rosenbrockFactor(d)
+	f.mat = make([]float64, d*d)
+	for i, v := range r {
+		f.mat[i] = c * v
+	}
+	f.XOpt = transposeOnes(r, 2*c, d)
 }

@@ -91,14 +91,7 @@ func buildSchaffers(cond float64) builder {
 // COCO reports Rᵀ1/2 as the optimum, which is the same for d ≤ 64 (where
 // the factor is 1) and wrong above; XOpt here is the true minimiser.
 func buildGriewankRosenbrock(f *Function, rseed int64) {
-	d := f.Dim
-	r := rotation(d, rseed)
-	c := rosenbrockFactor(d)
-	f.mat = make([]float64, d*d)
-	for i, v := range r {
-		f.mat[i] = c * v
-	}
-	f.XOpt = transposeOnes(r, 2*c, d)
+	setRosenbrockRotation(f, rseed)
 	f.eval = func(f *Function, x, s []float64) float64 {
 		z, _, _ := bufs(s, f.Dim)
 		mulVec(z, f.mat, x)
