@@ -34,17 +34,12 @@ type trialJSON struct {
 	Params   json.RawMessage    `json:"params"`
 	Value    *float64           `json:"value"`
 	Metrics  map[string]float64 `json:"metrics"`
-	Reports  []reportJSON       `json:"reports"`
+	Reports  []storage.Report   `json:"reports"`
 	Reason   string             `json:"reason"`
 	Worker   string             `json:"worker"`
 	Started  *time.Time         `json:"started"`
 	Finished *time.Time         `json:"finished"`
 	RetryOf  *int               `json:"retry_of"`
-}
-
-type reportJSON struct {
-	Step  int64   `json:"step"`
-	Value float64 `json:"value"`
 }
 
 // askedJSON is a trial handed out by ask.
@@ -97,14 +92,11 @@ func retryOf(n int) *int {
 func toTrialJSON(t storage.Trial) trialJSON {
 	out := trialJSON{
 		ID: t.ID, Number: t.Number, State: t.State.String(), Params: params(t.Params), Value: t.Value,
-		Metrics: t.Metrics, Reports: make([]reportJSON, len(t.Reports)), Reason: t.Reason, Worker: t.Worker,
+		Metrics: t.Metrics, Reports: append([]storage.Report{}, t.Reports...), Reason: t.Reason, Worker: t.Worker,
 		Started: timePtr(t.Started), Finished: timePtr(t.Finished), RetryOf: retryOf(t.RetryOf),
 	}
 	if out.Metrics == nil {
 		out.Metrics = map[string]float64{}
-	}
-	for i, r := range t.Reports {
-		out.Reports[i] = reportJSON(r)
 	}
 	return out
 }

@@ -265,6 +265,16 @@ func (s *Study) trial(rec storage.Trial) (Trial, error) {
 	return t, nil
 }
 
+// Remaining is the number of trials the study still wants (0 when it has
+// no budget or the budget is used up).
+func (s *Study) Remaining(ctx context.Context) (int, error) {
+	recs, err := s.store.Trials(ctx, s.rec.ID)
+	if err != nil {
+		return 0, s.errorf("load trials: %w", err)
+	}
+	return max(0, s.rec.Budget-used(recs)), nil
+}
+
 // used counts the trials that use the budget: a FAILED trial that was
 // re-queued gives its place to its retry.
 func used(recs []storage.Trial) int {

@@ -131,7 +131,11 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	}
 	fmt.Fprintf(stderr, "study %s: %s, sampler %s, %d of %d trials done, storage %s\n",
 		st.Name(), st.Direction(), samplerLabel(st), len(before), cfg.Trials, url)
-	progress := newProgress(stderr, cfg.Trials, max(0, cfg.Trials-budgetUsed(before)), false, st.Direction())
+	remaining, err := st.Remaining(ctx)
+	if err != nil {
+		return err
+	}
+	progress := newProgress(stderr, cfg.Trials, remaining, false, st.Direction())
 	err = st.Optimize(ctx, objective(st), 0, study.OptimizeOptions{Workers: max(1, cfg.Workers), OnTrial: progress})
 	trials, terr := st.Trials(context.WithoutCancel(ctx))
 	if terr != nil {
@@ -174,16 +178,6 @@ func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, re
 		return nil, fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", cfg.Name, url, st.Budget(), cfg.Trials)
 	}
 	return st, nil
-}
-
-func budgetUsed(trials []study.Trial) int {
-	n := len(trials)
-	for _, t := range trials {
-		if t.RetryOf >= 0 {
-			n--
-		}
-	}
-	return n
 }
 
 // samplerLabel names the study's sampler, and for auto what it chose.
