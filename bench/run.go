@@ -20,6 +20,7 @@ type Config struct {
 	Samplers []string
 	Seeds    int
 	Budget   int
+	Batch    int // evaluations asked for together (synchronous batches); <= 1 means sequential
 	Parallel int // runs at once; <= 0 means GOMAXPROCS
 }
 
@@ -28,6 +29,7 @@ type RunResult struct {
 	Problem        string    `json:"problem"`
 	Sampler        string    `json:"sampler"`
 	Seed           int       `json:"seed"`
+	Batch          int       `json:"batch,omitempty"`       // batch size when > 1
 	Best           []float64 `json:"best"`                  // best value so far after each evaluation
 	FinalBest      Number    `json:"final_best"`            // Best at the budget; null if the run failed
 	Regret         *float64  `json:"regret"`                // FinalBest − optimum; null when the optimum is unknown
@@ -73,7 +75,7 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 	for range min(parallel, len(jobs)) {
 		wg.Go(func() {
 			for j := range work {
-				r := runOne(ctx, j.p, j.sampler, j.seed, cfg.Budget)
+				r := runOne(ctx, j.p, j.sampler, j.seed, cfg.Budget, cfg.Batch)
 				mu.Lock()
 				results[j.at] = r
 				if progress != nil {
@@ -94,8 +96,10 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 	return results, ctx.Err()
 }
 
-// runOne runs one optimiser on one problem with one seed.
-func runOne(ctx context.Context, p Problem, sampler string, seed, budget int) RunResult {
+// runOne runs one optimiser on one problem with one seed, budget
+// evaluations in all, asked for batch at a time when batch > 1 (the last
+// batch may be smaller). SuggestSeconds has one entry per ask, so per batch.
+func runOne(ctx context.Context, p Problem, sampler string, seed, budget, batch int) RunResult {
 	r := RunResult{Problem: p.Name(), Sampler: sampler, Seed: seed, FinalBest: Number(math.NaN())}
 	fail := func(err error) RunResult {
 		r.Error = err.Error()
@@ -106,29 +110,46 @@ func runOne(ctx context.Context, p Problem, sampler string, seed, budget int) Ru
 		return fail(err)
 	}
 	defer s.Close()
+	ask := func(int) ([]space.Assignment, error) {
+		a, err := s.Ask(ctx)
+		return []space.Assignment{a}, err
+	}
+	if batch > 1 {
+		r.Batch = batch
+		bs, ok := s.(BatchSession)
+		if !ok {
+			return fail(fmt.Errorf("%s has no batch mode", sampler))
+		}
+		ask = func(n int) ([]space.Assignment, error) { return bs.AskBatch(ctx, n) }
+	}
 	rng := rand.New(rand.NewPCG(uint64(seed), 0xbe4c))
 	best := math.Inf(1)
 	var incumbent space.Assignment
-	for i := range budget {
+	for len(r.Best) < budget {
 		if err := ctx.Err(); err != nil {
 			return fail(err)
 		}
 		start := time.Now()
-		a, err := s.Ask(ctx)
+		as, err := ask(min(max(batch, 1), budget-len(r.Best)))
 		r.SuggestSeconds = append(r.SuggestSeconds, time.Since(start).Seconds())
 		if err != nil {
-			return fail(fmt.Errorf("ask %d: %w", i, err))
+			return fail(fmt.Errorf("ask %d: %w", len(r.Best), err))
 		}
-		v, err := p.Evaluate(a, rng)
-		if err != nil {
-			return fail(fmt.Errorf("evaluation %d: %w", i, err))
+		if len(as) == 0 {
+			return fail(fmt.Errorf("ask %d: no configuration proposed", len(r.Best)))
 		}
-		if v < best {
-			best, incumbent = v, a
-		}
-		r.Best = append(r.Best, best)
-		if err := s.Tell(ctx, v); err != nil {
-			return fail(fmt.Errorf("tell %d: %w", i, err))
+		for _, a := range as {
+			v, err := p.Evaluate(a, rng)
+			if err != nil {
+				return fail(fmt.Errorf("evaluation %d: %w", len(r.Best), err))
+			}
+			if v < best {
+				best, incumbent = v, a
+			}
+			r.Best = append(r.Best, best)
+			if err := s.Tell(ctx, v); err != nil {
+				return fail(fmt.Errorf("tell %d: %w", len(r.Best)-1, err))
+			}
 		}
 	}
 	r.FinalBest = Number(best)

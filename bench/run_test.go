@@ -146,3 +146,23 @@ func TestLatency(t *testing.T) {
 		}
 	}
 }
+
+func TestRunBatch(t *testing.T) {
+	p, err := ParseProblem("func2c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Problems: []Problem{p}, Samplers: []string{"cocabo-0.5", "onehot-gp", "goptuna-tpe"}, Seeds: 1, Budget: 30, Batch: 4}
+	runs, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs[:2] {
+		if r.Error != "" || len(r.Best) != 30 || len(r.SuggestSeconds) != 8 || r.Batch != 4 {
+			t.Fatalf("%s: error %q, %d evaluations in %d asks, batch %d; want 30 in 8 batches of 4", r.Sampler, r.Error, len(r.Best), len(r.SuggestSeconds), r.Batch)
+		}
+	}
+	if r := runs[2]; !strings.Contains(r.Error, "no batch mode") || HasBatch("goptuna-tpe") || !HasBatch("cocabo-0.5") {
+		t.Fatalf("a peer in batch mode: error %q", r.Error)
+	}
+}

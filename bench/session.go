@@ -17,6 +17,15 @@ import (
 // peers share the peers package's definition.
 type Session = peers.Session
 
+// BatchSession is a Session that can also propose n configurations to be
+// evaluated together (a synchronous batch); Tell then takes their values
+// one by one in the same order. boa's samplers have it; the peers do not
+// (spec mixed §7.4: TPE has no synchronous batch).
+type BatchSession interface {
+	Session
+	AskBatch(ctx context.Context, n int) ([]space.Assignment, error)
+}
+
 // Optimizers lists every optimiser the harness knows: boa's samplers and
 // the peers.
 func Optimizers() []string {
@@ -34,6 +43,10 @@ func Available(name string) (bool, string) {
 	}
 	return false, fmt.Sprintf("unknown sampler %q (known: %s)", name, strings.Join(Optimizers(), ", "))
 }
+
+// HasBatch reports whether optimiser name has a synchronous batch mode
+// (BatchSession): boa's samplers do, the peers do not.
+func HasBatch(name string) bool { return slices.Contains(sampler.Names(), name) }
 
 // NewSession starts optimiser name on sp with seed.
 func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64) (Session, error) {
@@ -53,21 +66,38 @@ func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64) 
 
 // boaSession drives a boa sampler through an in-memory study.
 type boaSession struct {
-	st   *study.Study
-	last int64
+	st      *study.Study
+	running []int64 // asked and not yet told, in order
 }
 
 func (s *boaSession) Ask(ctx context.Context) (space.Assignment, error) {
-	t, err := s.st.Ask(ctx)
+	as, err := s.AskBatch(ctx, 1)
 	if err != nil {
 		return nil, err
 	}
-	s.last = t.ID
-	return t.Params, nil
+	return as[0], nil
+}
+
+func (s *boaSession) AskBatch(ctx context.Context, n int) ([]space.Assignment, error) {
+	ts, err := s.st.AskBatch(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	as := make([]space.Assignment, len(ts))
+	for i, t := range ts {
+		s.running = append(s.running, t.ID)
+		as[i] = t.Params
+	}
+	return as, nil
 }
 
 func (s *boaSession) Tell(ctx context.Context, value float64) error {
-	return s.st.Tell(ctx, s.last, study.Result{Value: value})
+	if len(s.running) == 0 {
+		return fmt.Errorf("bench: tell without a running trial")
+	}
+	id := s.running[0]
+	s.running = s.running[1:]
+	return s.st.Tell(ctx, id, study.Result{Value: value})
 }
 
 func (s *boaSession) Close() error { return nil }

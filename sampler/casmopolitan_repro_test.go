@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/bench/peers"
 	"github.com/boaopt/boa/sampler"
 )
 
@@ -32,9 +33,19 @@ import (
 // time spent in Suggest.
 func casmoRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget, init int) ([]float64, time.Duration) {
 	t.Helper()
-	s, err := sampler.New(name)
-	if err != nil {
-		t.Fatal(err)
+	if slices.Contains(peers.Names(), name) {
+		return peerRun(t, p, name, seed, budget)
+	}
+	var s sampler.Sampler
+	if name == casmoGlobal {
+		c := sampler.NewCasmopolitan()
+		c.LhInit, c.LxInit, c.LxMax, c.FailTol = 1<<20, 1e3, 1e3, 1<<30
+		s = c
+	} else {
+		var err error
+		if s, err = sampler.New(name); err != nil {
+			t.Fatal(err)
+		}
 	}
 	switch s := s.(type) {
 	case *sampler.Casmopolitan:
@@ -65,6 +76,51 @@ func casmoRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget, 
 		best = min(best, y)
 		trace = append(trace, best)
 		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
+	}
+	return trace, spent
+}
+
+// casmoGlobal names the ablation's "NewCatKer" [000 §5.6.4, Fig. 5.9]:
+// CASMOPOLITAN's kernel, GP and acquisition search with a trust region that
+// covers the whole space and never shrinks (radius d_h, box side 10³,
+// FailTol 2³⁰), i.e. a global GP. Run it on DifficultPest with
+//
+//	BOA_REPRO=1 BOA_PROBLEMS=difficultpest BOA_SAMPLERS=casmopolitan,casmopolitan-global go test ./sampler -run TestReproCasmopolitan -v -timeout 6h
+const casmoGlobal = "casmopolitan-global"
+
+// peerRun is casmoRun for a peer (TPE), which keeps its own start-up
+// design (goptuna-tpe: 10 random trials).
+func peerRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget int) ([]float64, time.Duration) {
+	t.Helper()
+	if ok, why := peers.Available(name); !ok {
+		t.Skipf("%s: %s", name, why)
+	}
+	ctx := context.Background()
+	s, err := peers.New(ctx, name, p.Space(), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	noise := rand.New(rand.NewPCG(seed, 0xbe4c))
+	best := math.Inf(1)
+	trace := make([]float64, 0, budget)
+	var spent time.Duration
+	for i := range budget {
+		start := time.Now()
+		a, err := s.Ask(ctx)
+		spent += time.Since(start)
+		if err != nil {
+			t.Fatalf("%s on %s, seed %d, trial %d: %v", name, p.Name(), seed, i, err)
+		}
+		y, err := p.Evaluate(a, noise)
+		if err != nil {
+			t.Fatalf("%s on %s, seed %d, trial %d: %v", name, p.Name(), seed, i, err)
+		}
+		if err := s.Tell(ctx, y); err != nil {
+			t.Fatal(err)
+		}
+		best = min(best, y)
+		trace = append(trace, best)
 	}
 	return trace, spent
 }
@@ -106,10 +162,11 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// TestReproCasmopolitan runs casmopolitan, cocabo, onehot-gp and random on
-// Ackley-53, Pest Control, Contamination and MaxSAT-60 (raw weights) with
-// budget 150 and 20 initial points (spec §5.7 Decision), and prints the
-// median best value of each at T = 50, 100 and 150 over the seeds.
+// TestReproCasmopolitan runs casmopolitan, cocabo, onehot-gp, random and
+// goptuna-tpe on Ackley-53, Pest Control, Contamination and MaxSAT-60 (raw
+// weights) with budget 150 and 20 initial points (spec §5.7 Decision;
+// goptuna-tpe keeps its own 10), and prints the median best value of each
+// at T = 50, 100 and 150 over the seeds.
 func TestReproCasmopolitan(t *testing.T) {
 	if os.Getenv("BOA_REPRO") != "1" {
 		t.Skip("set BOA_REPRO=1 to run the CASMOPOLITAN reproduction (long)")
@@ -121,7 +178,7 @@ func TestReproCasmopolitan(t *testing.T) {
 	if v := os.Getenv("BOA_PROBLEMS"); v != "" {
 		problems = strings.Split(v, ",")
 	}
-	samplers := []string{"casmopolitan", "cocabo", "onehot-gp", "random"}
+	samplers := []string{"casmopolitan", "cocabo", "onehot-gp", "random", "goptuna-tpe"}
 	if v := os.Getenv("BOA_SAMPLERS"); v != "" {
 		samplers = strings.Split(v, ",")
 	}

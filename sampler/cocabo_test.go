@@ -78,9 +78,6 @@ func TestCoCaBONames(t *testing.T) {
 	if _, ok := any(NewCoCaBO()).(BatchSampler); !ok {
 		t.Error("CoCaBO does not implement BatchSampler")
 	}
-	if g := NewOneHotGP(); g.Acquisition != AcqLCB || g.Kappa != 2 {
-		t.Errorf("onehot-gp acquisition %q κ = %v, want lcb κ = 2", g.Acquisition, g.Kappa)
-	}
 }
 
 // TestRewardNormalisation checks the reward of spec §4.1: best −y within

@@ -6,8 +6,9 @@
 //     §2.1–2.3): a Matérn-5/2 ARD GP on standardised targets, log-EI
 //     maximised by sample-then-refine, Kriging Believer for pending trials
 //     (spec gp-and-acquisitions §1–6); categoricals one-hot;
-//   - onehot-gp: the one-hot GP baseline of the mixed-space papers (gpbo
-//     with UCB, κ = 2);
+//   - onehot-gp: the one-hot GP baseline of the mixed-space papers (gpbo's
+//     model, UCB κ = 2, optimised in the relaxed one-hot space and rounded;
+//     mixed spec §4.4);
 //   - cocabo (-0, -0.5, -1, -auto): CoCaBO, one EXP3 agent per categorical
 //     variable and a GP on the mixture kernel over the continuous part
 //     (seed 000 §5.2–5.5, Algs. 5–6; seed 002 ch. 5), with a batch mode;

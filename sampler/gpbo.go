@@ -201,38 +201,14 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, rng *rand.Ran
 	if err != nil {
 		return nil, err
 	}
-	fb := make([]float64, sp.NumFeatures())
-	fg := make([]float64, sp.NumFeatures())
-	free := make([]bool, sp.Len())
+	objective, free := acqObjective(sp, model, af)
 	continuous := false
-	for i, p := range sp.Params() {
-		free[i] = p.Kind == space.Float || p.Kind == space.Int || p.Kind == space.Ordinal
+	for _, p := range sp.Params() {
 		continuous = continuous || p.Kind == space.Float
-	}
-	objective := func(u, grad []float64) float64 {
-		f := sp.Features(u, fb)
-		if grad == nil {
-			return af.Eval(model, f, nil)
-		}
-		v := af.Eval(model, f, fg)
-		active := sp.Active(u)
-		for i := range grad {
-			grad[i] = 0
-			if free[i] && active[i] {
-				grad[i] = fg[sp.FeatureIndex(i)]
-			}
-		}
-		return v
 	}
 	// Never propose a configuration that is already evaluated or running:
 	// near a converged optimum the incumbent itself can win the search.
-	seen := map[string]bool{}
-	for _, o := range h.Observed {
-		seen[sp.Key(o.X)] = true
-	}
-	for _, p := range h.Pending {
-		seen[sp.Key(p)] = true
-	}
+	seen := seenKeys(sp, h)
 	dom := opt.Domain{
 		Dim: sp.Len(), Free: free, Round: sp.Round, Neighbours: sp.Neighbours,
 		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
@@ -253,6 +229,34 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, rng *rand.Ran
 		return nil, err
 	}
 	return res.X, nil
+}
+
+// acqObjective returns the acquisition af of model as a function of the
+// encoded point u, with its gradient over the coordinates that gradient
+// steps may move (free: Float, Int and Ordinal; Int and Ordinal are
+// relaxed and rounded); categorical and inactive coordinates get 0.
+func acqObjective(sp *space.Space, model *gp.GP, af acq.Function) (f func(u, grad []float64) float64, free []bool) {
+	fb := make([]float64, sp.NumFeatures())
+	fg := make([]float64, sp.NumFeatures())
+	free = make([]bool, sp.Len())
+	for i, p := range sp.Params() {
+		free[i] = p.Kind == space.Float || p.Kind == space.Int || p.Kind == space.Ordinal
+	}
+	return func(u, grad []float64) float64 {
+		f := sp.Features(u, fb)
+		if grad == nil {
+			return af.Eval(model, f, nil)
+		}
+		v := af.Eval(model, f, fg)
+		active := sp.Active(u)
+		for i := range grad {
+			grad[i] = 0
+			if free[i] && active[i] {
+				grad[i] = fg[sp.FeatureIndex(i)]
+			}
+		}
+		return v
+	}, free
 }
 
 const (

@@ -19,10 +19,11 @@ type askRequest struct {
 	Worker string `json:"worker"` // who runs the trials, as `boa trials` shows it
 }
 
-// ask hands out up to n RUNNING trials of the study. The list is empty
-// once the budget is used up; it may be shorter than n for the same
-// reason, or when the storage fails after some trials were handed out
-// (they are in the answer, and the failure is logged).
+// ask hands out up to n RUNNING trials of the study, as one batch
+// (study.AskBatch). The list is empty once the budget is used up; it may be
+// shorter than n for the same reason, or when the storage fails after some
+// trials were handed out (they are in the answer, and the failure is
+// logged).
 func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 	var req askRequest
 	if err := s.decode(w, r, &req, true); err != nil {
@@ -53,18 +54,16 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 	e.st.SetWorker(worker)
 
 	resp := askResponse{Trials: []askedJSON{}, LeaseSeconds: s.opts.Lease.Seconds()}
-	for range n {
-		t, err := e.st.Ask(r.Context())
-		if errors.Is(err, study.ErrBudget) {
-			break
-		}
-		if err != nil {
-			if len(resp.Trials) == 0 {
-				return err
-			}
-			s.log.Error("ask stopped early", "study", e.st.Name(), "asked", n, "got", len(resp.Trials), "error", err)
-			break
-		}
+	// One batch: a BatchSampler (CoCaBO) chooses the n points jointly.
+	ts, err := e.st.AskBatch(r.Context(), n)
+	switch {
+	case errors.Is(err, study.ErrBudget):
+	case err != nil && len(ts) == 0:
+		return err
+	case err != nil:
+		s.log.Error("ask stopped early", "study", e.st.Name(), "asked", n, "got", len(ts), "error", err)
+	}
+	for _, t := range ts {
 		pj, err := json.Marshal(t.Params)
 		if err != nil {
 			return err

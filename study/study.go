@@ -201,49 +201,117 @@ func (s *Study) internal(v float64) float64 {
 // Running trials whose heartbeat lapsed are failed and re-queued first.
 // Ask returns ErrBudget once the study has all the trials it wants.
 func (s *Study) Ask(ctx context.Context) (Trial, error) {
-	if _, err := s.store.Reap(ctx, s.rec.ID, time.Now().Add(-s.lease)); err != nil {
-		return Trial{}, s.errorf("reap stale trials: %w", err)
+	ts, err := s.AskBatch(ctx, 1)
+	if err != nil {
+		return Trial{}, err
 	}
-	if t, ok, err := s.claim(ctx); ok || err != nil {
-		return t, err
+	return ts[0], nil
+}
+
+// AskBatch returns n RUNNING trials to be evaluated together (a
+// synchronous batch): waiting trials first, then new suggestions. A
+// sampler.BatchSampler proposes the new points jointly (SuggestBatch, e.g.
+// CoCaBO's EXP3.M batch [000 Alg. 6]); any other sampler is asked once per
+// point, each suggestion seeing the earlier ones as pending (gpbo's Kriging
+// Believer). Fewer than n trials come back when the budget has fewer left;
+// ErrBudget when it has none. AskBatch(ctx, 1) is Ask.
+func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
+	if n < 1 {
+		return nil, s.errorf("ask for a batch of %d trials; need at least 1", n)
+	}
+	if _, err := s.store.Reap(ctx, s.rec.ID, time.Now().Add(-s.lease)); err != nil {
+		return nil, s.errorf("reap stale trials: %w", err)
+	}
+	var out []Trial
+	claimAll := func() error {
+		for len(out) < n {
+			t, ok, err := s.claim(ctx)
+			if err != nil || !ok {
+				return err
+			}
+			out = append(out, t)
+		}
+		return nil
+	}
+	if err := claimAll(); err != nil || len(out) == n {
+		return out, err
 	}
 	unlock, err := s.store.Lock(ctx, s.rec.ID, s.worker, suggestLease)
 	if err != nil {
-		return Trial{}, s.errorf("take the suggestion lease: %w", err)
+		return out, s.errorf("take the suggestion lease: %w", err)
 	}
 	defer unlock()
 	recs, err := s.store.Trials(ctx, s.rec.ID)
 	if err != nil {
-		return Trial{}, s.errorf("load trials: %w", err)
+		return out, s.errorf("load trials: %w", err)
 	}
-	if s.rec.Budget > 0 && used(recs) >= s.rec.Budget {
-		if t, ok, err := s.claim(ctx); ok || err != nil {
-			return t, err
+	k := n - len(out)
+	if s.rec.Budget > 0 {
+		k = min(k, s.rec.Budget-used(recs))
+	}
+	if k <= 0 {
+		// Another worker may have re-queued a trial since the first claim.
+		if err := claimAll(); err != nil || len(out) > 0 {
+			return out, err
 		}
-		return Trial{}, ErrBudget
+		return nil, ErrBudget
 	}
 	h, err := s.history(recs)
 	if err != nil {
-		return Trial{}, err
+		return out, err
 	}
-	rng := rand.New(rand.NewPCG(s.rec.Seed, uint64(h.Trials)))
-	u, err := s.sampler.Suggest(ctx, h, rng)
+	us, err := s.suggest(ctx, h, k)
 	if err != nil {
-		return Trial{}, s.errorf("trial %d: %s: %w", h.Trials, s.sampler.Name(), err)
+		return out, err
 	}
-	s.space.Round(u)
-	params := s.space.Decode(u)
-	pj, err := json.Marshal(params)
-	if err != nil {
-		return Trial{}, err
+	for _, u := range us {
+		s.space.Round(u)
+		pj, err := json.Marshal(s.space.Decode(u))
+		if err != nil {
+			return out, err
+		}
+		rec, err := s.store.AddTrial(ctx, storage.Trial{
+			StudyID: s.rec.ID, Params: pj, X: u, State: Running, Worker: s.worker, RetryOf: -1,
+		})
+		if err != nil {
+			return out, s.errorf("add trial: %w", err)
+		}
+		t, err := s.trial(rec)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, t)
 	}
-	rec, err := s.store.AddTrial(ctx, storage.Trial{
-		StudyID: s.rec.ID, Params: pj, X: u, State: Running, Worker: s.worker, RetryOf: -1,
-	})
-	if err != nil {
-		return Trial{}, s.errorf("add trial: %w", err)
+	return out, nil
+}
+
+// suggest asks the sampler for k new points. Each suggestion draws from a
+// source seeded by the study seed and its trial number, so a batch of one
+// is exactly what Ask proposes.
+func (s *Study) suggest(ctx context.Context, h *sampler.History, k int) ([][]float64, error) {
+	rng := func() *rand.Rand { return rand.New(rand.NewPCG(s.rec.Seed, uint64(h.Trials))) }
+	if bs, ok := s.sampler.(sampler.BatchSampler); ok && k > 1 {
+		us, err := bs.SuggestBatch(ctx, h, k, rng())
+		if err != nil {
+			return nil, s.errorf("trials %d..%d: %s: %w", h.Trials, h.Trials+k-1, s.sampler.Name(), err)
+		}
+		if len(us) != k {
+			return nil, s.errorf("trials %d..%d: %s returned %d points for a batch of %d", h.Trials, h.Trials+k-1, s.sampler.Name(), len(us), k)
+		}
+		return us, nil
 	}
-	return s.trial(rec)
+	us := make([][]float64, 0, k)
+	for range k {
+		u, err := s.sampler.Suggest(ctx, h, rng())
+		if err != nil {
+			return nil, s.errorf("trial %d: %s: %w", h.Trials, s.sampler.Name(), err)
+		}
+		s.space.Round(u)
+		us = append(us, u)
+		h.Pending = append(h.Pending, u)
+		h.Trials++
+	}
+	return us, nil
 }
 
 // claim takes the oldest waiting trial, if any.

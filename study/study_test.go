@@ -424,3 +424,79 @@ func TestParseDirection(t *testing.T) {
 		t.Error("ParseDirection(up) succeeded")
 	}
 }
+
+// batchRecorder is a BatchSampler that records the batch sizes it is asked
+// for and returns distinct uniform points.
+type batchRecorder struct{ recorder }
+
+func (b *batchRecorder) SuggestBatch(_ context.Context, h *sampler.History, n int, rng *rand.Rand) ([][]float64, error) {
+	b.mu.Lock()
+	b.pending = append(b.pending, -n) // negative: a batch of n
+	b.mu.Unlock()
+	us := make([][]float64, n)
+	for i := range us {
+		us[i] = h.Space.Sample(rng)
+	}
+	return us, nil
+}
+
+func TestAskBatch(t *testing.T) {
+	t.Run("sequential sampler sees the batch as pending", func(t *testing.T) {
+		rec := &recorder{}
+		s := newStudy(t, Options{Sampler: rec, Seed: 3, Budget: 6})
+		ts, err := s.AskBatch(bg, 4)
+		if err != nil || len(ts) != 4 {
+			t.Fatalf("AskBatch(4) = %d trials, %v", len(ts), err)
+		}
+		if want := []int{0, 1, 2, 3}; !slices.Equal(rec.pending, want) {
+			t.Fatalf("pending counts = %v, want %v", rec.pending, want)
+		}
+		for i, tr := range ts {
+			if tr.Number != i || tr.State != Running {
+				t.Fatalf("trial %d: number %d, state %s", i, tr.Number, tr.State)
+			}
+			if err := s.Tell(bg, tr.ID, Result{Value: float64(i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ts, err = s.AskBatch(bg, 4) // the budget leaves 2
+		if err != nil || len(ts) != 2 {
+			t.Fatalf("AskBatch(4) with 2 left = %d trials, %v", len(ts), err)
+		}
+		if _, err := s.AskBatch(bg, 4); !errors.Is(err, ErrBudget) {
+			t.Fatalf("AskBatch on a used budget: err = %v, want ErrBudget", err)
+		}
+		if _, err := s.AskBatch(bg, 0); err == nil {
+			t.Fatal("AskBatch(0) succeeded")
+		}
+	})
+	t.Run("batch sampler proposes jointly", func(t *testing.T) {
+		rec := &batchRecorder{}
+		s := newStudy(t, Options{Sampler: rec, Seed: 3})
+		if ts, err := s.AskBatch(bg, 3); err != nil || len(ts) != 3 {
+			t.Fatalf("AskBatch(3) = %d trials, %v", len(ts), err)
+		}
+		if _, err := s.Ask(bg); err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{-3, 3}; !slices.Equal(rec.pending, want) {
+			t.Fatalf("calls = %v, want one batch of 3 then one Suggest with 3 pending", rec.pending)
+		}
+	})
+	t.Run("a batch of one is Ask", func(t *testing.T) {
+		a, b := newStudy(t, Options{Seed: 5}), newStudy(t, Options{Seed: 5})
+		for range 3 {
+			ta, err := a.Ask(bg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb, err := b.AskBatch(bg, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(ta.X, tb[0].X) {
+				t.Fatalf("Ask %v, AskBatch(1) %v", ta.X, tb[0].X)
+			}
+		}
+	})
+}

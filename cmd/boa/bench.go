@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -19,7 +20,7 @@ import (
 func benchCmd() *cobra.Command {
 	var (
 		problems, samplers, tables []string
-		seeds, budget, parallel    int
+		seeds, budget, batch, par  int
 		out                        string
 		asJSON, noisy              bool
 	)
@@ -34,6 +35,7 @@ func benchCmd() *cobra.Command {
 			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).",
 		Example: "  boa bench --problems branin,hartmann6,ackley:5 --samplers gpbo,random,goptuna-tpe --seeds 10 --budget 60 --out bench-out\n" +
 			"  boa bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,gpbo --seeds 10 --budget 100 --json\n" +
+			"  boa bench --problems func3c --samplers cocabo-auto,onehot-gp,random --seeds 10 --budget 344 --batch 4\n" +
 			"  boa bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,goptuna-tpe",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -62,9 +64,21 @@ func benchCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if batch > 1 {
+				ss = slices.DeleteFunc(ss, func(name string) bool {
+					if !bench.HasBatch(name) {
+						fmt.Fprintf(stderr, "skipping %s: it has no synchronous batch mode\n", name)
+						return true
+					}
+					return false
+				})
+				if len(ss) == 0 {
+					return errors.New("no sampler with a batch mode to run")
+				}
+			}
 			total := len(ps) * len(ss) * seeds
 			done := 0
-			cfg := bench.Config{Problems: ps, Samplers: ss, Seeds: seeds, Budget: budget, Parallel: parallel}
+			cfg := bench.Config{Problems: ps, Samplers: ss, Seeds: seeds, Budget: budget, Batch: batch, Parallel: par}
 			runs, err := bench.Run(ctx, cfg, func(r bench.RunResult) {
 				done++
 				status := fmt.Sprintf("final best %.6g", float64(r.FinalBest))
@@ -96,7 +110,8 @@ func benchCmd() *cobra.Command {
 	fl.StringSliceVar(&samplers, "samplers", []string{"gpbo", "random"}, "samplers and peers to compare")
 	fl.IntVar(&seeds, "seeds", 5, "runs per problem and sampler (seeds 1..N)")
 	fl.IntVar(&budget, "budget", 50, "evaluations per run")
-	fl.IntVar(&parallel, "parallel", 0, "runs at once (0: the number of cores)")
+	fl.IntVar(&batch, "batch", 1, "evaluations asked for together (synchronous batches of this size); the budget counts evaluations")
+	fl.IntVar(&par, "parallel", 0, "runs at once (0: the number of cores)")
 	fl.StringVar(&out, "out", "", "also write results.json, report.md and PNG plots into this folder")
 	fl.BoolVar(&asJSON, "json", false, "print the results and summary as one JSON object")
 	cmd.AddCommand(latencyCmd())

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestBenchBatch: --batch runs boa's samplers in synchronous batches and
+// skips the peers, which have none.
+func TestBenchBatch(t *testing.T) {
+	out, err := boa(t, "bench", "--problems", "branin", "--samplers", "random,gpbo,goptuna-tpe",
+		"--seeds", "1", "--budget", "10", "--batch", "3", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Results []struct {
+			Sampler        string    `json:"sampler"`
+			Batch          int       `json:"batch"`
+			Best           []float64 `json:"best"`
+			SuggestSeconds []float64 `json:"suggest_seconds"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rep.Results) != 2 {
+		t.Fatalf("%d runs, want 2 (goptuna-tpe skipped): %s", len(rep.Results), out)
+	}
+	for _, r := range rep.Results {
+		if r.Batch != 3 || len(r.Best) != 10 || len(r.SuggestSeconds) != 4 {
+			t.Errorf("%s: batch %d, %d evaluations, %d asks; want 3, 10, 4", r.Sampler, r.Batch, len(r.Best), len(r.SuggestSeconds))
+		}
+	}
+}
