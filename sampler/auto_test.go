@@ -49,3 +49,48 @@ func TestAutoChoice(t *testing.T) {
 		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: u[0]})
 	}
 }
+
+// TestSuggestBatch: a batch under auto is the chosen sampler's joint batch
+// when it has one (cocabo), and distinct sequential suggestions otherwise.
+func TestSuggestBatch(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
+		space.Param{Name: "c", Kind: space.Categorical, Choices: []string{"a", "b", "c"}},
+	)
+	h := &sampler.History{Space: sp, Seed: 4}
+	src := rand.New(rand.NewPCG(4, 0))
+	for i := range 8 {
+		u := sp.Sample(src)
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: u[0] + u[1]})
+		h.Trials = i + 1
+	}
+	rng := func(trial int) *rand.Rand { return rand.New(rand.NewPCG(4, uint64(trial))) }
+	ctx := context.Background()
+	got, err := sampler.SuggestBatch(ctx, sampler.NewAuto(), h, 3, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sampler.NewCoCaBO()
+	c.InitPoints = 5 // auto's design size max(5, d+1)
+	want, err := c.SuggestBatch(ctx, h, 3, rng(h.Trials))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("auto's batch %v, want cocabo's joint batch %v", got, want)
+	}
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewAuto()} {
+		pending := len(h.Pending)
+		us, err := sampler.SuggestBatch(ctx, s, h, 3, rng)
+		if err != nil || len(us) != 3 {
+			t.Fatalf("%s: %d points, %v", s.Name(), len(us), err)
+		}
+		keys := map[string]bool{}
+		for _, u := range us {
+			keys[sp.Key(u)] = true
+		}
+		if len(keys) != 3 || len(h.Pending) != pending {
+			t.Fatalf("%s: %d distinct points of 3; history's pending %d → %d", s.Name(), len(keys), pending, len(h.Pending))
+		}
+	}
+}

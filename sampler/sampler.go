@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,6 +41,39 @@ type Sampler interface {
 type BatchSampler interface {
 	Sampler
 	SuggestBatch(ctx context.Context, h *History, n int, rng *rand.Rand) ([][]float64, error)
+}
+
+// SuggestBatch proposes n points for a synchronous batch: jointly when s
+// (or, for auto, the sampler it chooses for h.Space) is a BatchSampler,
+// else one at a time, each seeing the earlier ones as pending (Kriging
+// Believer in gpbo). rng(i) is the random source of trial number i; a
+// joint batch draws from rng(h.Trials). h is not modified.
+func SuggestBatch(ctx context.Context, s Sampler, h *History, n int, rng func(trial int) *rand.Rand) ([][]float64, error) {
+	inner := s
+	if a, ok := s.(*Auto); ok {
+		inner = a.sampler(h.Space)
+	}
+	if bs, ok := inner.(BatchSampler); ok && n > 1 {
+		us, err := bs.SuggestBatch(ctx, h, n, rng(h.Trials))
+		if err == nil && len(us) != n {
+			err = fmt.Errorf("%s returned %d points for a batch of %d", s.Name(), len(us), n)
+		}
+		return us, err
+	}
+	hb := *h
+	hb.Pending = slices.Clone(h.Pending)
+	us := make([][]float64, 0, n)
+	for range n {
+		u, err := s.Suggest(ctx, &hb, rng(hb.Trials))
+		if err != nil {
+			return nil, fmt.Errorf("trial %d: %w", hb.Trials, err)
+		}
+		h.Space.Round(u)
+		us = append(us, u)
+		hb.Pending = append(hb.Pending, u)
+		hb.Trials++
+	}
+	return us, nil
 }
 
 var registry = map[string]func() Sampler{

@@ -285,31 +285,15 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	return out, nil
 }
 
-// suggest asks the sampler for k new points. Each suggestion draws from a
-// source seeded by the study seed and its trial number, so a batch of one
-// is exactly what Ask proposes.
+// suggest asks the sampler for k new points (sampler.SuggestBatch). Each
+// suggestion draws from a source seeded by the study seed and its trial
+// number, so a batch of one is exactly what Ask proposes.
 func (s *Study) suggest(ctx context.Context, h *sampler.History, k int) ([][]float64, error) {
-	rng := func() *rand.Rand { return rand.New(rand.NewPCG(s.rec.Seed, uint64(h.Trials))) }
-	if bs, ok := s.sampler.(sampler.BatchSampler); ok && k > 1 {
-		us, err := bs.SuggestBatch(ctx, h, k, rng())
-		if err != nil {
-			return nil, s.errorf("trials %d..%d: %s: %w", h.Trials, h.Trials+k-1, s.sampler.Name(), err)
-		}
-		if len(us) != k {
-			return nil, s.errorf("trials %d..%d: %s returned %d points for a batch of %d", h.Trials, h.Trials+k-1, s.sampler.Name(), len(us), k)
-		}
-		return us, nil
-	}
-	us := make([][]float64, 0, k)
-	for range k {
-		u, err := s.sampler.Suggest(ctx, h, rng())
-		if err != nil {
-			return nil, s.errorf("trial %d: %s: %w", h.Trials, s.sampler.Name(), err)
-		}
-		s.space.Round(u)
-		us = append(us, u)
-		h.Pending = append(h.Pending, u)
-		h.Trials++
+	us, err := sampler.SuggestBatch(ctx, s.sampler, h, k, func(trial int) *rand.Rand {
+		return rand.New(rand.NewPCG(s.rec.Seed, uint64(trial)))
+	})
+	if err != nil {
+		return nil, s.errorf("%s: %w", s.sampler.Name(), err)
 	}
 	return us, nil
 }
