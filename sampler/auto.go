@@ -82,4 +82,3 @@ func (a *Auto) sampler(sp *space.Space) Sampler {
 func (a *Auto) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	return a.sampler(h.Space).Suggest(ctx, h, rng)
 }
-
