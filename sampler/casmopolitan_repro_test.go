@@ -55,6 +55,16 @@ func casmoRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget, 
 	case *sampler.OneHotGP:
 		s.InitPoints = init
 	}
+	return runSampler(t, p, s, seed, budget)
+}
+
+// runSampler runs a configured sampler on p for budget sequential
+// evaluations, as the study would (trial i draws from PCG(seed, i); the
+// problem's noise from PCG(seed, 0xbe4c)), and returns the best value after
+// each evaluation and the time spent in Suggest.
+func runSampler(t testing.TB, p *mixed.Problem, s sampler.Sampler, seed uint64, budget int) ([]float64, time.Duration) {
+	t.Helper()
+	name := s.Name()
 	sp := p.Space()
 	h := &sampler.History{Space: sp, Seed: seed}
 	noise := rand.New(rand.NewPCG(seed, 0xbe4c))

@@ -1,0 +1,81 @@
+package sampler_test
+
+// CoCaBO variants and one-hot GPs on Ackley-5C (docs/cocabo.md, "Why
+// Ackley-5C goes the other way"). The full protocol runs only with
+// BOA_REPRO=1:
+//
+//	BOA_REPRO=1 go test ./sampler -run TestReproAckley5CVariants -v -timeout 3h
+//
+// BOA_SEEDS (default 10) and BOA_BUDGET (default 200) change it.
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/sampler"
+)
+
+func TestReproAckley5CVariants(t *testing.T) {
+	if os.Getenv("BOA_REPRO") != "1" {
+		t.Skip("set BOA_REPRO=1 to run the Ackley-5C variants (long)")
+	}
+	seeds := envInt("BOA_SEEDS", 10)
+	budget := envInt("BOA_BUDGET", 200)
+	p, err := mixed.Get("ackley5c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants := []struct {
+		name string
+		make func() sampler.Sampler
+	}{
+		{"CoCaBO-auto as shipped", func() sampler.Sampler { return sampler.NewCoCaBO() }},
+		{"λ fixed at 0.5", func() sampler.Sampler { return sampler.NewCoCaBOFixed(0.5) }},
+		{`Reward: "data" (spec §4.1 Decision)`, func() sampler.Sampler {
+			c := sampler.NewCoCaBO()
+			c.Reward = sampler.CoCaBORewardData
+			return c
+		}},
+		{"Budget 2000 (γ = 0.15)", func() sampler.Sampler {
+			c := sampler.NewCoCaBO()
+			c.Budget = 2000
+			return c
+		}},
+		{"7 initial points", func() sampler.Sampler {
+			c := sampler.NewCoCaBO()
+			c.InitPoints = 7
+			return c
+		}},
+		{"onehot-gp", func() sampler.Sampler { return sampler.NewOneHotGP() }},
+		{"onehot-gp, isotropic kernel", func() sampler.Sampler {
+			o := sampler.NewOneHotGP()
+			o.ARD = false
+			return o
+		}},
+	}
+	for _, v := range variants {
+		final := make([]float64, seeds)
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range runtime.GOMAXPROCS(0) {
+			wg.Go(func() {
+				for s := range next {
+					trace, _ := runSampler(t, p, v.make(), uint64(s+1), budget)
+					final[s] = trace[budget-1]
+				}
+			})
+		}
+		for s := range seeds {
+			next <- s
+		}
+		close(next)
+		wg.Wait()
+		line := fmt.Sprintf("| %s | %.4g |", v.name, median(final))
+		t.Log(line, final)
+		fmt.Println(line)
+	}
+}
