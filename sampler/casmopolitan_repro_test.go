@@ -15,17 +15,16 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/bench/peers"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
 )
 
 // casmoRun runs sampler name on p for budget evaluations with init
@@ -34,7 +33,15 @@ import (
 func casmoRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget, init int) ([]float64, time.Duration) {
 	t.Helper()
 	if slices.Contains(peers.Names(), name) {
-		return peerRun(t, p, name, seed, budget)
+		if ok, why := peers.Available(name); !ok {
+			t.Skipf("%s: %s", name, why)
+		}
+		sess, err := peers.New(context.Background(), name, p.Space(), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sess.Close()
+		return runSession(t, p, name, sess, seed, budget)
 	}
 	var s sampler.Sampler
 	if name == casmoGlobal {
@@ -59,58 +66,46 @@ func casmoRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget, 
 }
 
 // runSampler runs a configured sampler on p for budget sequential
-// evaluations, as the study would (trial i draws from PCG(seed, i); the
-// problem's noise from PCG(seed, 0xbe4c)), and returns the best value after
-// each evaluation and the time spent in Suggest.
+// evaluations, as the study would (trial i draws from PCG(seed, i)), and
+// returns the best value after each evaluation and the time spent in
+// Suggest.
 func runSampler(t testing.TB, p *mixed.Problem, s sampler.Sampler, seed uint64, budget int) ([]float64, time.Duration) {
 	t.Helper()
-	name := s.Name()
-	sp := p.Space()
-	h := &sampler.History{Space: sp, Seed: seed}
-	noise := rand.New(rand.NewPCG(seed, 0xbe4c))
-	best := math.Inf(1)
-	trace := make([]float64, 0, budget)
-	var spent time.Duration
-	for i := range budget {
-		h.Trials = i
-		start := time.Now()
-		u, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
-		spent += time.Since(start)
-		if err != nil {
-			t.Fatalf("%s on %s, seed %d, trial %d: %v", name, p.Name(), seed, i, err)
-		}
-		y, err := p.Evaluate(sp.Decode(u), noise)
-		if err != nil {
-			t.Fatalf("%s on %s, seed %d, trial %d: %v", name, p.Name(), seed, i, err)
-		}
-		best = min(best, y)
-		trace = append(trace, best)
-		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
-	}
-	return trace, spent
+	h := &sampler.History{Space: p.Space(), Seed: seed}
+	return runSession(t, p, s.Name(), &historySession{s: s, h: h}, seed, budget)
 }
 
-// casmoGlobal names the ablation's "NewCatKer" [000 §5.6.4, Fig. 5.9]:
-// CASMOPOLITAN's kernel, GP and acquisition search with a trust region that
-// covers the whole space and never shrinks (radius d_h, box side 10³,
-// FailTol 2³⁰), i.e. a global GP. Run it on DifficultPest with
-//
-//	BOA_REPRO=1 BOA_PROBLEMS=difficultpest BOA_SAMPLERS=casmopolitan,casmopolitan-global go test ./sampler -run TestReproCasmopolitan -v -timeout 6h
-const casmoGlobal = "casmopolitan-global"
+// historySession drives a sampler over a bare History, the way a study
+// does without storage: trial i draws from PCG(seed, i).
+type historySession struct {
+	s    sampler.Sampler
+	h    *sampler.History
+	last []float64
+}
 
-// peerRun is casmoRun for a peer (TPE), which keeps its own start-up
-// design (goptuna-tpe: 10 random trials).
-func peerRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget int) ([]float64, time.Duration) {
-	t.Helper()
-	if ok, why := peers.Available(name); !ok {
-		t.Skipf("%s: %s", name, why)
-	}
-	ctx := context.Background()
-	s, err := peers.New(ctx, name, p.Space(), seed)
+func (hs *historySession) Ask(ctx context.Context) (space.Assignment, error) {
+	u, err := hs.s.Suggest(ctx, hs.h, rand.New(rand.NewPCG(hs.h.Seed, uint64(hs.h.Trials))))
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	defer s.Close()
+	hs.last = u
+	return hs.h.Space.Decode(u), nil
+}
+
+func (hs *historySession) Tell(_ context.Context, y float64) error {
+	hs.h.Observed = append(hs.h.Observed, sampler.Observation{X: hs.last, Y: y})
+	hs.h.Trials++
+	return nil
+}
+
+func (hs *historySession) Close() error { return nil }
+
+// runSession runs budget sequential evaluations of p (its noise drawn from
+// PCG(seed, 0xbe4c)) and returns the best value after each evaluation and
+// the time spent in Ask.
+func runSession(t testing.TB, p *mixed.Problem, name string, s peers.Session, seed uint64, budget int) ([]float64, time.Duration) {
+	t.Helper()
+	ctx := context.Background()
 	noise := rand.New(rand.NewPCG(seed, 0xbe4c))
 	best := math.Inf(1)
 	trace := make([]float64, 0, budget)
@@ -134,6 +129,14 @@ func peerRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget in
 	}
 	return trace, spent
 }
+
+// casmoGlobal names the ablation's "NewCatKer" [000 §5.6.4, Fig. 5.9]:
+// CASMOPOLITAN's kernel, GP and acquisition search with a trust region that
+// covers the whole space and never shrinks (radius d_h, box side 10³,
+// FailTol 2³⁰), i.e. a global GP. Run it on DifficultPest with
+//
+//	BOA_REPRO=1 BOA_PROBLEMS=difficultpest BOA_SAMPLERS=casmopolitan,casmopolitan-global go test ./sampler -run TestReproCasmopolitan -v -timeout 6h
+const casmoGlobal = "casmopolitan-global"
 
 func median(v []float64) float64 {
 	s := slices.Clone(v)
@@ -208,20 +211,9 @@ func TestReproCasmopolitan(t *testing.T) {
 		for _, sn := range samplers {
 			traces := make([][]float64, seeds)
 			times := make([]time.Duration, seeds)
-			var wg sync.WaitGroup
-			next := make(chan int)
-			for range runtime.GOMAXPROCS(0) {
-				wg.Go(func() {
-					for s := range next {
-						traces[s], times[s] = casmoRun(t, p, sn, uint64(s+1), budget, init)
-					}
-				})
-			}
-			for s := range seeds {
-				next <- s
-			}
-			close(next)
-			wg.Wait()
+			sampler.ParallelSeeds(seeds, func(seed int) {
+				traces[seed-1], times[seed-1] = casmoRun(t, p, sn, uint64(seed), budget, init)
+			})
 			at := func(T int) []float64 {
 				v := make([]float64, seeds)
 				for s, tr := range traces {
@@ -230,18 +222,7 @@ func TestReproCasmopolitan(t *testing.T) {
 				return v
 			}
 			final := at(budget)
-			var mean, ss float64
-			for _, v := range final {
-				mean += v
-			}
-			mean /= float64(seeds)
-			for _, v := range final {
-				ss += (v - mean) * (v - mean)
-			}
-			se := 0.0
-			if seeds > 1 {
-				se = math.Sqrt(ss/float64(seeds-1)) / math.Sqrt(float64(seeds))
-			}
+			mean, se := sampler.MeanSE(final)
 			var total time.Duration
 			for _, d := range times {
 				total += d

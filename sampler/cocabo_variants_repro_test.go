@@ -11,8 +11,6 @@ package sampler_test
 import (
 	"fmt"
 	"os"
-	"runtime"
-	"sync"
 	"testing"
 
 	"github.com/boaopt/boa/bench/mixed"
@@ -56,21 +54,10 @@ func TestReproAckley5CVariants(t *testing.T) {
 	}
 	for _, v := range variants {
 		final := make([]float64, seeds)
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range runtime.GOMAXPROCS(0) {
-			wg.Go(func() {
-				for s := range next {
-					trace, _ := runSampler(t, p, v.make(), uint64(s+1), budget)
-					final[s] = trace[budget-1]
-				}
-			})
-		}
-		for s := range seeds {
-			next <- s
-		}
-		close(next)
-		wg.Wait()
+		sampler.ParallelSeeds(seeds, func(seed int) {
+			trace, _ := runSampler(t, p, v.make(), uint64(seed), budget)
+			final[seed-1] = trace[budget-1]
+		})
 		line := fmt.Sprintf("| %s | %.4g |", v.name, median(final))
 		t.Log(line, final)
 		fmt.Println(line)
