@@ -44,10 +44,10 @@ func benchSuggest(b *testing.B, n, d int) {
 	if _, err := g.fit(sp, obs[:n-1], rng); err != nil {
 		b.Fatal(err)
 	}
-	warm := g.warm
+	warm := g.warm.get("", len(g.warm.p))
 	var spent time.Duration
 	for b.Loop() {
-		g.warm = warm
+		g.warm.set("", warm)
 		start := time.Now()
 		for s := range steps {
 			h := &History{Space: sp, Seed: 1, Trials: n + s, Observed: obs[:n+s]}

@@ -70,7 +70,7 @@ type Casmopolitan struct {
 	Logger        *slog.Logger // where fallbacks are reported; nil means slog.Default()
 
 	mu   sync.Mutex
-	warm []float64    // last fitted hyper-parameters of the local GP
+	warm warmStart    // last fitted hyper-parameters of the local GP
 	memo *casmoDesign // last guided-restart design
 }
 

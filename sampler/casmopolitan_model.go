@@ -134,11 +134,7 @@ func copula(y []float64) []float64 {
 func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng *rand.Rand) (*gp.GP, error) {
 	k := c.newKernel(cs, true)
 	cfg := gp.Config{Kernel: k, Noise: casmoNoiseInit, NoiseBound: casmoNoiseBound, Restarts: c.Restarts, MaxIter: c.FitIters, Rand: rng}
-	c.mu.Lock()
-	if len(c.warm) == k.NumParams()+1 {
-		cfg.Warm = slices.Clone(c.warm)
-	}
-	c.mu.Unlock()
+	cfg.Warm = c.warm.get("", k.NumParams()+1)
 	if cfg.Warm != nil && c.RefitEvery > 1 && len(y)%c.RefitEvery != 0 {
 		cfg.Restarts = 1
 	}
@@ -146,9 +142,7 @@ func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng 
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	c.warm = m.Params()
-	c.mu.Unlock()
+	c.warm.set("", m.Params())
 	return m, nil
 }
 

@@ -115,8 +115,7 @@ type CoCaBO struct {
 	name string // registry alias, when it differs from the derived name
 
 	mu       sync.Mutex
-	cache    []float64 // last fitted log hyper-parameters (then log noise)
-	cacheKey string    // the model layout the cache belongs to
+	warm warmStart // last fitted hyper-parameters, keyed by the model layout
 	gpbo     *GPBO     // fallback for spaces without categorical parameters
 }
 

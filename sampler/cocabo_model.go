@@ -60,12 +60,7 @@ func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Ra
 	k := c.kernel(l)
 	nk := k.NumParams()
 	key := fmt.Sprintf("%v|%v|%d|%g|%t|%t|%t", l.cat, l.levels, len(l.cont), c.Lambda, c.LearnLambda, c.ARD, c.SumHalf)
-	c.mu.Lock()
-	var cached []float64
-	if c.cacheKey == key && len(c.cache) == nk+1 {
-		cached = slices.Clone(c.cache)
-	}
-	c.mu.Unlock()
+	cached := c.warm.get(key, nk+1)
 	t := max(0, len(obs)-c.initPoints()) / max(1, step)
 	if cached != nil && t%c.refitEvery() != 0 {
 		k.SetParams(cached[:nk])
@@ -82,9 +77,7 @@ func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Ra
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	c.cache, c.cacheKey = m.Params(), key
-	c.mu.Unlock()
+	c.warm.set(key, m.Params())
 	return m, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
 
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/gp"
@@ -40,8 +39,7 @@ type GPBO struct {
 	Candidates  int           // raw acquisition candidates (spec §6.1); default 2048
 	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
 
-	mu   sync.Mutex
-	warm []float64 // last fitted log hyper-parameters: the warm start of the next fit
+	warm warmStart // last fitted hyper-parameters: the start of the next fit
 }
 
 // NewGPBO returns gpbo with its defaults: Matérn-5/2 ARD fitted by MAP,
@@ -112,11 +110,7 @@ func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 	if !g.MLE {
 		cfg.Priors, cfg.NoisePrior = mapPriors(k)
 	}
-	g.mu.Lock()
-	if len(g.warm) == k.NumParams()+1 {
-		cfg.Warm = append([]float64(nil), g.warm...)
-	}
-	g.mu.Unlock()
+	cfg.Warm = g.warm.get("", k.NumParams()+1)
 	// Deviation for speed (docs/gp-defaults.md): beyond largeHistory
 	// observations every LML gradient costs an O(n³) inverse, so only every
 	// fullRefitEvery-th fit restarts (spec §3.2); the others polish the
@@ -128,9 +122,7 @@ func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 	if err != nil {
 		return nil, err
 	}
-	g.mu.Lock()
-	g.warm = m.Params()
-	g.mu.Unlock()
+	g.warm.set("", m.Params())
 	return m, nil
 }
 
