@@ -6,6 +6,8 @@
 //	                        Rosenbrock/six-hump camel/Beale terms + x ∈ [−1,1]²
 //	ackley2c .. ackley5c    Ackley-cC: c Ackley coordinates restricted to a
 //	                        17-value grid (categorical) + 1 continuous coordinate
+//	ackley5c5               ackley-5C5 [002]: the same with 5 coordinates on a
+//	                        5-value grid (−1, −0.5, 0, 0.5, 1)
 //	ackley53                Ackley on 50 binary + 3 continuous coordinates
 //	pest, difficultpest     Pest Control, 25 or 80 stages × 5 choices
 //	contamination           Contamination control, 25 binary stages

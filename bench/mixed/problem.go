@@ -149,7 +149,7 @@ func (p *Problem) check(h []int, x []float64) {
 // names lists the registered problems in the order Names returns them.
 var names = []string{
 	"func2c", "func3c",
-	"ackley2c", "ackley3c", "ackley4c", "ackley5c", "ackley53",
+	"ackley2c", "ackley3c", "ackley4c", "ackley5c", "ackley5c5", "ackley53",
 	"pest", "difficultpest", "contamination",
 	"maxsat60", "maxsat60-std",
 }
@@ -166,7 +166,9 @@ func Get(name string) (*Problem, error) {
 	case "func3c":
 		return newFunc3C(), nil
 	case "ackley2c", "ackley3c", "ackley4c", "ackley5c":
-		return newAckleyC(int(name[6] - '0')), nil
+		return newAckleyC(name, int(name[6]-'0'), ackleyCGrid), nil
+	case "ackley5c5":
+		return newAckleyC(name, 5, ackleyC5Grid), nil
 	case "ackley53":
 		return newAckley53(), nil
 	case "pest":

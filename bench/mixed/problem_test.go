@@ -16,7 +16,7 @@ import (
 func TestRegistry(t *testing.T) {
 	want := map[string][2]int{ // categorical, continuous
 		"func2c": {2, 2}, "func3c": {3, 2}, "ackley2c": {2, 1}, "ackley3c": {3, 1},
-		"ackley4c": {4, 1}, "ackley5c": {5, 1}, "ackley53": {50, 3}, "pest": {25, 0},
+		"ackley4c": {4, 1}, "ackley5c": {5, 1}, "ackley5c5": {5, 1}, "ackley53": {50, 3}, "pest": {25, 0},
 		"difficultpest": {80, 0}, "contamination": {25, 0}, "maxsat60": {60, 0}, "maxsat60-std": {60, 0},
 	}
 	if got := Names(); len(got) != len(want) {

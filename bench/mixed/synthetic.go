@@ -107,30 +107,41 @@ func ackley(z []float64) float64 {
 	return 20*(1-math.Exp(-0.2*math.Sqrt(s2/n))) + (math.E - math.Exp(sc/n))
 }
 
-// ackleyGrid is the number of values of a discretised Ackley coordinate:
-// −1 + 0.125(j − 1), j = 1..17 [000 Table 5.1].
-const ackleyGrid = 17
+// ackleyCGrid is Ackley-cC's grid: −1 + 0.125(j − 1), j = 1..17 [000 Table
+// 5.1].
+var ackleyCGrid = ackleyGrid(17)
 
-func ackleyLevel(k int) float64 { return -1 + 0.125*float64(k) }
+// ackleyC5Grid is ackley-5C5's grid. 002 Table 5.1 prints −1 + 0.125(j − 1),
+// j = 1..5, which stops at −0.5 and misses the optimum; the spec's Decision
+// (§6.2) uses step 0.5: −1, −0.5, 0, 0.5, 1.
+var ackleyC5Grid = ackleyGrid(5)
 
-// newAckleyC returns Ackley-cC: c coordinates restricted to the 17-value grid,
+// ackleyGrid returns n equally spaced values from −1 to 1.
+func ackleyGrid(n int) []float64 {
+	v := make([]float64, n)
+	for k := range v {
+		v[k] = -1 + 2*float64(k)/float64(n-1)
+	}
+	return v
+}
+
+// newAckleyC returns an Ackley-cC problem: c coordinates restricted to grid,
 // each a categorical variable whose choices are the values written with
-// space.Format ("-1", "-0.875", ..., "0", ..., "1"), and one continuous
-// coordinate in [−1,1]; f* = 0 at z = 0.
-func newAckleyC(c int) *Problem {
-	vals := make([]string, ackleyGrid)
-	for k := range vals {
-		vals[k] = space.Format(ackleyLevel(k))
+// space.Format ("-1", ..., "0", ..., "1"), and one continuous coordinate in
+// [−1,1]; f* = 0 at z = 0.
+func newAckleyC(name string, c int, grid []float64) *Problem {
+	vals := make([]string, len(grid))
+	for k, v := range grid {
+		vals[k] = space.Format(v)
 	}
 	choices := make([][]string, c)
 	for i := range choices {
 		choices[i] = vals
 	}
-	name := "ackley" + string(rune('0'+c)) + "c"
 	return newProblem(name, choices, []float64{-1}, []float64{1}, func(h []int, x []float64) float64 {
 		z := make([]float64, 0, len(h)+1)
 		for _, k := range h {
-			z = append(z, ackleyLevel(k))
+			z = append(z, grid[k])
 		}
 		return ackley(append(z, x[0]))
 	}).withOptimum(0)

@@ -3,6 +3,7 @@ package mixed
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -139,7 +140,7 @@ func TestAckley(t *testing.T) {
 		nh, nx int
 	}{
 		{"ackley2c", 8, 2, 1}, {"ackley3c", 8, 3, 1}, {"ackley4c", 8, 4, 1},
-		{"ackley5c", 8, 5, 1}, {"ackley53", 0, 50, 3},
+		{"ackley5c", 8, 5, 1}, {"ackley5c5", 2, 5, 1}, {"ackley53", 0, 50, 3},
 	} {
 		p := mustGet(t, tc.name)
 		if got := p.Levels(); len(got) != tc.nh {
@@ -168,6 +169,9 @@ func TestAckley(t *testing.T) {
 	p := mustGet(t, "ackley3c")
 	if got := p.Space().Param(0).Choices; len(got) != 17 || got[0] != "-1" || got[1] != "-0.875" || got[16] != "1" {
 		t.Errorf("ackley3c grid %v, want −1, −0.875, ..., 1 (17 values)", got)
+	}
+	if got := mustGet(t, "ackley5c5").Space().Param(4).Choices; !slices.Equal(got, []string{"-1", "-0.5", "0", "0.5", "1"}) {
+		t.Errorf("ackley5c5 grid %v, want −1, −0.5, 0, 0.5, 1 (spec §6.2 Decision)", got)
 	}
 	// (c+1)-dimensional Ackley at z = (−1, 0.5, 0, x = 0.25), computed by hand.
 	z := []float64{-1, 0.5, 0, 0.25}
