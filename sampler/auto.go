@@ -11,11 +11,12 @@ import (
 // Auto chooses a sampler for the space, by a fixed rule (docs/samplers.md):
 //
 //   - no categorical or boolean parameter, or a conditional space: gpbo;
-//   - more than autoManyCategorical categorical parameters: casmopolitan,
-//     whose trust regions scale to many categorical dimensions (seed 000
-//     §5.6: Pest Control 25, MaxSAT 60, Ackley-53 50);
-//   - otherwise: cocabo with λ learned (seed 000 §5.5: best or on par on
-//     Func-2C/3C and Ackley-5C with a few categorical variables).
+//   - at most autoCombinations combinations of the categorical values:
+//     cocabo with λ learned, whose bandits find the best combination of a
+//     few (Func-2C 15, Func-3C 60 [000 §5.5]; NAS-CIFAR10 243);
+//   - more: casmopolitan, which chooses the categories with its model inside
+//     a Hamming trust region and scales to tens of categorical dimensions
+//     (Pest Control 5²⁵, MaxSAT 2⁶⁰ [000 §5.6]).
 //
 // The mixed samplers get the initial design of gpbo, max(5, d+1) points,
 // instead of the papers' 24 and 20: those were sized for budgets of 150–200
@@ -25,9 +26,13 @@ type Auto struct {
 	chosen map[string]Sampler
 }
 
-// autoManyCategorical is the number of categorical parameters above which
-// auto prefers casmopolitan to cocabo.
-const autoManyCategorical = 5
+// autoCombinations is the largest number of combinations of categorical
+// values for which auto uses cocabo. 243 is NAS-CIFAR10's 3⁵, the largest
+// space on which the seeds report CoCaBO best [000 §5.5]; boa's own runs put
+// the boundary between 60 (Func-3C, cocabo best) and 3125 (ackley-5C5,
+// where cocabo's independent bandits lose to the model-driven choice of
+// casmopolitan and the one-hot GPs; docs/cocabo.md).
+const autoCombinations = 243
 
 // NewAuto returns the auto sampler.
 func NewAuto() *Auto { return &Auto{chosen: map[string]Sampler{}} }
@@ -36,17 +41,22 @@ func (*Auto) Name() string { return "auto" }
 
 // Choice names the sampler auto uses for sp.
 func (*Auto) Choice(sp *space.Space) string {
-	categorical, conditional := 0, false
+	categorical, combinations, conditional := 0, 1, false
 	for _, p := range sp.Params() {
-		if p.Kind == space.Categorical || p.Kind == space.Bool {
+		switch p.Kind {
+		case space.Categorical:
 			categorical++
+			combinations = min(combinations*len(p.Choices), autoCombinations+1)
+		case space.Bool:
+			categorical++
+			combinations = min(combinations*2, autoCombinations+1)
 		}
 		conditional = conditional || len(p.When) > 0
 	}
 	switch {
 	case categorical == 0 || conditional:
 		return "gpbo"
-	case categorical > autoManyCategorical:
+	case combinations > autoCombinations:
 		return "casmopolitan"
 	}
 	return "cocabo"

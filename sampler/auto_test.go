@@ -15,9 +15,24 @@ func TestAutoChoice(t *testing.T) {
 	cat := func(i int) space.Param {
 		return space.Param{Name: fmt.Sprint("c", i), Kind: space.Categorical, Choices: []string{"a", "b", "c"}}
 	}
-	many := []space.Param{float}
+	seventeen := make([]string, 17)
+	for i := range seventeen {
+		seventeen[i] = fmt.Sprint(i)
+	}
+	// 3⁵ = 243 combinations is the most cocabo takes; 3⁶ = 729, 17 × 17 =
+	// 289 and 2⁸ = 256 go to casmopolitan.
+	few, many, wide, bools := []space.Param{float}, []space.Param{float}, []space.Param{float}, []space.Param{float}
 	for i := range 6 {
+		if i < 5 {
+			few = append(few, cat(i))
+		}
 		many = append(many, cat(i))
+	}
+	for i := range 2 {
+		wide = append(wide, space.Param{Name: fmt.Sprint("w", i), Kind: space.Categorical, Choices: seventeen})
+	}
+	for i := range 8 {
+		bools = append(bools, space.Param{Name: fmt.Sprint("b", i), Kind: space.Bool})
 	}
 	child := space.Param{Name: "y", Kind: space.Float, Low: 0, High: 1, When: map[string][]string{"c0": {"a"}}}
 	for _, tc := range []struct {
@@ -28,7 +43,11 @@ func TestAutoChoice(t *testing.T) {
 		{"continuous", []space.Param{float}, "gpbo"},
 		{"one categorical", []space.Param{float, cat(0)}, "cocabo"},
 		{"bool counts as categorical", []space.Param{float, {Name: "b", Kind: space.Bool}}, "cocabo"},
-		{"six categorical", many, "casmopolitan"},
+		{"243 combinations", few, "cocabo"},
+		{"729 combinations", many, "casmopolitan"},
+		{"17 × 17 combinations", wide, "casmopolitan"},
+		{"8 booleans", bools, "casmopolitan"},
+		{"7 booleans", bools[:8], "cocabo"},
 		{"conditional", []space.Param{float, cat(0), child}, "gpbo"},
 	} {
 		sp := space.MustNew(tc.params...)
