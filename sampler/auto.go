@@ -42,14 +42,10 @@ func (*Auto) Name() string { return "auto" }
 // Choice names the sampler auto uses for sp.
 func (*Auto) Choice(sp *space.Space) string {
 	categorical, combinations, conditional := 0, 1, false
-	for _, p := range sp.Params() {
-		switch p.Kind {
-		case space.Categorical:
+	for i, p := range sp.Params() {
+		if p.Kind == space.Categorical || p.Kind == space.Bool {
 			categorical++
-			combinations = min(combinations*len(p.Choices), autoCombinations+1)
-		case space.Bool:
-			categorical++
-			combinations = min(combinations*2, autoCombinations+1)
+			combinations = min(combinations*sp.Levels(i), autoCombinations+1)
 		}
 		conditional = conditional || len(p.When) > 0
 	}
