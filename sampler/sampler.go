@@ -46,8 +46,9 @@ type BatchSampler interface {
 // SuggestBatch proposes n points for a synchronous batch: jointly when s
 // (or, for auto, the sampler it chooses for h.Space) is a BatchSampler,
 // else one at a time, each seeing the earlier ones as pending (Kriging
-// Believer in gpbo). rng(i) is the random source of trial number i; a
-// joint batch draws from rng(h.Trials). h is not modified.
+// Believer in gpbo). The points come back rounded (Space.Round). rng(i) is
+// the random source of trial number i; a joint batch draws from
+// rng(h.Trials). h is not modified.
 func SuggestBatch(ctx context.Context, s Sampler, h *History, n int, rng func(trial int) *rand.Rand) ([][]float64, error) {
 	inner := s
 	if a, ok := s.(*Auto); ok {
@@ -55,10 +56,16 @@ func SuggestBatch(ctx context.Context, s Sampler, h *History, n int, rng func(tr
 	}
 	if bs, ok := inner.(BatchSampler); ok && n > 1 {
 		us, err := bs.SuggestBatch(ctx, h, n, rng(h.Trials))
-		if err == nil && len(us) != n {
-			err = fmt.Errorf("%s returned %d points for a batch of %d", s.Name(), len(us), n)
+		if err != nil {
+			return nil, err
 		}
-		return us, err
+		if len(us) != n {
+			return nil, fmt.Errorf("%s returned %d points for a batch of %d", s.Name(), len(us), n)
+		}
+		for _, u := range us {
+			h.Space.Round(u)
+		}
+		return us, nil
 	}
 	hb := *h
 	hb.Pending = slices.Clone(h.Pending)

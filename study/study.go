@@ -265,7 +265,6 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 		return out, err
 	}
 	for _, u := range us {
-		s.space.Round(u)
 		pj, err := json.Marshal(s.space.Decode(u))
 		if err != nil {
 			return out, err
