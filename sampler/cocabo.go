@@ -114,9 +114,10 @@ type CoCaBO struct {
 
 	name string // registry alias, when it differs from the derived name
 
-	mu   sync.Mutex
 	warm warmStart // last fitted hyper-parameters, keyed by the model layout
-	gpbo *GPBO     // fallback for spaces without categorical parameters
+
+	mu   sync.Mutex // guards gpbo
+	gpbo *GPBO      // fallback for spaces without categorical parameters
 }
 
 // NewCoCaBO returns CoCaBO-auto: λ learned, starting at 0.5, with the
