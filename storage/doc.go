@@ -28,8 +28,10 @@
 // SQLite is configured against the "database is locked" failures users of
 // Optuna report with SQLite (optuna/optuna#820, #4994; peers-and-benchmarks.md
 // §5.2): WAL, busy_timeout and foreign keys in the DSN so every pooled
-// connection has them, and BEGIN IMMEDIATE for every write transaction. Keep
-// the file on a local disk; SQLite's locks do not work reliably over NFS.
+// connection has them, BEGIN IMMEDIATE for every write transaction, and
+// connections that retry SQLITE_BUSY while opening, for workers that open
+// a new file at the same moment. Keep the file on a local disk; SQLite's
+// locks do not work reliably over NFS.
 //
 // The schema is versioned (schema_version table, migrations.go) and
 // migrated on Open in one exclusive transaction. Times are stored as UTC
