@@ -114,9 +114,9 @@ func TestSuggestBatch(t *testing.T) {
 	}
 }
 
-// TestAutoDesignCap: auto's design of max(5, d+1) points stops at the
-// paper's 20 for casmopolitan, so on 30 booleans the 21st suggestion comes
-// from the trust region, not from a 31-point design.
+// TestAutoDesignCap: auto's design of max(5, d+1) points stops at 10 for
+// casmopolitan, so on 30 booleans the 11th suggestion comes from the trust
+// region, not from a 31-point design.
 func TestAutoDesignCap(t *testing.T) {
 	params := make([]space.Param, 30)
 	for i := range params {
@@ -130,7 +130,7 @@ func TestAutoDesignCap(t *testing.T) {
 	rng := func(trial int) *rand.Rand { return rand.New(rand.NewPCG(5, uint64(trial))) }
 	a := sampler.NewAuto()
 	h := &sampler.History{Space: sp, Seed: 5}
-	for i := range 20 {
+	for i := range 10 {
 		h.Trials = i
 		u, err := a.Suggest(ctx, h, rng(i))
 		if err != nil {
@@ -142,21 +142,21 @@ func TestAutoDesignCap(t *testing.T) {
 		}
 		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
 	}
-	h.Trials = 20
-	got, err := a.Suggest(ctx, h, rng(20))
+	h.Trials = 10
+	got, err := a.Suggest(ctx, h, rng(10))
 	if err != nil {
 		t.Fatal(err)
 	}
 	suggest := func(init int) string {
 		c := sampler.NewCasmopolitan()
 		c.InitPoints = init
-		u, err := c.Suggest(ctx, h, rng(20))
+		u, err := c.Suggest(ctx, h, rng(10))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return fmt.Sprint(u)
 	}
-	if want, uncapped := suggest(20), suggest(31); fmt.Sprint(got) != want || want == uncapped {
-		t.Fatalf("auto's 21st point %v; casmopolitan with 20 initial points gives %s, with 31 %s", got, want, uncapped)
+	if want, uncapped := suggest(10), suggest(31); fmt.Sprint(got) != want || want == uncapped {
+		t.Fatalf("auto's 11th point %v; casmopolitan with 10 initial points gives %s, with 31 %s", got, want, uncapped)
 	}
 }
