@@ -76,7 +76,7 @@ func (a *Auto) sampler(sp *space.Space) Sampler {
 	if s, ok := a.chosen[name]; ok {
 		return s
 	}
-	init := max(5, sp.Len()+1)
+	init := designSize(sp)
 	var s Sampler
 	switch name {
 	case "casmopolitan":

@@ -51,12 +51,11 @@ func NewGPBO() *GPBO {
 
 func (g *GPBO) Name() string { return "gpbo" }
 
-func (g *GPBO) initPoints(sp *space.Space) int {
-	if g.InitPoints > 0 {
-		return g.InitPoints
-	}
-	return max(5, sp.Len()+1)
-}
+func (g *GPBO) initPoints(sp *space.Space) int { return orDefault(g.InitPoints, designSize(sp)) }
+
+// designSize is gpbo's default initial design, max(5, d+1) points; auto
+// gives it to the mixed samplers too.
+func designSize(sp *space.Space) int { return max(5, sp.Len()+1) }
 
 // Suggest proposes the next point: a point of the initial design while
 // fewer than InitPoints trials have completed, else the maximiser of the
