@@ -98,7 +98,7 @@ func peerSuggestSeconds(ctx context.Context, name string, sp *space.Space, f fun
 	if ok, why := Available(name); !ok {
 		return 0, fmt.Errorf("%s skipped: %s", name, why)
 	}
-	s, err := NewSession(ctx, name, sp, 1)
+	s, err := NewSession(ctx, name, sp, 1, 0)
 	if err != nil {
 		return 0, err
 	}

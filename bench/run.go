@@ -105,7 +105,7 @@ func runOne(ctx context.Context, p Problem, sampler string, seed, budget, batch 
 		r.Error = err.Error()
 		return r
 	}
-	s, err := NewSession(ctx, sampler, p.Space(), uint64(seed))
+	s, err := NewSession(ctx, sampler, p.Space(), uint64(seed), budget)
 	if err != nil {
 		return fail(err)
 	}

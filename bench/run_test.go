@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/boaopt/boa/study"
 )
 
 func TestParseProblem(t *testing.T) {
@@ -164,5 +167,32 @@ func TestRunBatch(t *testing.T) {
 	}
 	if r := runs[2]; !strings.Contains(r.Error, "no batch mode") || HasBatch("goptuna-tpe") || !HasBatch("cocabo-0.5") {
 		t.Fatalf("a peer in batch mode: error %q", r.Error)
+	}
+}
+
+// TestSessionHasTheRunsBudget: a boa sampler runs in a study with the
+// run's budget (CoCaBO's bandit horizon comes from it), so the study
+// refuses a trial beyond it.
+func TestSessionHasTheRunsBudget(t *testing.T) {
+	ctx := context.Background()
+	p, err := ParseProblem("branin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(ctx, "random", p.Space(), 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 2 {
+		if _, err := s.Ask(ctx); err != nil {
+			t.Fatalf("ask %d: %v", i, err)
+		}
+		if err := s.Tell(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Ask(ctx); !errors.Is(err, study.ErrBudget) {
+		t.Fatalf("third ask of a 2-trial run: %v, want ErrBudget", err)
 	}
 }

@@ -48,8 +48,10 @@ func Available(name string) (bool, string) {
 // (BatchSession): boa's samplers do, the peers do not.
 func HasBatch(name string) bool { return slices.Contains(sampler.Names(), name) }
 
-// NewSession starts optimiser name on sp with seed.
-func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64) (Session, error) {
+// NewSession starts optimiser name on sp with seed, for a run of budget
+// evaluations (0: unknown). boa's samplers see the budget as their study's
+// (CoCaBO sets its bandits' horizon by it); the peers do not use one.
+func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64, budget int) (Session, error) {
 	if slices.Contains(peers.Names(), name) {
 		return peers.New(ctx, name, sp, seed)
 	}
@@ -57,7 +59,7 @@ func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64) 
 	if err != nil {
 		return nil, err
 	}
-	st, err := study.New(sp, study.Options{Name: "bench", Sampler: smp, Seed: seed})
+	st, err := study.New(sp, study.Options{Name: "bench", Sampler: smp, Seed: seed, Budget: budget})
 	if err != nil {
 		return nil, err
 	}

@@ -58,7 +58,7 @@ func casmoRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget, 
 	case *sampler.Casmopolitan:
 		s.InitPoints = init
 	case *sampler.CoCaBO:
-		s.InitPoints, s.Budget = init, budget
+		s.InitPoints = init
 	case *sampler.OneHotGP:
 		s.InitPoints = init
 	}
@@ -66,12 +66,12 @@ func casmoRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget, 
 }
 
 // runSampler runs a configured sampler on p for budget sequential
-// evaluations, as the study would (trial i draws from PCG(seed, i)), and
-// returns the best value after each evaluation and the time spent in
-// Suggest.
+// evaluations, as a study with that budget would (trial i draws from
+// PCG(seed, i)), and returns the best value after each evaluation and the
+// time spent in Suggest.
 func runSampler(t testing.TB, p *mixed.Problem, s sampler.Sampler, seed uint64, budget int) ([]float64, time.Duration) {
 	t.Helper()
-	h := &sampler.History{Space: p.Space(), Seed: seed}
+	h := &sampler.History{Space: p.Space(), Seed: seed, Budget: budget}
 	return runSession(t, p, s.Name(), &historySession{s: s, h: h}, seed, budget)
 }
 

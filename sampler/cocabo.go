@@ -14,7 +14,7 @@ import (
 
 // CoCaBO defaults [mixed spec §4.1; reference code: rubinxin/CoCaBO_code].
 const (
-	cocaboBudget     = 200  // T in the tuned γ: the thesis budget [000 §5.5]
+	cocaboBudget     = 200  // T in the tuned γ without a study budget: the thesis's [000 §5.5]
 	cocaboInit       = 24   // uniform initial points [000 §5.5; 002 §5.4]
 	cocaboRefit      = 10   // hyper-parameters (and λ) re-learned every 10 iterations
 	cocaboKappa      = 2    // UCB κ [000 §5.5; 002 §5.4]
@@ -69,9 +69,11 @@ type CoCaBO struct {
 	// the marginal likelihood (CoCaBO-auto, [000 App. C.2]).
 	LearnLambda bool
 	// Budget is the iteration budget T in the tuned exploration rate
-	// γ = min(1, √(N ln N / ((e − 1)·2T/3))) [mixed spec §2.1]. A sampler
-	// does not know the study's budget, so the default is the thesis's
-	// T = 200 [000 §5.5]; set it to the study's budget when known.
+	// γ = min(1, √(N ln N / ((e − 1)·2T/3))) [mixed spec §2.1], counted
+	// in bandit rounds (batches in batch mode). When it is 0, T is the
+	// number of rounds the study's budget leaves after the initial design,
+	// or the thesis's T = 200 [000 §5.5] for a study without a budget
+	// (see horizon).
 	Budget int
 	// InitPoints is the number of uniform random initial points before the
 	// bandits and the GP take over; default 24 [000 §5.5; 002 §5.4]. They
@@ -154,9 +156,24 @@ func orDefault(v, d int) int {
 	return d
 }
 
-func (c *CoCaBO) budget() int     { return orDefault(c.Budget, cocaboBudget) }
 func (c *CoCaBO) initPoints() int { return orDefault(c.InitPoints, cocaboInit) }
 func (c *CoCaBO) refitEvery() int { return orDefault(c.RefitEvery, cocaboRefit) }
+
+// horizon returns T of the tuned γ for rounds of b plays: Budget when
+// set; else the rounds that the study's budget B leaves after the n0
+// initial points, ⌈(B − n0)/b⌉ (at least 1), because the reference code's
+// T counts the iterations after its initial data (24 points, then T = 200
+// [000 §5.5]; T = 80 batches of 4 [002 §5.4]) [reference code:
+// rubinxin/CoCaBO_code]; else, for a study without a budget, 200.
+func (c *CoCaBO) horizon(h *History, b int) int {
+	switch {
+	case c.Budget > 0:
+		return c.Budget
+	case h.Budget > 0:
+		return max(1, (h.Budget-c.initPoints()+b-1)/b)
+	}
+	return cocaboBudget
+}
 
 func (c *CoCaBO) kappa() float64 {
 	if c.Kappa > 0 {
@@ -230,7 +247,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	agents := replayEXP3(l, h.Observed, n0, c.budget(), c.rewardOverArms())
+	agents := replayEXP3(l, h.Observed, n0, c.horizon(h, 1), c.rewardOverArms())
 	arms := make([]int, len(agents))
 	for j, a := range agents {
 		arms[j] = a.Draw(rng)
@@ -262,7 +279,7 @@ func (c *CoCaBO) ArmProbabilities(h *History) ([][]float64, error) {
 	if len(l.cat) == 0 {
 		return nil, nil
 	}
-	agents := replayEXP3(l, h.Observed, c.initPoints(), c.budget(), c.rewardOverArms())
+	agents := replayEXP3(l, h.Observed, c.initPoints(), c.horizon(h, 1), c.rewardOverArms())
 	p := make([][]float64, len(agents))
 	for j, a := range agents {
 		p[j] = a.Probs()

@@ -16,11 +16,11 @@ const maxFreshTries = 1000
 // SuggestBatch proposes n distinct points to evaluate together, batch
 // CoCaBO [000 Alg. 6; 002 Alg. 8; mixed spec §4.3]:
 //
-//  1. Each categorical variable's EXP3.M agent (γ = BatchGamma(N_j, n,
-//     Budget)), rebuilt by replaying the history in consecutive batches of
-//     n, plays n arms (distinct when n < N_j, else with replacement); each
-//     variable's plays are shuffled and the i-th plays of all variables form
-//     the i-th category vector.
+//  1. Each categorical variable's EXP3.M agent (γ = BatchGamma(N_j, n, T),
+//     T = horizon(h, n)), rebuilt by replaying the history in consecutive
+//     batches of n, plays n arms (distinct when n < N_j, else with
+//     replacement); each variable's plays are shuffled and the i-th plays
+//     of all variables form the i-th category vector.
 //  2. The vectors are grouped into unique ones u_1..u_q (in lexicographic
 //     order) with counts v_1..v_q.
 //  3. For each group in turn, v_j points are chosen by Kriging Believer with
@@ -56,7 +56,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	hs := c.drawBatchArms(l, h.Observed, n, rng)
+	hs := c.drawBatchArms(l, h, n, rng)
 	model, err := c.model(l, h.Observed, n, rng)
 	if err != nil {
 		c.logger().Warn("cocabo: surrogate fit failed; proposing random x for the drawn categories", "trial", h.Trials, "err", err)
@@ -88,8 +88,8 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 }
 
 // drawBatchArms returns the n category vectors of step 1 of SuggestBatch.
-func (c *CoCaBO) drawBatchArms(l *mixedLayout, obs []Observation, n int, rng *rand.Rand) [][]int {
-	agents := replayEXP3M(l, obs, c.initPoints(), n, c.budget(), c.rewardOverArms())
+func (c *CoCaBO) drawBatchArms(l *mixedLayout, h *History, n int, rng *rand.Rand) [][]int {
+	agents := replayEXP3M(l, h.Observed, c.initPoints(), n, c.horizon(h, n), c.rewardOverArms())
 	hs := make([][]int, n)
 	for i := range hs {
 		hs[i] = make([]int, len(agents))

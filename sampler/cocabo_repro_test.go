@@ -211,10 +211,10 @@ func TestReproFig52(t *testing.T) {
 			c.Candidates = 500
 		}
 		l, _ := newLayout(sp)
-		h := &History{Space: sp, Seed: uint64(seed)}
+		n := c.initPoints() + iters
+		h := &History{Space: sp, Seed: uint64(seed), Budget: n} // T = iters
 		noise := rand.New(rand.NewPCG(uint64(seed), 52))
 		hist := [2][]int{make([]int, 3), make([]int, 5)}
-		n := c.initPoints() + iters
 		for i := range n {
 			h.Trials = i
 			u, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(uint64(seed), uint64(i))))

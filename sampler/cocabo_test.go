@@ -121,6 +121,41 @@ func TestRewardNormalisation(t *testing.T) {
 	}
 }
 
+// TestCoCaBOHorizon: T of the tuned γ is the field Budget when set, else
+// the bandit rounds the study's budget leaves after the initial design
+// (the reference code's 200 iterations after 24 points, 80 batches of 4),
+// else 200; and the agents use it.
+func TestCoCaBOHorizon(t *testing.T) {
+	c := NewCoCaBO()
+	for _, tc := range []struct{ field, study, b, want int }{
+		{0, 0, 1, 200},
+		{0, 224, 1, 200},
+		{0, 200, 1, 176},
+		{0, 344, 4, 80},
+		{0, 345, 4, 81},
+		{0, 200, 8, 22},
+		{0, 10, 1, 1}, // the budget ends inside the design
+		{50, 344, 4, 50},
+	} {
+		c.Budget = tc.field
+		if got := c.horizon(&History{Budget: tc.study}, tc.b); got != tc.want {
+			t.Errorf("Budget %d, study budget %d, b = %d: T = %d, want %d", tc.field, tc.study, tc.b, got, tc.want)
+		}
+	}
+	h := toyHistory(t, fastCoCaBO(), 20, 3)
+	fixed := fastCoCaBO() // Budget 40
+	want, _ := fixed.ArmProbabilities(h)
+	fromStudy := fastCoCaBO()
+	fromStudy.Budget = 0
+	h.Budget = fromStudy.InitPoints + 40
+	got, _ := fromStudy.ArmProbabilities(h)
+	h.Budget = 0
+	other, _ := fromStudy.ArmProbabilities(h) // T = 200
+	if !slices.Equal(got[0], want[0]) || slices.Equal(other[0], want[0]) {
+		t.Errorf("agent 0 with the study's budget %v, with Budget = 40 %v, with T = 200 %v", got[0], want[0], other[0])
+	}
+}
+
 // TestCoCaBOReplayIsDeterministic: the same history gives the same agents
 // and, with the same rng, the same suggestion — also from a fresh sampler
 // without a hyper-parameter cache when the iteration refits anyway.
@@ -364,7 +399,7 @@ func TestReplayEXP3MIsDeterministic(t *testing.T) {
 			t.Fatalf("agent %d: %v then %v", j, pa, pb)
 		}
 	}
-	hs := c.drawBatchArms(l, h.Observed, 2, rand.New(rand.NewPCG(1, 1)))
+	hs := c.drawBatchArms(l, h, 2, rand.New(rand.NewPCG(1, 1)))
 	// Variable a has 3 choices > 2 plays: the two plays are distinct.
 	if hs[0][0] == hs[1][0] {
 		t.Errorf("EXP3.M played arm %d twice for a 3-arm variable with b = 2", hs[0][0])

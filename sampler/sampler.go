@@ -25,6 +25,7 @@ type History struct {
 	Pending  [][]float64   // encoded points of trials that are waiting or running
 	Trials   int           // number of trials created so far, of any state: the index of the one being suggested
 	Seed     uint64        // the study's seed, for designs that must be the same on every call
+	Budget   int           // the study's trial budget, trials wanted in all; 0 when it has none
 }
 
 // Sampler proposes the next point to evaluate, encoded in the unit cube of

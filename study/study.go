@@ -340,7 +340,7 @@ func used(recs []storage.Trial) int {
 
 // history builds the sampler's view of the stored trials.
 func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
-	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed}
+	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed, Budget: s.rec.Budget}
 	for _, r := range recs {
 		if len(r.X) != s.space.Len() {
 			continue // e.g. a trial enqueued without an encoding

@@ -213,18 +213,33 @@ func TestMetricsAndReports(t *testing.T) {
 }
 
 // recorder is a sampler that remembers how many trials were pending at
-// each suggestion.
+// each suggestion, and the budget it was told.
 type recorder struct {
 	mu      sync.Mutex
 	pending []int
+	budget  int
 }
 
 func (r *recorder) Name() string { return "random" }
 func (r *recorder) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	r.mu.Lock()
 	r.pending = append(r.pending, len(h.Pending))
+	r.budget = h.Budget
 	r.mu.Unlock()
 	return h.Space.Sample(rng), nil
+}
+
+// TestSamplerSeesBudget: the sampler's history carries the study's budget
+// (CoCaBO sets its bandits' horizon by it).
+func TestSamplerSeesBudget(t *testing.T) {
+	rec := &recorder{}
+	s := newStudy(t, Options{Sampler: rec, Seed: 6, Budget: 7})
+	if _, err := s.Ask(bg); err != nil {
+		t.Fatal(err)
+	}
+	if rec.budget != 7 {
+		t.Fatalf("the sampler saw budget %d, want 7", rec.budget)
+	}
 }
 
 func TestOptimizeWorkersPassPendingTrials(t *testing.T) {
