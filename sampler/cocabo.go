@@ -14,7 +14,7 @@ import (
 
 // CoCaBO defaults [mixed spec §4.1; reference code: rubinxin/CoCaBO_code].
 const (
-	cocaboBudget     = 200  // T in the tuned γ without a study budget: the thesis's [000 §5.5]
+	cocaboHorizon    = 200  // T of the tuned γ when the study has no budget: the thesis's [000 §5.5]
 	cocaboInit       = 24   // uniform initial points [000 §5.5; 002 §5.4]
 	cocaboRefit      = 10   // hyper-parameters (and λ) re-learned every 10 iterations
 	cocaboKappa      = 2    // UCB κ [000 §5.5; 002 §5.4]
@@ -172,7 +172,7 @@ func (c *CoCaBO) horizon(h *History, b int) int {
 	case h.Budget > 0:
 		return max(1, (h.Budget-c.initPoints()+b-1)/b)
 	}
-	return cocaboBudget
+	return cocaboHorizon
 }
 
 func (c *CoCaBO) kappa() float64 {
