@@ -23,7 +23,9 @@ import (
 // casmopolitan, which draws the design again at every restart: with d+1
 // points, MaxSAT-60's 61 cost it most of a 150-evaluation budget
 // (docs/samplers.md). The papers' sizes, 24 and 20, were set for budgets of
-// 150–200 evaluations; auto serves studies of any budget.
+// 150–200 evaluations; auto serves studies of any budget. Auto's cocabo
+// also fits its GP to the copula transform of y (CoCaBO.Copula), as
+// casmopolitan does.
 type Auto struct {
 	mu     sync.Mutex
 	chosen map[string]Sampler
@@ -86,6 +88,7 @@ func (a *Auto) sampler(sp *space.Space) Sampler {
 	case "cocabo":
 		c := NewCoCaBO()
 		c.InitPoints = min(init, c.initPoints())
+		c.Copula = true
 		s = c
 	default:
 		s = NewGPBO()

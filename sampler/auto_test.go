@@ -3,6 +3,7 @@ package sampler_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -90,7 +91,7 @@ func TestSuggestBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := sampler.NewCoCaBO()
-	c.InitPoints = 5 // auto's design size max(5, d+1)
+	c.InitPoints, c.Copula = 5, true // auto's design size max(5, d+1), and the copula
 	want, err := c.SuggestBatch(ctx, h, 3, rng(h.Trials))
 	if err != nil {
 		t.Fatal(err)
@@ -158,5 +159,48 @@ func TestAutoDesignCap(t *testing.T) {
 	}
 	if want, uncapped := suggest(10), suggest(31); fmt.Sprint(got) != want || want == uncapped {
 		t.Fatalf("auto's 11th point %v; casmopolitan with 10 initial points gives %s, with 31 %s", got, want, uncapped)
+	}
+}
+
+// TestAutoCoCaBO: auto's cocabo is CoCaBO-auto with gpbo's design size
+// and the copula on y. On a heavy-tailed objective its first point after
+// the design is that of such a CoCaBO, not that of one with the papers'
+// standardised y.
+func TestAutoCoCaBO(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
+		space.Param{Name: "a", Kind: space.Categorical, Choices: []string{"p", "q", "r"}},
+		space.Param{Name: "b", Kind: space.Bool},
+	)
+	ctx := context.Background()
+	rng := func(trial int) *rand.Rand { return rand.New(rand.NewPCG(9, uint64(trial))) }
+	const design = 5 // max(5, d+1)
+	a := sampler.NewAuto()
+	h := &sampler.History{Space: sp, Seed: 9}
+	for i := range design {
+		h.Trials = i
+		u, err := a.Suggest(ctx, h, rng(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Heavy-tailed in x, with a penalty per category.
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: math.Pow(10, 12*(u[0]-0.6)*(u[0]-0.6)) + u[1] + u[2]})
+	}
+	h.Trials = design
+	got, err := a.Suggest(ctx, h, rng(design))
+	if err != nil {
+		t.Fatal(err)
+	}
+	suggest := func(copula bool) string {
+		c := sampler.NewCoCaBO()
+		c.InitPoints, c.Copula = design, copula
+		u, err := c.Suggest(ctx, h, rng(design))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(u)
+	}
+	if want, plain := suggest(true), suggest(false); fmt.Sprint(got) != want || want == plain {
+		t.Fatalf("auto's point %v; CoCaBO with the copula gives %s, with standardised y %s", got, want, plain)
 	}
 }

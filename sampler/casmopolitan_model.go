@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/qmc"
@@ -94,38 +92,6 @@ func (c *Casmopolitan) transformY(y []float64) []float64 {
 		return slices.Clone(y)
 	}
 	return copula(y)
-}
-
-func copula(y []float64) []float64 {
-	n := len(y)
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case y[a] < y[b]:
-			return -1
-		case y[a] > y[b]:
-			return 1
-		}
-		return 0
-	})
-	z := make([]float64, n)
-	for lo := 0; lo < n; {
-		hi := lo + 1
-		for hi < n && y[idx[hi]] == y[idx[lo]] {
-			hi++
-		}
-		// 1-based ranks lo+1..hi share their mean (lo+1+hi)/2.
-		q := (float64(lo+1+hi)/2 - 0.5) / float64(n)
-		v := distuv.UnitNormal.Quantile(q)
-		for _, j := range idx[lo:hi] {
-			z[j] = v
-		}
-		lo = hi
-	}
-	return z
 }
 
 // fitLocal fits the GP of the current epoch (the reference code resets

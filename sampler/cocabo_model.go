@@ -57,9 +57,12 @@ func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Ra
 		X[i] = l.features(o.X, nil)
 		y[i] = o.Y
 	}
+	if c.Copula {
+		y = copula(y)
+	}
 	k := c.kernel(l)
 	nk := k.NumParams()
-	key := fmt.Sprintf("%v|%v|%d|%g|%t|%t|%t", l.cat, l.levels, len(l.cont), c.Lambda, c.LearnLambda, c.ARD, c.SumHalf)
+	key := fmt.Sprintf("%v|%v|%d|%g|%t|%t|%t|%t", l.cat, l.levels, len(l.cont), c.Lambda, c.LearnLambda, c.ARD, c.SumHalf, c.Copula)
 	cached := c.warm.get(key, nk+1)
 	t := max(0, len(obs)-c.initPoints()) / max(1, step)
 	if cached != nil && t%c.refitEvery() != 0 {

@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -407,5 +408,55 @@ func TestReplayEXP3MIsDeterministic(t *testing.T) {
 	gs := groupArms([][]int{{1, 0}, {0, 1}, {1, 0}})
 	if len(gs) != 2 || !slices.Equal(gs[0].arms, []int{0, 1}) || gs[1].count != 2 {
 		t.Errorf("groupArms = %+v", gs)
+	}
+}
+
+// TestCoCaBOCopula: with Copula the GP sees only the order of y, so
+// stretching the values without reordering them (y ↦ 10^(4y), which puts
+// the bad end four orders of magnitude away) leaves its predictions
+// unchanged, where standardised y would not.
+func TestCoCaBOCopula(t *testing.T) {
+	h := toyHistory(t, fastCoCaBO(), 20, 3)
+	l, err := newLayout(h.Space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stretched := slices.Clone(h.Observed)
+	for i := range stretched {
+		stretched[i].Y = math.Pow(10, 4*stretched[i].Y)
+	}
+	probes := make([][]float64, 30)
+	rng := rand.New(rand.NewPCG(4, 4))
+	for i := range probes {
+		probes[i] = h.Space.Sample(rng)
+	}
+	predict := func(copula bool, obs []Observation) []float64 {
+		c := fastCoCaBO()
+		c.Copula = copula
+		m, err := c.model(l, obs, 1, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mean := make([]float64, len(probes))
+		for i, u := range probes {
+			mean[i], _ = m.Predict(l.features(u, nil))
+		}
+		return mean
+	}
+	if a, b := predict(true, h.Observed), predict(true, stretched); !slices.Equal(a, b) {
+		t.Fatalf("copula: predictions %v change to %v when y is stretched", a, b)
+	}
+	// Without the copula the fit follows the stretched values: the ranking
+	// of new points by predicted mean changes.
+	rank := func(v []float64) []int {
+		idx := make([]int, len(v))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
+		return idx
+	}
+	if a, b := predict(false, h.Observed), predict(false, stretched); slices.Equal(rank(a), rank(b)) {
+		t.Fatalf("standardised y: the stretch did not change the fit's ranking %v; the test cannot tell the copula apart", rank(a))
 	}
 }
