@@ -46,6 +46,11 @@ func TestReproAckley5CVariants(t *testing.T) {
 			c.InitPoints = 7
 			return c
 		}},
+		{"Copula (auto's setting)", func() sampler.Sampler {
+			c := sampler.NewCoCaBO()
+			c.Copula = true
+			return c
+		}},
 		{"onehot-gp, isotropic kernel", func() sampler.Sampler {
 			o := sampler.NewOneHotGP()
 			o.ARD = false
