@@ -104,8 +104,9 @@ func (c *Casmopolitan) logger() *slog.Logger {
 // than InitPoints completed trials it returns the next unused point of the
 // epoch's design (uniform at the start, around the guided-restart centre
 // later); otherwise it fits the local GP to the epoch's trials, fantasises
-// the pending ones at their posterior mean (Kriging Believer) and
-// maximises the acquisition inside the trust region.
+// the pending and failed ones at their posterior mean (Kriging Believer)
+// and maximises the acquisition inside the trust region. Failed and
+// pending points are never proposed again, in the design either.
 func (c *Casmopolitan) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	u, _, err := c.propose(ctx, h, rng)
 	return u, err
@@ -135,13 +136,7 @@ func (c *Casmopolitan) propose(ctx context.Context, h *History, rng *rand.Rand) 
 		return nil, trustRegion{}, err
 	}
 	st := c.replay(cs, h)
-	seen := map[string]bool{}
-	for _, o := range h.Observed {
-		seen[cs.sp.Key(o.X)] = true
-	}
-	for _, p := range h.Pending {
-		seen[cs.sp.Key(p)] = true
-	}
+	seen := seenKeys(cs.sp, h)
 	if len(st.local) < c.InitPoints {
 		pts, tr := c.design(cs, h, st)
 		for _, u := range pts {

@@ -35,8 +35,8 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *History,
 	if err := ctx.Err(); err != nil {
 		return nil, trustRegion{}, err
 	}
-	pend := make([][]float64, len(h.Pending))
-	for i, p := range h.Pending {
+	pend := h.WithoutValue()
+	for i, p := range pend {
 		pend[i] = cs.features(p, nil)
 	}
 	m = believeAll(m, pend)

@@ -237,8 +237,8 @@ func (c *CoCaBO) prepare(h *History) (*mixedLayout, error) {
 // Suggest proposes the next point [000 Alg. 5]: a uniform random point
 // while fewer than InitPoints trials have completed; then h drawn from the
 // agents rebuilt from the history, and x maximising UCB (κ = Kappa) on the
-// mixture-kernel GP with h fixed, pending trials fantasised at their
-// posterior mean (Kriging Believer).
+// mixture-kernel GP with h fixed, pending and failed trials fantasised at
+// their posterior mean (Kriging Believer).
 func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	l, err := c.prepare(h)
 	if err != nil {
@@ -260,19 +260,29 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	for j, a := range agents {
 		arms[j] = a.Draw(rng)
 	}
+	seen := seenKeys(sp, h)
 	model, err := c.model(l, h.Observed, 1, rng)
 	if err != nil {
-		c.logger().Warn("cocabo: surrogate fit failed; proposing a random x for the drawn categories", "trial", h.Trials, "err", err)
-		return randomWithArms(l, arms, rng), nil
+		c.logger().Warn("cocabo: surrogate fit failed; proposing a random new point", "trial", h.Trials, "err", err)
+		return unseenPoint(l, arms, seen, rng), nil
 	}
-	model = believeMixed(l, model, h.Pending)
-	seen := seenKeys(sp, h)
+	model = believeMixed(l, model, h.WithoutValue())
 	u, err := c.argmax(l, model, arms, h.Observed, seen, cocaboTopSeq, rng)
 	if err != nil {
-		c.logger().Warn("cocabo: acquisition optimisation found no new point; proposing a random x for the drawn categories", "trial", h.Trials, "err", err)
-		return randomWithArms(l, arms, rng), nil
+		c.logger().Warn("cocabo: acquisition optimisation found no new point; proposing a random new point", "trial", h.Trials, "err", err)
+		return unseenPoint(l, arms, seen, rng), nil
 	}
 	return u, nil
+}
+
+// unseenPoint is freshPoint for a sequential suggestion, which must return
+// a point: when every configuration has been tried it repeats one, a
+// random x with the categories arms.
+func unseenPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Rand) []float64 {
+	if u, err := freshPoint(l, arms, seen, rng); err == nil {
+		return u
+	}
+	return randomWithArms(l, arms, rng)
 }
 
 // ArmProbabilities returns, for each categorical parameter in space order,
@@ -295,15 +305,15 @@ func (c *CoCaBO) ArmProbabilities(h *History) ([][]float64, error) {
 	return p, nil
 }
 
-// seenKeys returns the keys of the evaluated and running configurations,
-// which are never proposed again.
+// seenKeys returns the keys of the evaluated, running and failed
+// configurations, which are never proposed again (History.WithoutValue).
 func seenKeys(sp *space.Space, h *History) map[string]bool {
-	seen := make(map[string]bool, len(h.Observed)+len(h.Pending))
+	seen := make(map[string]bool, len(h.Observed)+len(h.Pending)+len(h.Failed))
 	for _, o := range h.Observed {
 		seen[sp.Key(o.X)] = true
 	}
-	for _, p := range h.Pending {
-		seen[sp.Key(p)] = true
+	for _, u := range h.WithoutValue() {
+		seen[sp.Key(u)] = true
 	}
 	return seen
 }

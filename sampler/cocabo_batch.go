@@ -71,7 +71,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 		}
 		return out, nil
 	}
-	model = believeMixed(l, model, h.Pending)
+	model = believeMixed(l, model, h.WithoutValue())
 	out := make([][]float64, 0, n)
 	for _, g := range groupArms(hs) {
 		if err := ctx.Err(); err != nil {

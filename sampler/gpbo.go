@@ -59,8 +59,9 @@ func designSize(sp *space.Space) int { return max(5, sp.Len()+1) }
 
 // Suggest proposes the next point: a point of the initial design while
 // fewer than InitPoints trials have completed, else the maximiser of the
-// acquisition on the GP fitted to the completed trials, with pending
-// trials fantasised at their posterior mean (Kriging Believer).
+// acquisition on the GP fitted to the completed trials, with pending and
+// failed trials fantasised at their posterior mean (Kriging Believer,
+// History.WithoutValue).
 func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
 	if _, err := g.acquisition(0, 1, 1); err != nil {
@@ -77,7 +78,7 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 		g.logger().Warn("gpbo: surrogate fit failed; proposing a random point", "trial", h.Trials, "err", err)
 		return sp.Sample(rng), nil
 	}
-	model = believe(sp, model, h.Pending)
+	model = believe(sp, model, h.WithoutValue())
 	if strings.ToLower(g.Acquisition) == AcqTS {
 		return g.thompson(sp, model, rng)
 	}

@@ -46,7 +46,7 @@ func (*OneHotGP) Name() string { return "onehot-gp" }
 
 // Suggest proposes a uniform point while fewer than InitPoints trials have
 // completed, else the maximiser of the rounded acquisition, with pending
-// trials fantasised at their posterior mean (Kriging Believer).
+// and failed trials fantasised at their posterior mean (Kriging Believer).
 func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
 	if len(h.Observed) < orDefault(o.InitPoints, onehotInit) {
@@ -60,7 +60,7 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 		o.logger().Warn("onehot-gp: surrogate fit failed; proposing a random point", "trial", h.Trials, "err", err)
 		return sp.Sample(rng), nil
 	}
-	model = believe(sp, model, h.Pending)
+	model = believe(sp, model, h.WithoutValue())
 	objective, free := acqObjective(sp, model, acq.LCB{Kappa: o.Kappa})
 	seen := seenKeys(sp, h)
 	dom := opt.Domain{

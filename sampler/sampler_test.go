@@ -183,3 +183,57 @@ func TestGPBODiscreteSpaceNeverRepeats(t *testing.T) {
 		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(sp.Decode(u))})
 	}
 }
+
+// TestFailedPointsAreNotProposedAgain: on a 24-configuration space, after
+// 8 completed trials (past every design here), every model-based sampler
+// makes 8 suggestions that all fail, each joining History.Failed; none
+// repeats a failed or completed configuration. (Before History.Failed, casmopolitan proposed
+// the same failed design point on every call.)
+func TestFailedPointsAreNotProposedAgain(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "opt", Kind: space.Categorical, Choices: []string{"sgd", "adam", "rmsprop"}},
+		space.Param{Name: "wd", Kind: space.Bool},
+		space.Param{Name: "layers", Kind: space.Int, Low: 1, High: 4},
+	)
+	f := func(a space.Assignment) float64 {
+		v := float64(a["layers"].(int)) + map[string]float64{"sgd": 2, "adam": 0, "rmsprop": 1}[a["opt"].(string)]
+		if a["wd"].(bool) {
+			v += 0.5
+		}
+		return v
+	}
+	fast := sampler.NewCoCaBO()
+	fast.InitPoints = 4
+	casmo := sampler.NewCasmopolitan()
+	casmo.InitPoints = 4
+	onehot := sampler.NewOneHotGP()
+	onehot.InitPoints = 4
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), onehot, fast, casmo, sampler.NewAuto()} {
+		h := &sampler.History{Space: sp, Seed: 2}
+		ctx := context.Background()
+		rng := func(i int) *rand.Rand { return rand.New(rand.NewPCG(2, uint64(i))) }
+		src := rng(1000)
+		for range 8 {
+			u := sp.Sample(src)
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(sp.Decode(u))})
+		}
+		keys := map[string]bool{}
+		for _, o := range h.Observed {
+			keys[sp.Key(o.X)] = true
+		}
+		for i := range 8 {
+			h.Trials = len(h.Observed) + i
+			u, err := s.Suggest(ctx, h, rng(h.Trials))
+			if err != nil {
+				t.Fatalf("%s: %v", s.Name(), err)
+			}
+			sp.Round(u)
+			if k := sp.Key(u); keys[k] {
+				t.Fatalf("%s: suggestion %d repeats %s, completed or failed before", s.Name(), i, k)
+			} else {
+				keys[k] = true
+			}
+			h.Failed = append(h.Failed, u)
+		}
+	}
+}

@@ -350,6 +350,8 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 			h.Observed = append(h.Observed, sampler.Observation{X: r.X, Y: s.internal(*r.Value)})
 		case r.State == Waiting || r.State == Running:
 			h.Pending = append(h.Pending, r.X)
+		case r.State == Failed:
+			h.Failed = append(h.Failed, r.X)
 		}
 	}
 	return h, nil

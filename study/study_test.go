@@ -218,6 +218,7 @@ type recorder struct {
 	mu      sync.Mutex
 	pending []int
 	budget  int
+	failed  [][]float64
 }
 
 func (r *recorder) Name() string { return "random" }
@@ -225,6 +226,7 @@ func (r *recorder) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand
 	r.mu.Lock()
 	r.pending = append(r.pending, len(h.Pending))
 	r.budget = h.Budget
+	r.failed = h.Failed
 	r.mu.Unlock()
 	return h.Space.Sample(rng), nil
 }
@@ -239,6 +241,33 @@ func TestSamplerSeesBudget(t *testing.T) {
 	}
 	if rec.budget != 7 {
 		t.Fatalf("the sampler saw budget %d, want 7", rec.budget)
+	}
+}
+
+// TestSamplerSeesFailedTrials: the points of failed trials, by an error or
+// by a NaN, reach the sampler as History.Failed, so that it does not
+// propose them again; completed ones do not.
+func TestSamplerSeesFailedTrials(t *testing.T) {
+	rec := &recorder{}
+	s := newStudy(t, Options{Sampler: rec, Seed: 6})
+	var want [][]float64
+	for i, r := range []Result{{Err: errors.New("boom")}, {Value: math.NaN()}, {Value: 1}} {
+		tr, err := s.Ask(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Tell(bg, tr.ID, r); err != nil {
+			t.Fatal(err)
+		}
+		if i < 2 {
+			want = append(want, tr.X)
+		}
+	}
+	if _, err := s.Ask(bg); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(rec.failed, want, slices.Equal) {
+		t.Fatalf("the sampler saw failed points %v, want %v", rec.failed, want)
 	}
 }
 
