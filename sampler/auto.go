@@ -14,9 +14,10 @@ import (
 //   - at most autoCombinations combinations of the categorical values:
 //     cocabo with λ learned, whose bandits find the best combination of a
 //     few (Func-2C 15, Func-3C 60 [000 §5.5]; NAS-CIFAR10 243);
-//   - more: casmopolitan, which chooses the categories with its model inside
-//     a Hamming trust region and scales to tens of categorical dimensions
-//     (Pest Control 5²⁵, MaxSAT 2⁶⁰ [000 §5.6]).
+//   - more, or only categorical parameters (where CoCaBO has no GP, only
+//     its bandits): casmopolitan, which chooses the categories with its
+//     model inside a Hamming trust region and scales to tens of
+//     categorical dimensions (Pest Control 5²⁵, MaxSAT 2⁶⁰ [000 §5.6]).
 //
 // The mixed samplers get the initial design of gpbo, max(5, d+1) points,
 // at most 24 for cocabo (its papers' size) and at most autoCasmoInit for
@@ -63,7 +64,9 @@ func (*Auto) Choice(sp *space.Space) string {
 	switch {
 	case categorical == 0 || conditional:
 		return "gpbo"
-	case combinations > autoCombinations:
+	case combinations > autoCombinations, categorical == sp.Len():
+		// With only categorical parameters CoCaBO would have no continuous
+		// part for its GP, only its bandits.
 		return "casmopolitan"
 	}
 	return "cocabo"

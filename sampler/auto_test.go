@@ -50,6 +50,8 @@ func TestAutoChoice(t *testing.T) {
 		{"8 booleans", bools, "casmopolitan"},
 		{"7 booleans", bools[:8], "cocabo"},
 		{"conditional", []space.Param{float, cat(0), child}, "gpbo"},
+		{"categorical only, 243 combinations", few[1:], "casmopolitan"},
+		{"categorical only, 729 combinations", many[1:], "casmopolitan"},
 	} {
 		sp := space.MustNew(tc.params...)
 		if got := sampler.NewAuto().Choice(sp); got != tc.want {
