@@ -128,7 +128,12 @@ func TestReproAutoCategorical(t *testing.T) {
 				if interactions {
 					kind = "interactions"
 				}
-				fmt.Printf("| %d × 3 values, %s | %s | %.3f ± %.3f | %d of %d |\n", n, kind, name, m, se, found, seeds)
+				label := name
+				if name == "auto" {
+					sp, _ := categoricalProblem(n, interactions, 1)
+					label = fmt.Sprintf("auto (%s)", sampler.NewAuto().Choice(sp))
+				}
+				fmt.Printf("| %d × 3 values, %s | %s | %.3f ± %.3f | %d of %d |\n", n, kind, label, m, se, found, seeds)
 			}
 		}
 	}
