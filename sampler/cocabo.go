@@ -58,7 +58,8 @@ const (
 //   - A space with no categorical parameter has nothing for the bandits to
 //     do: Suggest falls back to gpbo's behaviour (NewGPBO defaults).
 //   - A space with no continuous coordinate is optimised by the bandits
-//     alone: the proposal is the drawn h.
+//     alone: the proposal is the drawn h. The logger is told once, since
+//     casmopolitan does far better there (docs/samplers.md).
 //   - Conditional spaces are rejected with an error: the bandits need every
 //     categorical variable in every trial (mixed spec §1).
 type CoCaBO struct {
@@ -125,6 +126,8 @@ type CoCaBO struct {
 	name string // registry alias, when it differs from the derived name
 
 	warm warmStart // last fitted hyper-parameters, keyed by the model layout
+
+	banditsOnly sync.Once // warns once that the space leaves the GP nothing to do
 
 	mu   sync.Mutex // guards gpbo
 	gpbo *GPBO      // fallback for spaces without categorical parameters
@@ -231,7 +234,13 @@ func (c *CoCaBO) prepare(h *History) (*mixedLayout, error) {
 	if h == nil || h.Space == nil {
 		return nil, errors.New("cocabo: the history has no search space")
 	}
-	return newLayout(h.Space)
+	l, err := newLayout(h.Space)
+	if err == nil && len(l.cat) > 0 && len(l.cont) == 0 {
+		c.banditsOnly.Do(func() {
+			c.logger().Warn("cocabo: every parameter is categorical, so CoCaBO chooses them with its bandits alone and its GP has nothing to do; casmopolitan (and auto) model the categories jointly (docs/samplers.md, \"Purely categorical spaces\")")
+		})
+	}
+	return l, err
 }
 
 // Suggest proposes the next point [000 Alg. 5]: a uniform random point

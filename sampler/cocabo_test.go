@@ -1,11 +1,14 @@
 package sampler
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/boaopt/boa/space"
@@ -458,5 +461,35 @@ func TestCoCaBOCopula(t *testing.T) {
 	}
 	if a, b := predict(false, h.Observed), predict(false, stretched); slices.Equal(rank(a), rank(b)) {
 		t.Fatalf("standardised y: the stretch did not change the fit's ranking %v; the test cannot tell the copula apart", rank(a))
+	}
+}
+
+// TestCoCaBOWarnsWhenBanditsAlone: on a space of categorical parameters
+// only, CoCaBO says once that it has no model there; on a mixed space it
+// says nothing.
+func TestCoCaBOWarnsWhenBanditsAlone(t *testing.T) {
+	for _, tc := range []struct {
+		sp    *space.Space
+		warns int
+	}{
+		{space.MustNew(space.Param{Name: "a", Kind: space.Categorical, Choices: []string{"p", "q", "r"}}, space.Param{Name: "b", Kind: space.Bool}), 1},
+		{toySpace(t), 0},
+	} {
+		var log bytes.Buffer
+		c := fastCoCaBO()
+		c.InitPoints = 2
+		c.Logger = slog.New(slog.NewTextHandler(&log, nil))
+		h := &History{Space: tc.sp, Seed: 1}
+		for i := range 4 {
+			h.Trials = i
+			u, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(i))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Observed = append(h.Observed, Observation{X: u, Y: float64(i)})
+		}
+		if got := strings.Count(log.String(), "bandits alone"); got != tc.warns {
+			t.Errorf("%d warnings on %v, want %d:\n%s", got, tc.sp.Params(), tc.warns, log.String())
+		}
 	}
 }
