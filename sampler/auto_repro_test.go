@@ -14,7 +14,6 @@ package sampler_test
 // ran it (gpbo's design size, the copula).
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -101,20 +100,8 @@ func TestReproAutoCategorical(t *testing.T) {
 							return
 						}
 					}
-					h := &sampler.History{Space: sp, Seed: uint64(seed), Budget: trials}
-					best := math.Inf(1)
-					for i := range trials {
-						h.Trials = i
-						u, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(uint64(seed), uint64(i))))
-						if err != nil {
-							t.Error(err)
-							return
-						}
-						sp.Round(u)
-						y := f(arms(u))
-						best = min(best, y)
-						h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
-					}
+					never := func(u []float64, _ *rand.Rand) (float64, bool) { return f(arms(u)), false }
+					_, best := runFailing(t, s, failing{fmt.Sprintf("%d categorical parameters", n), sp, never}, "nothing", uint64(seed), trials)
 					regret[seed-1] = best - opt
 				})
 				m, se := sampler.MeanSE(regret)

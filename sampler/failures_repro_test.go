@@ -36,7 +36,9 @@ type failing struct {
 }
 
 // runFailing runs s for trials suggestions on p with the failures shown as
-// shown, and returns the number of failed trials and the best value.
+// shown, and returns the number of failed trials and the best value. It
+// runs inside sampler.ParallelSeeds, so an error is reported with t.Error
+// (t.Fatal must not leave another goroutine) and ends the run.
 func runFailing(t *testing.T, s sampler.Sampler, p failing, shown string, seed uint64, trials int) (int, float64) {
 	h := &sampler.History{Space: p.sp, Seed: seed, Budget: trials}
 	flaky := rand.New(rand.NewPCG(seed, 77))
@@ -45,7 +47,8 @@ func runFailing(t *testing.T, s sampler.Sampler, p failing, shown string, seed u
 		h.Trials = i
 		u, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
 		if err != nil {
-			t.Fatal(err)
+			t.Errorf("%s on %s, seed %d, trial %d: %v", s.Name(), p.name, seed, i, err)
+			break
 		}
 		p.sp.Round(u)
 		y, fails := p.value(u, flaky)
