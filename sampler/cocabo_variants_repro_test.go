@@ -1,8 +1,9 @@
 package sampler_test
 
-// CoCaBO variants and an isotropic one-hot GP on Ackley-5C (docs/cocabo.md,
-// "Why Ackley-5C goes the other way"); the shipped samplers' rows come from
-// boa bench. The full protocol runs only with BOA_REPRO=1:
+// CoCaBO variants, an isotropic one-hot GP and a rebuild of GPyOpt's
+// One-hot BO on Ackley-5C (docs/cocabo.md, "Why Ackley-5C goes the other
+// way"); the shipped samplers' rows come from boa bench. The full protocol
+// runs only with BOA_REPRO=1:
 //
 //	BOA_REPRO=1 go test ./sampler -run TestReproAckley5CVariants -v -timeout 3h
 //
@@ -56,6 +57,7 @@ func TestReproAckley5CVariants(t *testing.T) {
 			o.ARD = false
 			return o
 		}},
+		{"One-hot BO as GPyOpt ran it (rounding after relaxed L-BFGS)", sampler.NewGPyOptOneHot},
 	}
 	for _, v := range variants {
 		final := make([]float64, seeds)
