@@ -54,7 +54,7 @@ func (o gpyoptOneHot) Suggest(ctx context.Context, h *History, rng *rand.Rand) (
 		z := sp.Features(sp.Sample(rng), nil)
 		pts[i] = scored{z, cost(z, nil)}
 	}
-	best := scored{v: 0}
+	var best scored
 	lo, hi := make([]float64, sp.NumFeatures()), make([]float64, sp.NumFeatures())
 	for i := range hi {
 		hi[i] = 1
