@@ -1,8 +1,10 @@
 package sampler
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/opt"
@@ -54,59 +56,42 @@ func (o gpyoptOneHot) Suggest(ctx context.Context, h *History, rng *rand.Rand) (
 		z := sp.Features(sp.Sample(rng), nil)
 		pts[i] = scored{z, cost(z, nil)}
 	}
-	var best scored
+	slices.SortStableFunc(pts, func(a, b scored) int { return cmp.Compare(a.v, b.v) })
 	lo, hi := make([]float64, sp.NumFeatures()), make([]float64, sp.NumFeatures())
 	for i := range hi {
 		hi[i] = 1
 	}
-	for a := range anchors {
-		// Partial selection of the a-th best anchor.
-		m := a
-		for j := a + 1; j < len(pts); j++ {
-			if pts[j].v < pts[m].v {
-				m = j
-			}
-		}
-		pts[a], pts[m] = pts[m], pts[a]
-		res := opt.BoxLBFGS(cost, pts[a].z, lo, hi, opt.LBFGSSettings{})
-		z := roundOneHot(sp, res.X)
-		if v := cost(z, nil); best.z == nil || v < best.v {
-			best = scored{z, v}
+	var best []float64
+	var bestV float64
+	for _, a := range pts[:anchors] {
+		u := roundRelaxed(sp, opt.BoxLBFGS(cost, a.z, lo, hi, opt.LBFGSSettings{}).X)
+		if v := cost(sp.Features(u, nil), nil); best == nil || v < bestV {
+			best, bestV = u, v
 		}
 	}
+	return best, nil
+}
+
+// roundRelaxed returns the point of sp at the relaxed features z: each
+// one-hot block rounded to its argmax (GPyOpt's round_optimum), the other
+// coordinates as they are.
+func roundRelaxed(sp *space.Space, z []float64) []float64 {
 	u := make([]float64, sp.Len())
 	for i, p := range sp.Params() {
 		f := sp.FeatureIndex(i)
-		if p.Kind == space.Categorical || p.Kind == space.Bool {
-			for k := range sp.Levels(i) {
-				if best.z[f+k] == 1 {
-					u[i] = (float64(k) + 0.5) / float64(sp.Levels(i))
-				}
-			}
-		} else {
-			u[i] = best.z[f]
-		}
-	}
-	sp.Round(u)
-	return u, nil
-}
-
-// roundOneHot returns z with every one-hot block set to its argmax.
-func roundOneHot(sp *space.Space, z []float64) []float64 {
-	r := append([]float64(nil), z...)
-	for i, p := range sp.Params() {
 		if p.Kind != space.Categorical && p.Kind != space.Bool {
+			u[i] = z[f]
 			continue
 		}
-		block := r[sp.FeatureIndex(i) : sp.FeatureIndex(i)+sp.Levels(i)]
-		m := 0
-		for k := range block {
-			if block[k] > block[m] {
-				m = k
+		block := z[f : f+sp.Levels(i)]
+		k := 0
+		for j := range block {
+			if block[j] > block[k] {
+				k = j
 			}
 		}
-		clear(block)
-		block[m] = 1
+		u[i] = (float64(k) + 0.5) / float64(len(block)) // the centre of level k's cell
 	}
-	return r
+	sp.Round(u)
+	return u
 }
