@@ -98,38 +98,64 @@ func replayEXP3(l *mixedLayout, obs []Observation, n0, budget int, overArms bool
 
 // replayEXP3M rebuilds the batch agents, one EXP3.M per categorical
 // variable with b plays and γ_j = BatchGamma(N_j, b, budget) [002 Alg. 8;
-// mixed spec §2.2, §4.3]. The observations after the initial design are
-// taken as consecutive batches of b in trial order (the last may be
-// shorter); the rewards of a batch are computed once the whole batch is in,
-// as the reference code does, and each agent updates every played arm.
+// mixed spec §4.3], by replaying the observations batch by batch. The first
+// n0 (the initial design) only enter the reward statistics, and so do the
+// other members of a batch that began among them. The rest are grouped by
+// the batch they were proposed in (Observation.Batch), so the replay keeps
+// to the real batches when a trial failed (it is not in obs) or when
+// study.AskBatch filled part of a batch with waiting trials; observations
+// with no recorded batch (a hand-built history, a study stored before
+// batches were recorded) are taken as consecutive batches of b in trial
+// order. A batch's rewards are computed once the whole batch is in, at its
+// last observation, as the reference code does, and each agent updates
+// every played arm.
 func replayEXP3M(l *mixedLayout, obs []Observation, n0, b, budget int, overArms bool) []*bandit.EXP3M {
 	agents := make([]*bandit.EXP3M, len(l.cat))
 	for j, n := range l.levels {
 		agents[j] = bandit.NewEXP3M(n, b, bandit.BatchGamma(n, b, budget))
 	}
-	t := newRewardTracker(l)
-	for _, o := range obs[:min(n0, len(obs))] {
-		t.add(l.arms(o.X), o.Y)
+	batch := make([]int, len(obs)) // the key of each observation's batch
+	initial := map[int]bool{}      // recorded batches that began in the initial design
+	last := map[int]int{}          // the index of each batch's last finite observation
+	for i, o := range obs {
+		switch {
+		case o.Batch > 0:
+			batch[i] = o.Batch
+		case i >= n0:
+			batch[i] = -1 - (i-n0)/b
+		}
+		if i < n0 {
+			initial[batch[i]] = true
+		}
+		if !math.IsNaN(o.Y) && !math.IsInf(o.Y, 0) {
+			last[batch[i]] = i
+		}
 	}
-	for start := n0; start < len(obs); start += b {
-		batch := obs[start:min(start+b, len(obs))]
-		hs := make([][]int, 0, len(batch))
-		for _, o := range batch {
-			if math.IsNaN(o.Y) || math.IsInf(o.Y, 0) {
-				continue
-			}
-			h := l.arms(o.X)
-			t.add(h, o.Y)
-			hs = append(hs, h)
+	t := newRewardTracker(l)
+	played := map[int][][]int{}
+	for i, o := range obs {
+		if math.IsNaN(o.Y) || math.IsInf(o.Y, 0) {
+			continue
+		}
+		h := l.arms(o.X)
+		t.add(h, o.Y)
+		k := batch[i]
+		if initial[k] {
+			continue
+		}
+		played[k] = append(played[k], h)
+		if last[k] != i {
+			continue
 		}
 		for j, agent := range agents {
-			arms := make([]int, len(hs))
-			rewards := make([]float64, len(hs))
-			for k, h := range hs {
-				arms[k], rewards[k] = h[j], t.reward(j, h[j], overArms)
+			arms := make([]int, len(played[k]))
+			rewards := make([]float64, len(played[k]))
+			for m, h := range played[k] {
+				arms[m], rewards[m] = h[j], t.reward(j, h[j], overArms)
 			}
 			agent.Update(arms, rewards)
 		}
+		delete(played, k)
 	}
 	return agents
 }

@@ -17,8 +17,8 @@ const maxFreshTries = 1000
 // CoCaBO [000 Alg. 6; 002 Alg. 8; mixed spec §4.3]:
 //
 //  1. Each categorical variable's EXP3.M agent (γ = BatchGamma(N_j, n, T),
-//     T = horizon(h, n)), rebuilt by replaying the history in consecutive
-//     batches of n, plays n arms (distinct when n < N_j, else with
+//     T = horizon(h, n)), rebuilt by replaying the history batch by batch
+//     (replayEXP3M), plays n arms (distinct when n < N_j, else with
 //     replacement); each variable's plays are shuffled and the i-th plays
 //     of all variables form the i-th category vector.
 //  2. The vectors are grouped into unique ones u_1..u_q (in lexicographic

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boaopt/boa/bandit"
 	"github.com/boaopt/boa/space"
 )
 
@@ -411,6 +412,83 @@ func TestReplayEXP3MIsDeterministic(t *testing.T) {
 	gs := groupArms([][]int{{1, 0}, {0, 1}, {1, 0}})
 	if len(gs) != 2 || !slices.Equal(gs[0].arms, []int{0, 1}) || gs[1].count != 2 {
 		t.Errorf("groupArms = %+v", gs)
+	}
+}
+
+// TestReplayEXP3MFollowsRecordedBatches: the batch agents update batch by
+// batch as the trials were proposed, also when a failed trial is missing
+// from the history (consecutive groups of b would mix two batches) and
+// when a batch of the initial design runs past its first n0 observations.
+func TestReplayEXP3MFollowsRecordedBatches(t *testing.T) {
+	c := fastCoCaBO()
+	n0 := c.InitPoints
+	h := toyHistory(t, c, n0+6, 8)
+	l, _ := newLayout(h.Space)
+	// batched gives the observations the batch numbers of study.AskBatch
+	// for batches of b trials.
+	batched := func(b int) []Observation {
+		obs := slices.Clone(h.Observed)
+		for i := range obs {
+			obs[i].Batch = 1 + i/b*b
+		}
+		return obs
+	}
+	probs := func(agents []*bandit.EXP3M) [][]float64 {
+		var ps [][]float64
+		for _, a := range agents {
+			p, _ := a.Probs()
+			ps = append(ps, p)
+		}
+		return ps
+	}
+	// byHand replays the agents with the given batches after obs[:start],
+	// which only enter the reward statistics.
+	byHand := func(obs []Observation, start, b int, batches ...[]Observation) [][]float64 {
+		agents := make([]*bandit.EXP3M, len(l.cat))
+		for j, n := range l.levels {
+			agents[j] = bandit.NewEXP3M(n, b, bandit.BatchGamma(n, b, c.Budget))
+		}
+		tr := newRewardTracker(l)
+		for _, o := range obs[:start] {
+			tr.add(l.arms(o.X), o.Y)
+		}
+		for _, batch := range batches {
+			for _, o := range batch {
+				tr.add(l.arms(o.X), o.Y)
+			}
+			for j, agent := range agents {
+				var arms []int
+				var rewards []float64
+				for _, o := range batch {
+					arm := l.arms(o.X)[j]
+					arms, rewards = append(arms, arm), append(rewards, tr.reward(j, arm, c.rewardOverArms()))
+				}
+				agent.Update(arms, rewards)
+			}
+		}
+		return probs(agents)
+	}
+
+	// b = 2 < 3 choices of variable a, so its agent learns. The second
+	// trial of the first batch failed: batches of 1, 2 and 2 observations.
+	obs := slices.Delete(batched(2), n0+1, n0+2)
+	got := probs(replayEXP3M(l, obs, n0, 2, c.Budget, c.rewardOverArms()))
+	if want := byHand(obs, n0, 2, obs[n0:n0+1], obs[n0+1:n0+3], obs[n0+3:]); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("failed trial: probabilities %v, want %v", got, want)
+	}
+	for i := range obs {
+		obs[i].Batch = 0
+	}
+	if mixed := probs(replayEXP3M(l, obs, n0, 2, c.Budget, c.rewardOverArms())); slices.EqualFunc(got, mixed, slices.Equal) {
+		t.Errorf("consecutive groups of b gave the same agents %v: the test does not tell the groupings apart", mixed)
+	}
+
+	// b = 3 does not divide n0 = 8: the batch of trials 6..8 was drawn at
+	// random and does not update the agents; then batches 9..11, 12..13.
+	obs = batched(3)
+	got = probs(replayEXP3M(l, obs, n0, 3, c.Budget, c.rewardOverArms()))
+	if want := byHand(obs, n0+1, 3, obs[n0+1:n0+4], obs[n0+4:]); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("initial batch past n0: probabilities %v, want %v", got, want)
 	}
 }
 

@@ -132,3 +132,71 @@ func TestReproFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestReproBatchFailures compares batch CoCaBO replaying its EXP3.M agents
+// by the recorded batches (Observation.Batch, as study.AskBatch stores
+// them) with replaying them in consecutive groups of b, which mix two
+// batches once a trial has failed (docs/cocabo.md, batch mode):
+//
+//	BOA_REPRO=1 go test ./sampler -run TestReproBatchFailures -v
+//
+// Func-3C, batches of 4, 120 trials of which a quarter fail at random,
+// 20 seeds (about 2 minutes).
+func TestReproBatchFailures(t *testing.T) {
+	if os.Getenv("BOA_REPRO") != "1" {
+		t.Skip("set BOA_REPRO=1 to run the batch replay comparison")
+	}
+	const seeds, trials, b = 20, 120, 4
+	p, err := mixed.Get("func3c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("| batches replayed | best value (mean ± s.e.) | median |")
+	fmt.Println("|---|---|---|")
+	for _, recorded := range []bool{true, false} {
+		best := make([]float64, seeds)
+		sampler.ParallelSeeds(seeds, func(seed int) {
+			best[seed-1] = runBatchFailing(t, p, uint64(seed), trials, b, recorded)
+		})
+		m, se := sampler.MeanSE(best)
+		fmt.Printf("| %s | %.4f ± %.4f | %.4f |\n", map[bool]string{true: "as recorded", false: "in consecutive groups of b"}[recorded], m, se, median(best))
+	}
+}
+
+// runBatchFailing runs batch CoCaBO on p in batches of b until trials
+// trials were proposed, each failing with probability 1/4, and returns the
+// best value. With recorded, the observations carry their batch number.
+func runBatchFailing(t *testing.T, p *mixed.Problem, seed uint64, trials, b int, recorded bool) float64 {
+	sp := p.Space()
+	h := &sampler.History{Space: sp, Seed: seed, Budget: trials}
+	noise, flaky := rand.New(rand.NewPCG(seed, 0xbe4c)), rand.New(rand.NewPCG(seed, 77))
+	c, best := sampler.NewCoCaBO(), math.Inf(1)
+	for h.Trials < trials {
+		us, err := c.SuggestBatch(context.Background(), h, b, rand.New(rand.NewPCG(seed, uint64(h.Trials))))
+		if err != nil {
+			t.Error(err)
+			return best
+		}
+		batch := h.Trials + 1
+		for _, u := range us {
+			sp.Round(u)
+			h.Trials++
+			if flaky.Float64() < 0.25 {
+				h.Failed = append(h.Failed, u)
+				continue
+			}
+			y, err := p.Evaluate(sp.Decode(u), noise)
+			if err != nil {
+				t.Error(err)
+				return best
+			}
+			best = min(best, y)
+			o := sampler.Observation{X: u, Y: y}
+			if recorded {
+				o.Batch = batch
+			}
+			h.Observed = append(h.Observed, o)
+		}
+	}
+	return best
+}

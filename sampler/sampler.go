@@ -12,10 +12,13 @@ import (
 )
 
 // Observation is one completed trial as the sampler sees it: the encoded
-// point in the unit cube and its value in the internal, minimised sense.
+// point in the unit cube, its value in the internal, minimised sense, and
+// the batch it was proposed in (storage.Trial.Batch: shared by the trials
+// proposed together, 0 when not recorded).
 type Observation struct {
-	X []float64
-	Y float64
+	X     []float64
+	Y     float64
+	Batch int
 }
 
 // History is everything a sampler may use to make a suggestion.

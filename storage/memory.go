@@ -322,7 +322,7 @@ func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time) ([]T
 		}
 		m.insert(&Trial{
 			StudyID: studyID, Params: cloneRaw(t.Params), X: cloneFloats(t.X),
-			State: Waiting, RetryOf: t.Number, Created: now,
+			State: Waiting, RetryOf: t.Number, Batch: t.Batch, Created: now,
 		})
 	}
 	return failed, nil

@@ -73,10 +73,13 @@ var migrations = [][]string{
 			expires_us {{int}} NOT NULL
 		)`,
 	},
+	{ // 2: the batch a trial was proposed in (Trial.Batch)
+		`ALTER TABLE trials ADD COLUMN batch {{int}} NOT NULL DEFAULT 0`,
+	},
 }
 
 // SchemaVersion is the schema version this build of boa writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // migrate brings the database to SchemaVersion in one transaction. The
 // transaction is exclusive (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory

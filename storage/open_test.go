@@ -58,12 +58,53 @@ func testMigrations(t *testing.T, url string, exec func(query string) error) {
 		t.Errorf("study lost on reopen: %v", err)
 	}
 	s.Close()
+	upgradeFromVersion1(t, url, exec)
 	if err := exec(`INSERT INTO schema_version (version, applied_us) VALUES (99, 0)`); err != nil {
 		t.Fatal(err)
 	}
 	_, err = storage.Open(t.Context(), url)
 	if err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Errorf("Open of a newer schema = %v, want a 'newer than this boa' error", err)
+	}
+}
+
+// upgradeFromVersion1 turns the database back into schema version 1 (no
+// trials.batch) with a trial in it, and checks that Open migrates it: the
+// old trial is in no batch, and a new one keeps its batch.
+func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error) {
+	t.Helper()
+	s, err := storage.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.GetStudy(t.Context(), "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, RetryOf: -1, Batch: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, q := range []string{`ALTER TABLE trials DROP COLUMN batch`, `DELETE FROM schema_version WHERE version = 2`} {
+		if err := exec(q); err != nil {
+			t.Fatalf("back to version 1: %s: %v", q, err)
+		}
+	}
+	s, err = storage.Open(t.Context(), url)
+	if err != nil {
+		t.Fatalf("open a version-1 database: %v", err)
+	}
+	defer s.Close()
+	if got, err := s.GetTrial(t.Context(), old.ID); err != nil || got.Batch != 0 {
+		t.Errorf("trial from version 1 = %+v, %v; want Batch 0", got, err)
+	}
+	tr, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, RetryOf: -1, Batch: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.GetTrial(t.Context(), tr.ID); err != nil || got.Batch != 2 {
+		t.Errorf("trial added after the upgrade = %+v, %v; want Batch 2", got, err)
 	}
 }
 

@@ -113,7 +113,12 @@ type Trial struct {
 	// crash, or -1. Note that the zero value 0 means "a retry of trial 0":
 	// set -1 for an ordinary trial (AddTrial rejects a RetryOf that does not
 	// name a FAILED, not yet re-queued trial).
-	RetryOf                               int
+	RetryOf int
+	// Batch is shared by the trials a sampler proposed together
+	// (study.AskBatch): a positive number unique within the study, copied
+	// to a re-queued trial, 0 for a trial proposed in no recorded batch.
+	// Batch CoCaBO replays its EXP3.M agents batch by batch from it.
+	Batch                                 int
 	Created, Started, Finished, Heartbeat time.Time // zero when not set
 }
 

@@ -44,6 +44,9 @@ func validateNewTrial(t Trial) error {
 	if t.RetryOf < -1 {
 		return fmt.Errorf("storage: add trial to study %d: RetryOf = %d: want -1 (no retry) or a trial number", t.StudyID, t.RetryOf)
 	}
+	if t.Batch < 0 {
+		return fmt.Errorf("storage: add trial to study %d: Batch = %d: want 0 (no batch) or a positive batch number", t.StudyID, t.Batch)
+	}
 	return nil
 }
 

@@ -264,13 +264,19 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	if err != nil {
 		return out, err
 	}
+	// The new trials share a batch number, so that a batch sampler can
+	// tell its batches apart when it replays the history (batch CoCaBO,
+	// replayEXP3M). 1 + the number the first of them is about to get is
+	// unique: batches are proposed under the suggestion lease and each
+	// sees the trials of the ones before.
+	batch := h.Trials + 1
 	for _, u := range us {
 		pj, err := json.Marshal(s.space.Decode(u))
 		if err != nil {
 			return out, err
 		}
 		rec, err := s.store.AddTrial(ctx, storage.Trial{
-			StudyID: s.rec.ID, Params: pj, X: u, State: Running, Worker: s.worker, RetryOf: -1,
+			StudyID: s.rec.ID, Params: pj, X: u, State: Running, Worker: s.worker, RetryOf: -1, Batch: batch,
 		})
 		if err != nil {
 			return out, s.errorf("add trial: %w", err)
@@ -347,7 +353,7 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 		}
 		switch {
 		case r.State == Complete && r.Value != nil:
-			h.Observed = append(h.Observed, sampler.Observation{X: r.X, Y: s.internal(*r.Value)})
+			h.Observed = append(h.Observed, sampler.Observation{X: r.X, Y: s.internal(*r.Value), Batch: r.Batch})
 		case r.State == Waiting || r.State == Running:
 			h.Pending = append(h.Pending, r.X)
 		case r.State == Failed:
@@ -411,7 +417,7 @@ func (s *Study) requeue(ctx context.Context, id int64) error {
 		return nil // re-run once only
 	}
 	_, err = s.store.AddTrial(context.WithoutCancel(ctx), storage.Trial{
-		StudyID: s.rec.ID, Params: rec.Params, X: rec.X, State: Waiting, RetryOf: rec.Number,
+		StudyID: s.rec.ID, Params: rec.Params, X: rec.X, State: Waiting, RetryOf: rec.Number, Batch: rec.Batch,
 	})
 	if err != nil && !errors.Is(err, storage.ErrExists) { // ErrExists: already re-queued
 		return s.errorf("re-queue trial %d: %w", rec.Number, err)

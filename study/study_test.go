@@ -215,10 +215,11 @@ func TestMetricsAndReports(t *testing.T) {
 // recorder is a sampler that remembers how many trials were pending at
 // each suggestion, and the budget it was told.
 type recorder struct {
-	mu      sync.Mutex
-	pending []int
-	budget  int
-	failed  [][]float64
+	mu       sync.Mutex
+	pending  []int
+	budget   int
+	failed   [][]float64
+	observed []sampler.Observation
 }
 
 func (r *recorder) Name() string { return "random" }
@@ -227,6 +228,7 @@ func (r *recorder) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand
 	r.pending = append(r.pending, len(h.Pending))
 	r.budget = h.Budget
 	r.failed = h.Failed
+	r.observed = h.Observed
 	r.mu.Unlock()
 	return h.Space.Sample(rng), nil
 }
@@ -525,6 +527,51 @@ func TestAskBatch(t *testing.T) {
 		}
 		if want := []int{-3, 3}; !slices.Equal(rec.pending, want) {
 			t.Fatalf("calls = %v, want one batch of 3 then one Suggest with 3 pending", rec.pending)
+		}
+	})
+	t.Run("batches are recorded", func(t *testing.T) {
+		// The trials of a batch share a batch number and a re-queued trial
+		// keeps it: batch CoCaBO replays its EXP3.M agents by it.
+		rec := &batchRecorder{}
+		s := newStudy(t, Options{Sampler: rec, Seed: 3})
+		first, err := s.AskBatch(bg, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tr := range first {
+			r := Result{Value: float64(i)}
+			if i == 1 {
+				r = Result{Err: context.Canceled} // re-queued as trial 3
+			}
+			if err := s.Tell(bg, tr.ID, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		second, err := s.AskBatch(bg, 3) // the waiting trial 3, then trials 4 and 5
+		if err != nil || len(second) != 3 || second[0].RetryOf != 1 {
+			t.Fatalf("second AskBatch(3) = %+v, %v; want the re-queued trial first", second, err)
+		}
+		for _, tr := range second {
+			if err := s.Tell(bg, tr.ID, Result{Value: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got []int
+		for _, r := range mustRecords(t, s) {
+			got = append(got, r.Batch)
+		}
+		if want := []int{1, 1, 1, 1, 5, 5}; !slices.Equal(got, want) {
+			t.Errorf("stored batches = %v, want %v", got, want)
+		}
+		if _, err := s.Ask(bg); err != nil {
+			t.Fatal(err)
+		}
+		got = got[:0]
+		for _, o := range rec.observed {
+			got = append(got, o.Batch)
+		}
+		if want := []int{1, 1, 1, 5, 5}; !slices.Equal(got, want) {
+			t.Errorf("batches of the sampler's observations = %v, want %v (trial 1 failed)", got, want)
 		}
 	})
 	t.Run("a batch of one is Ask", func(t *testing.T) {

@@ -58,6 +58,7 @@ func testAddTrialValidation(t *testing.T, s storage.Storage) {
 		"bad params":     {StudyID: st.ID, Params: json.RawMessage(`{"a":`), RetryOf: -1},
 		"NaN in X":       {StudyID: st.ID, X: []float64{0.5, math.NaN()}, RetryOf: -1},
 		"RetryOf -2":     {StudyID: st.ID, RetryOf: -2},
+		"Batch -1":       {StudyID: st.ID, RetryOf: -1, Batch: -1},
 		// The zero value RetryOf = 0 names trial 0, which does not exist yet.
 		"zero RetryOf": {StudyID: st.ID},
 	} {
@@ -88,7 +89,7 @@ func testTrialRoundTrip(t *testing.T, s storage.Storage) {
 	st := NewStudy(t, s, "s")
 	x := []float64{math.Pi, 1.0 / 3, 0.1 + 0.2, 5e-324, math.MaxFloat64, -0.0, 1e-300, 0.123456789012345678, 1 - 1e-16}
 	in := storage.Trial{
-		StudyID: st.ID, State: storage.Running, RetryOf: -1, Worker: "hôte-1/ワーカー", LogPath: "/tmp/日志/trial.log",
+		StudyID: st.ID, State: storage.Running, RetryOf: -1, Batch: 7, Worker: "hôte-1/ワーカー", LogPath: "/tmp/日志/trial.log",
 		Params: json.RawMessage(`{"lr":0.0001234567890123456789,"kernel":"rbf","名前":"値 ✓","nested":{"a":[1,2,3]}}`),
 		X:      x,
 	}
@@ -118,7 +119,7 @@ func testTrialRoundTrip(t *testing.T, s storage.Storage) {
 	if got.Value == nil || *got.Value != 0 {
 		t.Errorf("Value = %v, want a pointer to 0 (not nil)", got.Value)
 	}
-	if !reflect.DeepEqual(got.Metrics, metrics) || got.Reason != "ok ✓" || got.Worker != in.Worker || got.LogPath != in.LogPath {
+	if !reflect.DeepEqual(got.Metrics, metrics) || got.Reason != "ok ✓" || got.Worker != in.Worker || got.LogPath != in.LogPath || got.Batch != in.Batch {
 		t.Errorf("round trip = %+v", got)
 	}
 	recent(t, "Finished", got.Finished)
