@@ -104,9 +104,9 @@ func (c *Casmopolitan) logger() *slog.Logger {
 // than InitPoints completed trials it returns the next unused point of the
 // epoch's design (uniform at the start, around the guided-restart centre
 // later); otherwise it fits the local GP to the epoch's trials, fantasises
-// the pending and failed ones at their posterior mean (Kriging Believer)
-// and maximises the acquisition inside the trust region. Failed and
-// pending points are never proposed again, in the design either.
+// the pending, failed and pruned ones at their posterior mean (Kriging
+// Believer) and maximises the acquisition inside the trust region. These
+// points are never proposed again, in the design either.
 func (c *Casmopolitan) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	u, _, err := c.propose(ctx, h, rng)
 	return u, err

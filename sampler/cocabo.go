@@ -246,8 +246,8 @@ func (c *CoCaBO) prepare(h *History) (*mixedLayout, error) {
 // Suggest proposes the next point [000 Alg. 5]: a uniform random point
 // while fewer than InitPoints trials have completed; then h drawn from the
 // agents rebuilt from the history, and x maximising UCB (κ = Kappa) on the
-// mixture-kernel GP with h fixed, pending and failed trials fantasised at
-// their posterior mean (Kriging Believer).
+// mixture-kernel GP with h fixed, pending, failed and pruned trials
+// fantasised at their posterior mean (Kriging Believer).
 func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	l, err := c.prepare(h)
 	if err != nil {
@@ -314,14 +314,15 @@ func (c *CoCaBO) ArmProbabilities(h *History) ([][]float64, error) {
 	return p, nil
 }
 
-// seenKeys returns the keys of the evaluated, running and failed
+// seenKeys returns the keys of the evaluated, running, failed and pruned
 // configurations, which are never proposed again (History.WithoutValue).
 func seenKeys(sp *space.Space, h *History) map[string]bool {
-	seen := make(map[string]bool, len(h.Observed)+len(h.Pending)+len(h.Failed))
+	without := h.WithoutValue()
+	seen := make(map[string]bool, len(h.Observed)+len(without))
 	for _, o := range h.Observed {
 		seen[sp.Key(o.X)] = true
 	}
-	for _, u := range h.WithoutValue() {
+	for _, u := range without {
 		seen[sp.Key(u)] = true
 	}
 	return seen

@@ -27,21 +27,26 @@ type History struct {
 	Observed []Observation // completed trials; failed ones are left out
 	Pending  [][]float64   // encoded points of trials that are waiting or running
 	Failed   [][]float64   // encoded points of failed trials
+	Pruned   [][]float64   // encoded points of pruned trials (stopped early: no final value)
 	Trials   int           // number of trials created so far, of any state: the index of the one being suggested
 	Seed     uint64        // the study's seed, for designs that must be the same on every call
 	Budget   int           // the study's trial budget, trials wanted in all; 0 when it has none
 }
 
 // WithoutValue returns the points of the trials that have no value for the
-// model: the pending ones, whose values are not in yet, and the failed
-// ones, whose values never will be. The model-based samplers never propose
-// them again and fantasise them at their posterior mean (Kriging
-// Believer). For a failed point that lowers the model's uncertainty around
-// it, so the next proposals move away rather than to its neighbours, which
-// would likely fail too; Ax treats failed arms as pending the same way.
-// Without this, casmopolitan proposed the same failed point on every call
-// and gpbo kept to a failing region (docs/samplers.md, "Failed trials").
-func (h *History) WithoutValue() [][]float64 { return slices.Concat(h.Pending, h.Failed) }
+// model: the pending ones, whose values are not in yet, the failed ones,
+// whose values never will be, and the pruned ones, whose last intermediate
+// value is not the final value the model is fitted to. The model-based
+// samplers never propose them again and fantasise them at their posterior
+// mean (Kriging Believer). For a failed point that lowers the model's
+// uncertainty around it, so the next proposals move away rather than to
+// its neighbours, which would likely fail too; Ax treats failed arms as
+// pending the same way. Without this, casmopolitan proposed the same
+// failed point on every call and gpbo kept to a failing region, and in a
+// small categorical study with every other trial pruned a quarter to a
+// half of the model's suggestions re-ran a pruned configuration
+// (docs/samplers.md, "Failed trials", "Pruned trials").
+func (h *History) WithoutValue() [][]float64 { return slices.Concat(h.Pending, h.Failed, h.Pruned) }
 
 // Sampler proposes the next point to evaluate, encoded in the unit cube of
 // h.Space. rng is a source derived from the study seed and the trial number,

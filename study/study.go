@@ -358,6 +358,8 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 			h.Pending = append(h.Pending, r.X)
 		case r.State == Failed:
 			h.Failed = append(h.Failed, r.X)
+		case r.State == Pruned:
+			h.Pruned = append(h.Pruned, r.X)
 		}
 	}
 	return h, nil
