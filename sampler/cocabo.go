@@ -243,9 +243,9 @@ func (c *CoCaBO) prepare(h *History) (*mixedLayout, error) {
 	return l, err
 }
 
-// Suggest proposes the next point [000 Alg. 5]: a uniform random point
-// while fewer than InitPoints trials have completed; then h drawn from the
-// agents rebuilt from the history, and x maximising UCB (κ = Kappa) on the
+// Suggest proposes the next point [000 Alg. 5]: an untried uniform random
+// point (freshDesignPoint) while fewer than InitPoints trials have
+// completed; then h drawn from the agents rebuilt from the history, and x maximising UCB (κ = Kappa) on the
 // mixture-kernel GP with h fixed, pending, failed and pruned trials
 // fantasised at their posterior mean (Kriging Believer).
 func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
@@ -259,7 +259,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	sp := h.Space
 	n0 := c.initPoints()
 	if len(h.Observed) < n0 {
-		return sp.Sample(rng), nil
+		return freshDesignPoint(h, sp.Sample(rng), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

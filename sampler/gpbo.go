@@ -57,18 +57,18 @@ func (g *GPBO) initPoints(sp *space.Space) int { return orDefault(g.InitPoints, 
 // gives it to the mixed samplers too.
 func designSize(sp *space.Space) int { return max(5, sp.Len()+1) }
 
-// Suggest proposes the next point: a point of the initial design while
-// fewer than InitPoints trials have completed, else the maximiser of the
-// acquisition on the GP fitted to the completed trials, with pending and
-// failed trials fantasised at their posterior mean (Kriging Believer,
-// History.WithoutValue).
+// Suggest proposes the next point: a point of the Sobol initial design
+// (freshDesignPoint) while fewer than InitPoints trials have completed,
+// else the maximiser of the acquisition on the GP fitted to the completed
+// trials, with pending, failed and pruned trials fantasised at their
+// posterior mean (Kriging Believer, History.WithoutValue).
 func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
 	if _, err := g.acquisition(0, 1, 1); err != nil {
 		return nil, err
 	}
 	if len(h.Observed) < g.initPoints(sp) {
-		return sobolPoint(h, h.Trials), nil
+		return freshDesignPoint(h, sobolPoint(h, h.Trials), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

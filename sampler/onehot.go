@@ -44,13 +44,14 @@ func NewOneHotGP() *OneHotGP {
 // Name returns "onehot-gp".
 func (*OneHotGP) Name() string { return "onehot-gp" }
 
-// Suggest proposes a uniform point while fewer than InitPoints trials have
-// completed, else the maximiser of the rounded acquisition, with pending
-// and failed trials fantasised at their posterior mean (Kriging Believer).
+// Suggest proposes an untried uniform point (freshDesignPoint) while fewer
+// than InitPoints trials have completed, else the maximiser of the rounded
+// acquisition, with pending, failed and pruned trials fantasised at their
+// posterior mean (Kriging Believer).
 func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
 	if len(h.Observed) < orDefault(o.InitPoints, onehotInit) {
-		return sp.Sample(rng), nil
+		return freshDesignPoint(h, sp.Sample(rng), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -38,3 +38,18 @@ func sobolPoint(h *History, i int) []float64 {
 	h.Space.Round(u)
 	return u
 }
+
+// freshDesignPoint returns u, a point of an initial design, unless its
+// configuration has been tried already (evaluated, running, failed or
+// pruned); then a uniform random point that has not, drawn up to
+// maxFreshTries times, or the last draw when every one is taken (a space
+// with fewer configurations than trials). On a small discrete space a
+// design drawn without looking at the history would spend trials on
+// repeats; on any other it returns u, so the design is unchanged.
+func freshDesignPoint(h *History, u []float64, rng *rand.Rand) []float64 {
+	seen := seenKeys(h.Space, h)
+	for i := 0; i < maxFreshTries && seen[h.Space.Key(u)]; i++ {
+		u = h.Space.Sample(rng)
+	}
+	return u
+}

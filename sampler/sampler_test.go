@@ -153,9 +153,12 @@ func TestGPBOPendingPointsAreAvoided(t *testing.T) {
 	}
 }
 
-// TestGPBODiscreteSpaceNeverRepeats: a 12-configuration space is
-// enumerated exactly and every configuration is proposed once.
-func TestGPBODiscreteSpaceNeverRepeats(t *testing.T) {
+// TestDiscreteSpaceNeverRepeats: on a 12-configuration space every
+// configuration is proposed once, in the initial design (gpbo's Sobol
+// points; the uniform points of onehot-gp and cocabo, whose designs of 24
+// cover all 12 trials here) as well as by gpbo's model, which enumerates
+// the space exactly.
+func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 	sp, err := space.New(
 		space.Param{Name: "opt", Kind: space.Categorical, Choices: []string{"sgd", "adam", "rmsprop"}},
 		space.Param{Name: "layers", Kind: space.Int, Low: 1, High: 4},
@@ -166,21 +169,47 @@ func TestGPBODiscreteSpaceNeverRepeats(t *testing.T) {
 	f := func(a space.Assignment) float64 {
 		return float64(a["layers"].(int)) + map[string]float64{"sgd": 2, "adam": 0, "rmsprop": 1}[a["opt"].(string)]
 	}
-	h := &sampler.History{Space: sp, Seed: 5}
-	g := sampler.NewGPBO()
-	seen := map[string]bool{}
-	for i := range 12 {
-		h.Trials = i
-		u, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(5, uint64(i))))
-		if err != nil {
-			t.Fatal(err)
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO()} {
+		h := &sampler.History{Space: sp, Seed: 5}
+		seen := map[string]bool{}
+		for i := range 12 {
+			h.Trials = i
+			u, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(5, uint64(i))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp.Round(u)
+			k := sp.Key(u)
+			if seen[k] {
+				t.Errorf("%s: trial %d repeats %s", s.Name(), i, k)
+			}
+			seen[k] = true
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(sp.Decode(u))})
 		}
-		k := sp.Key(u)
-		if seen[k] && i >= 6 { // the Sobol design may repeat a configuration; the model must not
-			t.Fatalf("trial %d repeats %s", i, k)
+	}
+	// Four 3-valued parameters: for some seeds two points of gpbo's Sobol
+	// design round to the same configuration.
+	var ps []space.Param
+	for _, name := range []string{"a", "b", "c", "d"} {
+		ps = append(ps, space.Param{Name: name, Kind: space.Categorical, Choices: []string{"x", "y", "z"}})
+	}
+	sp4 := space.MustNew(ps...)
+	for seed := range uint64(20) {
+		h := &sampler.History{Space: sp4, Seed: seed}
+		seen := map[string]bool{}
+		for i := range 5 { // gpbo's design
+			h.Trials = i
+			u, err := sampler.NewGPBO().Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k := sp4.Key(u); seen[k] {
+				t.Errorf("gpbo, seed %d: design point %d repeats %s", seed, i, k)
+			} else {
+				seen[k] = true
+			}
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: float64(i)})
 		}
-		seen[k] = true
-		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(sp.Decode(u))})
 	}
 }
 
