@@ -245,9 +245,10 @@ func (c *CoCaBO) prepare(h *History) (*mixedLayout, error) {
 
 // Suggest proposes the next point [000 Alg. 5]: an untried uniform random
 // point (freshDesignPoint) while fewer than InitPoints trials have
-// completed; then h drawn from the agents rebuilt from the history, and x maximising UCB (κ = Kappa) on the
-// mixture-kernel GP with h fixed, pending, failed and pruned trials
-// fantasised at their posterior mean (Kriging Believer).
+// completed; then h drawn from the agents rebuilt from the history, and x
+// maximising UCB (κ = Kappa) on the mixture-kernel GP with h fixed,
+// pending, failed and pruned trials fantasised at their posterior mean
+// (Kriging Believer).
 func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	l, err := c.prepare(h)
 	if err != nil {
