@@ -136,7 +136,7 @@ func (c *Casmopolitan) propose(ctx context.Context, h *History, rng *rand.Rand) 
 		return nil, trustRegion{}, err
 	}
 	st := c.replay(cs, h)
-	seen := seenKeys(cs.sp, h)
+	seen := h.seen()
 	if len(st.local) < c.InitPoints {
 		pts, tr := c.design(cs, h, st)
 		for _, u := range pts {

@@ -8,8 +8,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"sync"
-
-	"github.com/boaopt/boa/space"
 )
 
 // CoCaBO defaults [mixed spec §4.1; reference code: rubinxin/CoCaBO_code].
@@ -270,7 +268,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	for j, a := range agents {
 		arms[j] = a.Draw(rng)
 	}
-	seen := seenKeys(sp, h)
+	seen := h.seen()
 	model, err := c.model(l, h.Observed, 1, rng)
 	if err != nil {
 		c.logger().Warn("cocabo: surrogate fit failed; proposing a random new point", "trial", h.Trials, "err", err)
@@ -313,20 +311,6 @@ func (c *CoCaBO) ArmProbabilities(h *History) ([][]float64, error) {
 		p[j] = a.Probs()
 	}
 	return p, nil
-}
-
-// seenKeys returns the keys of the evaluated, running, failed and pruned
-// configurations, which are never proposed again (History.WithoutValue).
-func seenKeys(sp *space.Space, h *History) map[string]bool {
-	without := h.WithoutValue()
-	seen := make(map[string]bool, len(h.Observed)+len(without))
-	for _, o := range h.Observed {
-		seen[sp.Key(o.X)] = true
-	}
-	for _, u := range without {
-		seen[sp.Key(u)] = true
-	}
-	return seen
 }
 
 // randomWithArms returns a uniform point with the categories h.

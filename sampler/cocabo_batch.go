@@ -48,7 +48,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 	if len(l.cat) == 0 {
 		return c.fallbackBatch(ctx, h, n, rng)
 	}
-	seen := seenKeys(h.Space, h)
+	seen := h.seen()
 	n0 := c.initPoints()
 	if len(h.Observed) < n0 {
 		return freshPoints(l, seen, n, rng)

@@ -301,7 +301,7 @@ func checkBatch(t *testing.T, h *History, pts [][]float64, b int) {
 	if len(pts) != b {
 		t.Fatalf("batch of %d points, want %d", len(pts), b)
 	}
-	seen := seenKeys(h.Space, h)
+	seen := h.seen()
 	for _, u := range pts {
 		checkLegal(t, h.Space, u)
 		k := h.Space.Key(u)
@@ -324,7 +324,7 @@ func TestBatchFantasiesUsePosteriorMeans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, fm, err := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, seenKeys(h.Space, h), rng)
+	pts, fm, err := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, h.seen(), rng)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -200,7 +200,7 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, rng *rand.Ran
 	}
 	// Never propose a configuration that is already evaluated or running:
 	// near a converged optimum the incumbent itself can win the search.
-	seen := seenKeys(sp, h)
+	seen := h.seen()
 	dom := opt.Domain{
 		Dim: sp.Len(), Free: free, Round: sp.Round, Neighbours: sp.Neighbours,
 		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },

@@ -63,7 +63,7 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 	}
 	model = believe(sp, model, h.WithoutValue())
 	objective, free := acqObjective(sp, model, acq.LCB{Kappa: o.Kappa})
-	seen := seenKeys(sp, h)
+	seen := h.seen()
 	dom := opt.Domain{
 		Dim: sp.Len(), Free: free, Round: sp.Round, // no Neighbours: categories never move after sampling
 		Candidates: func(n int, rng *rand.Rand) [][]float64 {

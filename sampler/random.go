@@ -47,7 +47,7 @@ func sobolPoint(h *History, i int) []float64 {
 // design drawn without looking at the history would spend trials on
 // repeats; on any other it returns u, so the design is unchanged.
 func freshDesignPoint(h *History, u []float64, rng *rand.Rand) []float64 {
-	seen := seenKeys(h.Space, h)
+	seen := h.seen()
 	for i := 0; i < maxFreshTries && seen[h.Space.Key(u)]; i++ {
 		u = h.Space.Sample(rng)
 	}

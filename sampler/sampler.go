@@ -48,6 +48,21 @@ type History struct {
 // (docs/samplers.md, "Failed trials", "Pruned trials").
 func (h *History) WithoutValue() [][]float64 { return slices.Concat(h.Pending, h.Failed, h.Pruned) }
 
+// seen returns the keys (Space.Key) of the configurations tried so far:
+// evaluated, running, failed or pruned. The model-based samplers never
+// propose them again while there are others.
+func (h *History) seen() map[string]bool {
+	without := h.WithoutValue()
+	seen := make(map[string]bool, len(h.Observed)+len(without))
+	for _, o := range h.Observed {
+		seen[h.Space.Key(o.X)] = true
+	}
+	for _, u := range without {
+		seen[h.Space.Key(u)] = true
+	}
+	return seen
+}
+
 // Sampler proposes the next point to evaluate, encoded in the unit cube of
 // h.Space. rng is a source derived from the study seed and the trial number,
 // so the same study with the same seed makes the same suggestions.
