@@ -18,6 +18,39 @@ type Function interface {
 	Eval(m Model, x, grad []float64) float64
 }
 
+// BatchModel is a Model that also predicts many points in one call, with
+// the values Predict returns (gp.GP satisfies it).
+type BatchModel interface {
+	Model
+	PredictBatch(X [][]float64, mean, varF []float64)
+}
+
+// EvalBatch writes f.Eval(m, X[i], nil) into out[i] for every row of X
+// (len(out) = len(X)), with one PredictBatch call for all the moments.
+// Acquisition optimisers use it to score their raw candidates.
+func EvalBatch(f Function, m BatchModel, X [][]float64, out []float64) {
+	if len(out) != len(X) {
+		panic("acq: EvalBatch: len(out) != len(X)")
+	}
+	mean, varF := make([]float64, len(X)), make([]float64, len(X))
+	m.PredictBatch(X, mean, varF)
+	p := new(predicted)
+	for i, x := range X {
+		p.mean, p.varF = mean[i], varF[i]
+		out[i] = f.Eval(p, x, nil)
+	}
+}
+
+// predicted is a Model whose moments at the one point it is asked about are
+// already known; EvalBatch hands it to Function.Eval.
+type predicted struct{ mean, varF float64 }
+
+func (p *predicted) Predict([]float64) (mean, varF float64) { return p.mean, p.varF }
+
+func (p *predicted) PredictGrad(x, dmean, dvar []float64) (mean, varF float64) {
+	panic("acq: EvalBatch evaluates without gradients")
+}
+
 // varFloor is the posterior variance below which σ is taken to be exactly
 // zero. A GP returns tiny or slightly negative variances at noise-free
 // training points through round-off; treating them as zero gives the exact

@@ -58,3 +58,35 @@ func BenchmarkCholesky(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPredict scores m candidates in d = 10 one at a time and in one
+// PredictBatch call: m = 2048 as in the acquisition optimiser's raw search,
+// m = 16 as in a local search's moves.
+func BenchmarkPredict(b *testing.B) {
+	for _, n := range []int{100, 200, 1000} {
+		X, y := benchData(n, 10, 1)
+		g, err := Fit(X, y, Config{
+			Kernel: kernel.NewStationary(kernel.Matern52, 10, true),
+			Rand:   rand.New(rand.NewPCG(2, 3)),
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, m := range []int{16, 2048} {
+			C, _ := benchData(m, 10, 5)
+			mean, varF := make([]float64, m), make([]float64, m)
+			b.Run(fmt.Sprintf("single/n=%d/m=%d", n, m), func(b *testing.B) {
+				for b.Loop() {
+					for j, c := range C {
+						mean[j], varF[j] = g.Predict(c)
+					}
+				}
+			})
+			b.Run(fmt.Sprintf("batch/n=%d/m=%d", n, m), func(b *testing.B) {
+				for b.Loop() {
+					g.PredictBatch(C, mean, varF)
+				}
+			})
+		}
+	}
+}

@@ -97,31 +97,72 @@ func (g *GP) PredictGrad(x, dmean, dvar []float64) (mean, varF float64) {
 }
 
 // PredictBatch writes the posterior mean and latent variance at each row of
-// X into mean and varF (len(X) each), with one triangular solve
-// U⁻ᵀ K(X_train, X) for all test points [spec §1.2].
+// X into mean and varF (len(X) each): the values Predict returns, bit for
+// bit, at a fraction of the cost. It solves U⁻ᵀ K(X_train, X) for blocks of
+// test points at once, so U is read once per block rather than once per
+// point and the inner loops run over contiguous rows.
 func (g *GP) PredictBatch(X [][]float64, mean, varF []float64) {
 	m := len(X)
 	if len(mean) != m || len(varF) != m {
 		panic(fmt.Sprintf("gp: PredictBatch with %d points but %d means and %d variances", m, len(mean), len(varF)))
 	}
-	if m == 0 {
-		return
-	}
 	for _, x := range X {
 		g.checkDim(x)
 	}
-	// μ = K(X, X_train) α before V = U⁻ᵀ K(X_train, X) overwrites the cross matrix.
-	v := kernel.Cross(g.k, g.x, X)
-	mat.NewVecDense(m, mean).MulVec(v.T(), mat.NewVecDense(len(g.alpha), g.alpha))
-	blas64.Trsm(blas.Left, blas.Trans, 1, g.u, v.RawMatrix())
-	raw := v.RawMatrix()
-	for j := range varF {
-		varF[j] = 0
+	buf := make([]float64, len(g.x)*min(m, blockSize))
+	for lo := 0; lo < m; lo += blockSize {
+		hi := min(lo+blockSize, m)
+		g.predictBlock(X[lo:hi], mean[lo:hi], varF[lo:hi], buf)
 	}
-	for i := 0; i < len(g.x); i++ {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+m]
+}
+
+const (
+	// blockSize is the number of test points PredictBatch solves together.
+	// In a sweep from 32 to 512 with BenchmarkPredict's data (n = 100, 200
+	// and 1000), 256 and 512 were fastest, within 3% of each other; 256
+	// keeps the scratch at 2 MB for n = 1000.
+	blockSize = 256
+	// minBlockSize is the block size below which points are predicted one
+	// by one: each row update is a call, and at 16 points a block is at
+	// most 10% faster than Predict (BenchmarkPredict, m = 16).
+	minBlockSize = 16
+)
+
+// predictBlock is PredictBatch for one block of w points, with buf (at least
+// n·w long) as scratch. V = U⁻ᵀ K(X_train, X) is solved row by row with the
+// operations Trsv applies in Predict, in the same order and with a division
+// by the diagonal (Trsm multiplies by its reciprocal), so each column, and
+// with it each result, is exactly Predict's.
+func (g *GP) predictBlock(X [][]float64, mean, varF, buf []float64) {
+	n, w := len(g.x), len(X)
+	if w < minBlockSize {
+		for j, x := range X {
+			mean[j], varF[j] = g.Predict(x)
+		}
+		return
+	}
+	clear(mean)
+	clear(varF)
+	for i, xi := range g.x {
+		row := buf[i*w : (i+1)*w]
+		for j, x := range X {
+			row[j] = g.k.Eval(xi, x)
+		}
+		axpy(g.alpha[i], row, mean) // μ = K(X, X_train) α, summed over i in order
+	}
+	u := g.u
+	for i := range n {
+		row := buf[i*w : (i+1)*w]
+		d := u.Data[i*u.Stride+i]
+		for j := range row {
+			row[j] /= d
+		}
+		vi := blas64.Vector{N: w, Data: row, Inc: 1}
+		for k := i + 1; k < n; k++ {
+			blas64.Axpy(-u.Data[i*u.Stride+k], vi, blas64.Vector{N: w, Data: buf[k*w : (k+1)*w], Inc: 1})
+		}
 		for j, t := range row {
-			varF[j] += t * t
+			varF[j] += t * t // ‖U⁻ᵀ k_*‖², summed over i in order
 		}
 	}
 	s2 := g.scale * g.scale

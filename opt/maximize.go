@@ -42,6 +42,12 @@ type MaximizeSettings struct {
 	Top        int         // distinct best raw candidates refined, m; default 5
 	LocalIters int         // BoxLBFGS iterations per refinement; default 50
 	Starts     [][]float64 // extra raw candidates: incumbents, previous proposals
+	// Batch, if set, writes f(X[i], nil) into values[i] for every row of X
+	// in one call (e.g. acq.EvalBatch), and Maximize makes all its
+	// evaluations without a gradient through it: the raw candidates, the
+	// local-search moves, the rounded end of each gradient run. It must
+	// give the values f gives, or the result depends on the path taken.
+	Batch func(X [][]float64, values []float64)
 }
 
 const (
@@ -62,8 +68,8 @@ type point struct {
 // Maximize maximises f over the domain by sample-then-refine (spec §6.1):
 //
 //  1. Score the raw candidates (d.Candidates, or scrambled Sobol points from
-//     rng) and s.Starts, each clipped to [0,1] and rounded, with f(x, nil);
-//     non-finite values are skipped.
+//     rng) and s.Starts, each clipped to [0,1] and rounded, with f(x, nil)
+//     or s.Batch; non-finite values are skipped.
 //  2. Take the s.Top best distinct ones (excluded ones included).
 //  3. Refine each by alternating BoxLBFGS on the Free coordinates (the others
 //     fixed, at most s.LocalIters iterations, on −f), Round and a
@@ -108,7 +114,7 @@ func Maximize(f Objective, d Domain, s MaximizeSettings, rng *rand.Rand) (Result
 	}
 	nRaw := len(raw)
 	raw = append(raw[:nRaw:nRaw], s.Starts...)
-	scored := make([]point, 0, len(raw))
+	xs := make([][]float64, len(raw))
 	flat := make([]float64, len(raw)*d.Dim) // one allocation for all copies
 	for i, c := range raw {
 		if len(c) != d.Dim {
@@ -118,12 +124,10 @@ func Maximize(f Objective, d Domain, s MaximizeSettings, rng *rand.Rand) (Result
 			}
 			return Result{}, fmt.Errorf("opt: Maximize: %s %d has %d coordinates, domain has %d", what, i, len(c), d.Dim)
 		}
-		x := flat[i*d.Dim : (i+1)*d.Dim : (i+1)*d.Dim]
-		copy(x, c)
-		if p, ok := m.legal(x); ok {
-			scored = append(scored, p)
-		}
+		xs[i] = flat[i*d.Dim : (i+1)*d.Dim : (i+1)*d.Dim]
+		copy(xs[i], c)
 	}
+	scored := m.legal(xs...)
 	slices.SortStableFunc(scored, func(a, b point) int { return cmp.Compare(b.v, a.v) })
 
 	best := point{v: math.Inf(-1)}
@@ -173,21 +177,33 @@ func (m *maximizer) freeIndices() []int {
 	return idx
 }
 
-// legal clips x to [0,1], rounds it in place and scores it; ok is false
-// when its value is not finite.
-func (m *maximizer) legal(x []float64) (point, bool) {
-	for j := range x {
-		x[j] = math.Min(math.Max(x[j], 0), 1)
+// legal clips each x to [0,1], rounds it in place and scores it (with
+// s.Batch when set); it returns the points with a finite value, in order.
+func (m *maximizer) legal(xs ...[]float64) []point {
+	for _, x := range xs {
+		for j := range x {
+			x[j] = math.Min(math.Max(x[j], 0), 1)
+		}
+		if m.d.Round != nil {
+			m.d.Round(x)
+		}
 	}
-	if m.d.Round != nil {
-		m.d.Round(x)
+	m.evals += len(xs)
+	values := make([]float64, len(xs))
+	if m.s.Batch != nil {
+		m.s.Batch(xs, values)
+	} else {
+		for i, x := range xs {
+			values[i] = m.f(x, nil)
+		}
 	}
-	m.evals++
-	v := m.f(x, nil)
-	if !finite(v) {
-		return point{}, false
+	ps := make([]point, 0, len(xs))
+	for i, x := range xs {
+		if finite(values[i]) {
+			ps = append(ps, point{x, values[i], m.d.Exclude != nil && m.d.Exclude(x)})
+		}
 	}
-	return point{x, v, m.d.Exclude != nil && m.d.Exclude(x)}, true
+	return ps
 }
 
 // refine improves a start by alternating gradient steps on the free
@@ -248,7 +264,10 @@ func (m *maximizer) gradientStep(cur point) (point, bool) {
 	for k, i := range m.free {
 		x[i] = r.X[k]
 	}
-	return m.legal(x)
+	if ps := m.legal(x); len(ps) == 1 {
+		return ps[0], true
+	}
+	return point{}, false
 }
 
 // localSearch moves to the best neighbour while that is better (see
@@ -259,13 +278,15 @@ func (m *maximizer) localSearch(cur point) (point, bool) {
 	}
 	moved := false
 	for range maxMoves {
-		var next *point
+		var moves [][]float64
 		for _, nb := range m.d.Neighbours(cur.x) {
-			if len(nb) != m.d.Dim {
-				continue
+			if len(nb) == m.d.Dim {
+				moves = append(moves, slices.Clone(nb))
 			}
-			p, ok := m.legal(slices.Clone(nb))
-			if ok && better(p, cur) && (next == nil || p.v > next.v) {
+		}
+		var next *point
+		for _, p := range m.legal(moves...) {
+			if better(p, cur) && (next == nil || p.v > next.v) {
 				next = &p
 			}
 		}

@@ -288,3 +288,42 @@ func TestMaximizeRefinesFromAnExcludedStart(t *testing.T) {
 		t.Fatalf("returned %v; want a point near, but not at, the excluded peak %v", r.X, peak)
 	}
 }
+
+// With Batch set, every value-only evaluation goes through it: the raw
+// candidates, the rounded results of gradient steps and the local-search
+// moves. The result is the one f alone gives.
+func TestMaximizeBatch(t *testing.T) {
+	for seed := range uint64(5) {
+		for _, n := range []int{3, 256} {
+			s := MaximizeSettings{Candidates: n}
+			want, err := Maximize(mixedObjective, mixedDomain(), s, rand.New(rand.NewPCG(seed, 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			batched := 0
+			s.Batch = func(X [][]float64, values []float64) {
+				batched += len(X)
+				for i, x := range X {
+					values[i] = mixedObjective(x, nil)
+				}
+			}
+			valueOnly := 0
+			f := func(x, grad []float64) float64 {
+				if grad == nil {
+					valueOnly++
+				}
+				return mixedObjective(x, grad)
+			}
+			got, err := Maximize(f, mixedDomain(), s, rand.New(rand.NewPCG(seed, 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.X, want.X) || got.F != want.F || got.Evaluations != want.Evaluations {
+				t.Errorf("seed %d, %d candidates: with Batch %+v, without %+v", seed, n, got, want)
+			}
+			if valueOnly != 0 || batched < n {
+				t.Errorf("seed %d, %d candidates: %d value-only calls of f, %d points batched", seed, n, valueOnly, batched)
+			}
+		}
+	}
+}

@@ -174,6 +174,7 @@ func (c *CoCaBO) argmax(l *mixedLayout, model *gp.GP, arms []int, obs []Observat
 		Candidates: orDefault(c.Candidates, cocaboCandidates),
 		Top:        top,
 		Starts:     starts,
+		Batch:      acqBatch(model, af, l.features),
 	}, rng)
 	if err != nil {
 		return nil, err

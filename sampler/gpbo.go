@@ -216,6 +216,7 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, rng *rand.Ran
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
 		Candidates: g.Candidates,
 		Starts:     [][]float64{incumbent},
+		Batch:      acqBatch(model, af, sp.Features),
 	}, rng)
 	if err != nil {
 		return nil, err
@@ -249,6 +250,20 @@ func acqObjective(sp *space.Space, model *gp.GP, af acq.Function) (f func(u, gra
 		}
 		return v
 	}, free
+}
+
+// acqBatch is the opt.MaximizeSettings.Batch of an acquisition objective:
+// it maps each encoded point to the model's inputs with features and
+// scores them all with acq.EvalBatch, which gives the objective's values
+// bit for bit in about half the time (docs/performance.md).
+func acqBatch(model *gp.GP, af acq.Function, features func(u, dst []float64) []float64) func(U [][]float64, values []float64) {
+	return func(U [][]float64, values []float64) {
+		F := make([][]float64, len(U))
+		for i, u := range U {
+			F[i] = features(u, nil)
+		}
+		acq.EvalBatch(af, model, F, values)
+	}
 }
 
 const (

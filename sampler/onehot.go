@@ -62,7 +62,8 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 		return sp.Sample(rng), nil
 	}
 	model = believe(sp, model, h.WithoutValue())
-	objective, free := acqObjective(sp, model, acq.LCB{Kappa: o.Kappa})
+	af := acq.LCB{Kappa: o.Kappa}
+	objective, free := acqObjective(sp, model, af)
 	seen := h.seen()
 	dom := opt.Domain{
 		Dim: sp.Len(), Free: free, Round: sp.Round, // no Neighbours: categories never move after sampling
@@ -78,6 +79,7 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
 		Candidates: orDefault(o.Candidates, onehotCandidates),
 		Top:        onehotTop,
+		Batch:      acqBatch(model, af, sp.Features),
 	}, rng)
 	if err != nil {
 		o.logger().Warn("onehot-gp: acquisition optimisation found no new point; proposing a random point", "trial", h.Trials, "err", err)
