@@ -255,10 +255,9 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	if len(l.cat) == 0 {
 		return c.fallback().Suggest(ctx, h, rng)
 	}
-	sp := h.Space
 	n0 := c.initPoints()
 	if len(h.Observed) < n0 {
-		return freshDesignPoint(h, sp.Sample(rng), rng), nil
+		return untriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

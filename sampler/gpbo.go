@@ -75,8 +75,8 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 	}
 	model, err := g.fit(sp, h.Observed, rng)
 	if err != nil {
-		g.logger().Warn("gpbo: surrogate fit failed; proposing a random point", "trial", h.Trials, "err", err)
-		return sp.Sample(rng), nil
+		g.logger().Warn("gpbo: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
+		return untriedPoint(h, rng), nil
 	}
 	model = believe(sp, model, h.WithoutValue())
 	if strings.ToLower(g.Acquisition) == AcqTS {
@@ -84,8 +84,8 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 	}
 	u, err := g.maximize(sp, model, h, rng)
 	if err != nil {
-		g.logger().Warn("gpbo: acquisition optimisation found no new point; proposing a random point", "trial", h.Trials, "err", err)
-		return sp.Sample(rng), nil
+		g.logger().Warn("gpbo: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
+		return untriedPoint(h, rng), nil
 	}
 	return u, nil
 }

@@ -51,15 +51,15 @@ func (*OneHotGP) Name() string { return "onehot-gp" }
 func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
 	if len(h.Observed) < orDefault(o.InitPoints, onehotInit) {
-		return freshDesignPoint(h, sp.Sample(rng), rng), nil
+		return untriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	model, err := o.fit(sp, h.Observed, rng)
 	if err != nil {
-		o.logger().Warn("onehot-gp: surrogate fit failed; proposing a random point", "trial", h.Trials, "err", err)
-		return sp.Sample(rng), nil
+		o.logger().Warn("onehot-gp: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
+		return untriedPoint(h, rng), nil
 	}
 	model = believe(sp, model, h.WithoutValue())
 	af := acq.LCB{Kappa: o.Kappa}
@@ -82,8 +82,8 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 		Batch:      acqBatch(model, af, sp.Features),
 	}, rng)
 	if err != nil {
-		o.logger().Warn("onehot-gp: acquisition optimisation found no new point; proposing a random point", "trial", h.Trials, "err", err)
-		return sp.Sample(rng), nil
+		o.logger().Warn("onehot-gp: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
+		return untriedPoint(h, rng), nil
 	}
 	return res.X, nil
 }

@@ -53,3 +53,10 @@ func freshDesignPoint(h *History, u []float64, rng *rand.Rand) []float64 {
 	}
 	return u
 }
+
+// untriedPoint is freshDesignPoint of a uniform random point: the uniform
+// designs, and the fallback of the model-based samplers when their
+// surrogate or its optimiser fails.
+func untriedPoint(h *History, rng *rand.Rand) []float64 {
+	return freshDesignPoint(h, h.Space.Sample(rng), rng)
+}
