@@ -8,6 +8,7 @@ import (
 	"github.com/boaopt/boa/kernel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -97,8 +98,8 @@ func (g *GP) PredictGrad(x, dmean, dvar []float64) (mean, varF float64) {
 }
 
 // PredictBatch writes the posterior mean and latent variance at each row of
-// X into mean and varF (len(X) each): the values Predict returns, bit for
-// bit, at a fraction of the cost. It solves U⁻ᵀ K(X_train, X) for blocks of
+// X into mean and varF (len(X) each): the values Predict returns (bit for
+// bit with gonum's BLAS, the default), at a fraction of the cost. It solves U⁻ᵀ K(X_train, X) for blocks of
 // test points at once, so U is read once per block rather than once per
 // point and the inner loops run over contiguous rows.
 func (g *GP) PredictBatch(X [][]float64, mean, varF []float64) {
@@ -129,10 +130,7 @@ const (
 )
 
 // predictBlock is PredictBatch for one block of w points, with buf (at least
-// n·w long) as scratch. V = U⁻ᵀ K(X_train, X) is solved row by row with the
-// operations Trsv applies in Predict, in the same order and with a division
-// by the diagonal (Trsm multiplies by its reciprocal), so each column, and
-// with it each result, is exactly Predict's.
+// n·w long) as scratch for V = U⁻ᵀ K(X_train, X).
 func (g *GP) predictBlock(X [][]float64, mean, varF, buf []float64) {
 	n, w := len(g.x), len(X)
 	if w < minBlockSize {
@@ -141,27 +139,19 @@ func (g *GP) predictBlock(X [][]float64, mean, varF, buf []float64) {
 		}
 		return
 	}
+	v := buf[:n*w]
 	clear(mean)
 	clear(varF)
 	for i, xi := range g.x {
-		row := buf[i*w : (i+1)*w]
+		row := v[i*w : (i+1)*w]
 		for j, x := range X {
 			row[j] = g.k.Eval(xi, x)
 		}
 		axpy(g.alpha[i], row, mean) // μ = K(X, X_train) α, summed over i in order
 	}
-	u := g.u
+	g.solveBlock(v, w)
 	for i := range n {
-		row := buf[i*w : (i+1)*w]
-		d := u.Data[i*u.Stride+i]
-		for j := range row {
-			row[j] /= d
-		}
-		vi := blas64.Vector{N: w, Data: row, Inc: 1}
-		for k := i + 1; k < n; k++ {
-			blas64.Axpy(-u.Data[i*u.Stride+k], vi, blas64.Vector{N: w, Data: buf[k*w : (k+1)*w], Inc: 1})
-		}
-		for j, t := range row {
+		for j, t := range v[i*w : (i+1)*w] {
 			varF[j] += t * t // ‖U⁻ᵀ k_*‖², summed over i in order
 		}
 	}
@@ -170,6 +160,31 @@ func (g *GP) predictBlock(X [][]float64, mean, varF, buf []float64) {
 		kxx := g.k.Eval(x, x)
 		varF[j] = s2 * math.Max(kxx-varF[j], varFloor*kxx)
 		mean[j] = g.offset + g.scale*mean[j]
+	}
+}
+
+// solveBlock overwrites the n×w row-major block v with U⁻ᵀ v. With gonum's
+// BLAS it applies to each column the operations Trsv applies in Predict,
+// in the same order and with a division by the diagonal (Trsm multiplies
+// by its reciprocal), so each column is exactly Predict's. Another BLAS
+// (-tags openblas) orders its sums its own way anyway, and there one Trsm
+// beats a cgo call per row.
+func (g *GP) solveBlock(v []float64, w int) {
+	n, u := len(g.x), g.u
+	if _, native := blas64.Implementation().(gonum.Implementation); !native {
+		blas64.Trsm(blas.Left, blas.Trans, 1, u, blas64.General{Rows: n, Cols: w, Stride: w, Data: v})
+		return
+	}
+	for i := range n {
+		row := v[i*w : (i+1)*w]
+		d := u.Data[i*u.Stride+i]
+		for j := range row {
+			row[j] /= d
+		}
+		vi := blas64.Vector{N: w, Data: row, Inc: 1}
+		for k := i + 1; k < n; k++ {
+			blas64.Axpy(-u.Data[i*u.Stride+k], vi, blas64.Vector{N: w, Data: v[k*w : (k+1)*w], Inc: 1})
+		}
 	}
 }
 
