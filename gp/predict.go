@@ -99,9 +99,10 @@ func (g *GP) PredictGrad(x, dmean, dvar []float64) (mean, varF float64) {
 
 // PredictBatch writes the posterior mean and latent variance at each row of
 // X into mean and varF (len(X) each): the values Predict returns (bit for
-// bit with gonum's BLAS, the default), at a fraction of the cost. It solves U⁻ᵀ K(X_train, X) for blocks of
-// test points at once, so U is read once per block rather than once per
-// point and the inner loops run over contiguous rows.
+// bit with gonum's BLAS, the default), at a fraction of the cost. It
+// solves U⁻ᵀ K(X_train, X) for blocks of test points at once, so U is read
+// once per block rather than once per point and the inner loops run over
+// contiguous rows [spec §1.2].
 func (g *GP) PredictBatch(X [][]float64, mean, varF []float64) {
 	m := len(X)
 	if len(mean) != m || len(varF) != m {
