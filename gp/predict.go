@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 
 	"github.com/boaopt/boa/kernel"
 	"gonum.org/v1/gonum/blas"
@@ -111,11 +113,26 @@ func (g *GP) PredictBatch(X [][]float64, mean, varF []float64) {
 	for _, x := range X {
 		g.checkDim(x)
 	}
-	buf := make([]float64, len(g.x)*min(m, blockSize))
-	for lo := 0; lo < m; lo += blockSize {
-		hi := min(lo+blockSize, m)
-		g.predictBlock(X[lo:hi], mean[lo:hi], varF[lo:hi], buf)
+	// Blocks are independent and write disjoint parts of mean and varF, so
+	// they run on all cores with the same results.
+	blocks := (m + blockSize - 1) / blockSize
+	workers := min(runtime.GOMAXPROCS(0), blocks)
+	run := func(w int) {
+		buf := make([]float64, len(g.x)*min(m, blockSize))
+		for b := w; b < blocks; b += workers {
+			lo, hi := b*blockSize, min((b+1)*blockSize, m)
+			g.predictBlock(X[lo:hi], mean[lo:hi], varF[lo:hi], buf)
+		}
 	}
+	if workers <= 1 {
+		run(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { run(w) })
+	}
+	wg.Wait()
 }
 
 const (

@@ -255,7 +255,7 @@ func acqObjective(sp *space.Space, model *gp.GP, af acq.Function) (f func(u, gra
 // acqBatch is the opt.MaximizeSettings.Batch of an acquisition objective:
 // it maps each encoded point to the model's inputs with features and
 // scores them all with acq.EvalBatch, which gives the objective's values
-// bit for bit in about half the time (docs/performance.md).
+// bit for bit in a fraction of the time (docs/performance.md).
 func acqBatch(model *gp.GP, af acq.Function, features func(u, dst []float64) []float64) func(U [][]float64, values []float64) {
 	return func(U [][]float64, values []float64) {
 		F := make([][]float64, len(U))
