@@ -3,7 +3,6 @@ package space
 import (
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Features maps an encoded point to the GP's input vector and returns it:
@@ -114,19 +113,33 @@ func (s *Space) Enumerate(max int) (points [][]float64, ok bool) {
 // Key returns a canonical string of the decoded point, equal for two points
 // exactly when they decode to the same assignment; use it to detect
 // duplicate configurations. It panics if len(u) != Len().
+//
+// Samplers call it for every candidate they score, so it is built from
+// strings quoted once in New; the result is what quoting each name and
+// Format(value) would give (numbers need no escaping).
 func (s *Space) Key(u []float64) string {
 	act := s.Active(u)
-	var b strings.Builder
+	b := make([]byte, 0, 16*len(u))
 	for i, p := range s.params {
 		if !act[i] {
 			continue
 		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
+		if len(b) > 0 {
+			b = append(b, ' ')
 		}
-		b.WriteString(strconv.Quote(p.Name))
-		b.WriteByte('=')
-		b.WriteString(strconv.Quote(Format(s.value(i, u[i]))))
+		b = append(b, s.keyName[i]...)
+		switch p.Kind {
+		case Float:
+			b = append(b, '"')
+			b = strconv.AppendFloat(b, s.floatValue(i, u[i]), 'g', -1, 64)
+			b = append(b, '"')
+		case Int:
+			b = append(b, '"')
+			b = strconv.AppendInt(b, int64(int(p.Low)+s.level(i, u[i])), 10)
+			b = append(b, '"')
+		default:
+			b = append(b, s.keyLevel[i][s.level(i, u[i])]...)
+		}
 	}
-	return b.String()
+	return string(b)
 }

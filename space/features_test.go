@@ -3,6 +3,8 @@ package space
 import (
 	"math/rand/v2"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -160,6 +162,49 @@ func TestKey(t *testing.T) {
 	want := `"C"="` + Format(s.Decode(u)["C"]) + `" "kernel"="rbf" "width"="16" "shrinking"="true" "iters"="7"`
 	if k := s.Key(u); k != want {
 		t.Errorf("Key = %s, want %s", k, want)
+	}
+}
+
+// keyByQuoting is Key as first written: each active parameter's name and
+// formatted value, quoted. Key builds the same string from parts quoted
+// once, and must stay equal to it.
+func keyByQuoting(s *Space, u []float64) string {
+	act := s.Active(u)
+	var b strings.Builder
+	for i, p := range s.params {
+		if !act[i] {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Quote(p.Name) + "=" + strconv.Quote(Format(s.value(i, u[i]))))
+	}
+	return b.String()
+}
+
+func TestKeyMatchesQuoting(t *testing.T) {
+	odd := MustNew(
+		Param{Name: `say "hi"`, Kind: Categorical, Choices: []string{`a"b`, `c\d`, "é ✓", "tab\t"}},
+		Param{Name: "n", Kind: Int, Low: -7, High: 3},
+		Param{Name: "big", Kind: Int, Low: 1, High: 1e9, Log: true},
+		Param{Name: "r", Kind: Ordinal, Values: []float64{-2.5, 0, 1e-7, 3e21}},
+		Param{Name: "x", Kind: Float, Low: -1e-3, High: 1e6},
+		Param{Name: "lr", Kind: Float, Low: 1e-9, High: 1, Log: true, When: map[string][]string{`say "hi"`: {`a"b`, "é ✓"}}},
+	)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, s := range []*Space{svm(), odd} {
+		for range 2000 {
+			u := s.Sample(rng)
+			if rng.IntN(10) == 0 { // the ends of every range
+				for i := range u {
+					u[i] = float64(rng.IntN(2))
+				}
+			}
+			if got, want := s.Key(u), keyByQuoting(s, u); got != want {
+				t.Fatalf("Key = %s, quoting gives %s", got, want)
+			}
+		}
 	}
 }
 

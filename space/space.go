@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -20,6 +21,10 @@ type Space struct {
 	topo   []int     // parents before children, declaration order otherwise
 	feat   []int     // first feature column per parameter
 	nfeat  int
+	// For Key: each name quoted and followed by '=', and the quoted levels
+	// of Categorical, Bool and Ordinal parameters.
+	keyName  []string
+	keyLevel [][]string
 }
 
 // cond is one parent clause of a When: the parent and its allowed levels.
@@ -111,6 +116,17 @@ func build(params []Param, broken []bool) (*Space, []*ParamError) {
 			s.nfeat += s.levels[i]
 		} else {
 			s.nfeat++
+		}
+	}
+	s.keyName = make([]string, n)
+	s.keyLevel = make([][]string, n)
+	for i, p := range s.params {
+		s.keyName[i] = strconv.Quote(p.Name) + "="
+		if p.Kind == Categorical || p.Kind == Bool || p.Kind == Ordinal {
+			s.keyLevel[i] = make([]string, s.levels[i])
+			for k := range s.keyLevel[i] {
+				s.keyLevel[i][k] = strconv.Quote(Format(p.levelValue(k)))
+			}
 		}
 	}
 	return s, nil
