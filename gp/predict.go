@@ -37,9 +37,14 @@ func (g *GP) Predict(x []float64) (mean, varF float64) {
 	}
 	// σ² = k(x,x) − ‖U⁻ᵀ k_*‖².
 	blas64.Trsv(blas.Trans, g.u, blas64.Vector{N: len(v), Data: v, Inc: 1})
-	kxx := g.k.Eval(x, x)
-	s2 := g.scale * g.scale
-	return g.offset + g.scale*mu, s2 * math.Max(kxx-dot(v, v), varFloor*kxx)
+	return g.original(mu, g.k.Eval(x, x), dot(v, v))
+}
+
+// original maps the standardised-scale posterior back to the original y
+// scale: mean offset + scale·μ̃, variance scale²·(k(x,x) − q) with
+// q = ‖U⁻ᵀ k_*‖², clamped below at varFloor·k(x,x) [spec §1.2].
+func (g *GP) original(mu, kxx, q float64) (mean, varF float64) {
+	return g.offset + g.scale*mu, g.scale * g.scale * math.Max(kxx-q, varFloor*kxx)
 }
 
 // PredictGrad is Predict that also writes the gradients of the mean and of
@@ -65,12 +70,10 @@ func (g *GP) PredictGrad(x, dmean, dvar []float64) (mean, varF float64) {
 	}
 	w := blas64.Vector{N: n, Data: kx, Inc: 1}
 	blas64.Trsv(blas.Trans, g.u, w) // w = U⁻ᵀ k_*
-	kxx := g.k.Eval(x, x)
+	kxx, q := g.k.Eval(x, x), dot(kx, kx)
+	clamped := kxx-q < varFloor*kxx
+	mean, varF = g.original(mu, kxx, q)
 	s2 := g.scale * g.scale
-	raw := kxx - dot(kx, kx)
-	clamped := raw < varFloor*kxx
-	varF = s2 * math.Max(raw, varFloor*kxx)
-	mean = g.offset + g.scale*mu
 	if dmean != nil {
 		for j := range dmean {
 			dmean[j] = 0
@@ -173,11 +176,8 @@ func (g *GP) predictBlock(X [][]float64, mean, varF, buf []float64) {
 			varF[j] += t * t // ‖U⁻ᵀ k_*‖², summed over i in order
 		}
 	}
-	s2 := g.scale * g.scale
 	for j, x := range X {
-		kxx := g.k.Eval(x, x)
-		varF[j] = s2 * math.Max(kxx-varF[j], varFloor*kxx)
-		mean[j] = g.offset + g.scale*mean[j]
+		mean[j], varF[j] = g.original(mean[j], g.k.Eval(x, x), varF[j])
 	}
 }
 
