@@ -42,6 +42,7 @@ type Trial struct {
 	Started  *time.Time         `json:"started"`
 	Finished *time.Time         `json:"finished"`
 	RetryOf  *int               `json:"retry_of"` // the number of the crashed trial this one re-runs
+	Batch    *int               `json:"batch"`    // shared by the trials one ask proposed together
 }
 
 // Report is one intermediate value of a trial.

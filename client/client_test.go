@@ -56,6 +56,9 @@ func TestRoundTrip(t *testing.T) {
 	if _, ok := tr.Params["layers"]; !ok || tr.State != "RUNNING" {
 		t.Fatalf("asked trial: %+v", tr)
 	}
+	if b0, b1 := tr.Batch, b.Trials[1].Batch; b0 == nil || b1 == nil || *b0 != *b1 {
+		t.Fatalf("the trials of one ask have batches %v and %v, want the same number", b0, b1)
+	}
 	if err := c.Heartbeat(ctx, tr.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func Example() {
 	fmt.Println(post("/api/v1/studies/demo/ask", `{}`))
 	// Output:
 	// 201
-	// 200 {"trials":[{"id":1,"number":0,"params":{"k":"a"}}],"pending":0,"lease_seconds":30}
+	// 200 {"trials":[{"id":1,"number":0,"params":{"k":"a"},"batch":1}],"pending":0,"lease_seconds":30}
 	// 200 {"id":1,"number":0,"state":"COMPLETE","value":0.25}
 	// 400 {"error":"value: \"NaN\" is not a finite number; NaN and Infinity cannot be recorded (tell {\"state\":\"FAILED\",\"reason\":\"...\"} for an evaluation that produced one)"}
 	// 200 {"trials":[],"pending":0,"lease_seconds":30}

@@ -22,12 +22,16 @@ func TestLifecycle(t *testing.T) {
 				t.Fatalf("ask: %v", asked)
 			}
 			ids := make([]int64, 3)
+			batch := trials[0].(map[string]any)["batch"]
 			for i, tr := range trials {
 				m := tr.(map[string]any)
 				ids[i] = int64(m["id"].(float64))
 				p := m["params"].(map[string]any)
 				if x := p["x"].(float64); x < 0 || x > 1 || (p["k"] != "a" && p["k"] != "b") || m["number"] != float64(i) {
 					t.Fatalf("trial %d: %v", i, m)
+				}
+				if b, ok := m["batch"].(float64); !ok || b < 1 || m["batch"] != batch {
+					t.Fatalf("trial %d: batch %v, want the batch number %v the ask's trials share", i, m["batch"], batch)
 				}
 			}
 
@@ -57,12 +61,12 @@ func TestLifecycle(t *testing.T) {
 				t.Fatalf("trials: %v", all)
 			}
 			first := all[0].(map[string]any)
-			for _, key := range []string{"id", "number", "state", "params", "value", "metrics", "reports", "reason", "worker", "started", "finished", "retry_of"} {
+			for _, key := range []string{"id", "number", "state", "params", "value", "metrics", "reports", "reason", "worker", "started", "finished", "retry_of", "batch"} {
 				if _, ok := first[key]; !ok {
 					t.Errorf("trial JSON lacks %q: %v", key, first)
 				}
 			}
-			if first["worker"] != "w1" || first["retry_of"] != nil || len(first["reports"].([]any)) != 2 || first["metrics"].(map[string]any)["acc"] != 0.9 {
+			if first["worker"] != "w1" || first["retry_of"] != nil || first["batch"] != batch || len(first["reports"].([]any)) != 2 || first["metrics"].(map[string]any)["acc"] != 0.9 {
 				t.Errorf("trial 0: %v", first)
 			}
 			if f := all[2].(map[string]any); f["state"] != "FAILED" || f["reason"] != "exit code 1: boom" || f["value"] != nil {
@@ -116,9 +120,15 @@ func TestRequeue(t *testing.T) {
 	if len(trials) != 2 {
 		t.Fatalf("after a re-queue, ask gives %d trials, want 2 (the re-run and the last of the budget): %v", len(trials), m)
 	}
-	retry := trials[0].(map[string]any)
+	retry, fresh := trials[0].(map[string]any), trials[1].(map[string]any)
 	if retry["retry_of"] != 0.0 {
 		t.Errorf("first trial handed out is not the re-run of trial 0: %v", retry)
+	}
+	// The re-run keeps the batch of the trial it repeats; the new trial
+	// has a batch of its own.
+	all := must(t, h, 200, "GET", "/api/v1/studies/rq/trials", "")["trials"].([]any)
+	if b := all[0].(map[string]any)["batch"]; b == nil || retry["batch"] != b || fresh["batch"] == nil || fresh["batch"] == b {
+		t.Errorf("batches: trial 0 %v, its re-run %v, the new trial %v", b, retry["batch"], fresh["batch"])
 	}
 }
 
@@ -146,7 +156,7 @@ func TestEnqueue(t *testing.T) {
 	h := New(storeFor(t), Options{})
 	must(t, h, 201, "POST", "/api/v1/studies", studyBody("eq", 2))
 	q := must(t, h, 201, "POST", "/api/v1/studies/eq/trials", `{"params":{"x":0.125,"k":"b"}}`)
-	if q["state"] != "WAITING" {
+	if q["state"] != "WAITING" || q["batch"] != nil {
 		t.Fatalf("enqueue: %v", q)
 	}
 	m := must(t, h, 200, "POST", "/api/v1/studies/eq/ask", "")

@@ -68,7 +68,7 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		resp.Trials = append(resp.Trials, askedJSON{ID: t.ID, Number: t.Number, Params: pj, RetryOf: retryOf(t.RetryOf)})
+		resp.Trials = append(resp.Trials, askedJSON{ID: t.ID, Number: t.Number, Params: pj, RetryOf: retryOf(t.RetryOf), Batch: batchOf(t.Batch)})
 	}
 	if len(resp.Trials) == 0 {
 		trials, err := s.store.Trials(r.Context(), e.st.ID())

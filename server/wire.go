@@ -40,6 +40,7 @@ type trialJSON struct {
 	Started  *time.Time         `json:"started"`
 	Finished *time.Time         `json:"finished"`
 	RetryOf  *int               `json:"retry_of"`
+	Batch    *int               `json:"batch"`
 }
 
 // askedJSON is a trial handed out by ask.
@@ -48,6 +49,7 @@ type askedJSON struct {
 	Number  int             `json:"number"`
 	Params  json.RawMessage `json:"params"`
 	RetryOf *int            `json:"retry_of,omitempty"`
+	Batch   *int            `json:"batch,omitempty"`
 }
 
 type askResponse struct {
@@ -89,11 +91,21 @@ func retryOf(n int) *int {
 	return &n
 }
 
+// batchOf is a trial's batch number for JSON: null for a trial no ask
+// proposed (enqueued with POST .../trials, or stored before schema
+// version 2).
+func batchOf(b int) *int {
+	if b <= 0 {
+		return nil
+	}
+	return &b
+}
+
 func toTrialJSON(t storage.Trial) trialJSON {
 	out := trialJSON{
 		ID: t.ID, Number: t.Number, State: t.State.String(), Params: params(t.Params), Value: t.Value,
 		Metrics: t.Metrics, Reports: append([]storage.Report{}, t.Reports...), Reason: t.Reason, Worker: t.Worker,
-		Started: timePtr(t.Started), Finished: timePtr(t.Finished), RetryOf: retryOf(t.RetryOf),
+		Started: timePtr(t.Started), Finished: timePtr(t.Finished), RetryOf: retryOf(t.RetryOf), Batch: batchOf(t.Batch),
 	}
 	if out.Metrics == nil {
 		out.Metrics = map[string]float64{}

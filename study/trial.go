@@ -38,6 +38,7 @@ type Trial struct {
 	Reason   string             // why the trial FAILED
 	Worker   string             // who ran it
 	RetryOf  int                // number of the trial this one re-runs after a crash, or -1
+	Batch    int                // the batch AskBatch proposed it in (shared by its trials), or 0
 	LogPath  string
 	Started  time.Time
 	Finished time.Time
@@ -86,7 +87,7 @@ func param[T any](t *Trial, name string) T {
 func fromRecord(sp *space.Space, r storage.Trial) (Trial, error) {
 	t := Trial{
 		ID: r.ID, Number: r.Number, X: r.X, State: r.State, Metrics: r.Metrics, Reports: r.Reports,
-		Reason: r.Reason, Worker: r.Worker, RetryOf: r.RetryOf, LogPath: r.LogPath,
+		Reason: r.Reason, Worker: r.Worker, RetryOf: r.RetryOf, Batch: r.Batch, LogPath: r.LogPath,
 		Started: r.Started, Finished: r.Finished,
 	}
 	if r.Value != nil {

@@ -161,7 +161,15 @@ func exportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export STUDY --format csv|json",
 		Short: "Export every trial of a study as CSV or JSON",
-		Args:  cobra.ExactArgs(1),
+		Long: `Export every trial of a study as CSV or JSON, in trial order.
+
+CSV columns: number, state, value (empty unless COMPLETE or PRUNED), one
+column per parameter (empty when inactive), metric:NAME for each metric
+any trial reported, reason (why a trial failed, first line) and batch
+(shared by the trials proposed together; empty for a queued trial).
+JSON: one object per trial with the same fields, plus reports, worker,
+retry_of and the start and finish times.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "csv" && format != "json" {
 				return fmt.Errorf("--format must be csv or json, got %q", format)
@@ -204,13 +212,14 @@ type trialJSON struct {
 	Reason   string             `json:"reason,omitempty"`
 	Worker   string             `json:"worker,omitempty"`
 	RetryOf  *int               `json:"retry_of,omitempty"`
+	Batch    int                `json:"batch,omitempty"`
 	Started  *time.Time         `json:"started,omitempty"`
 	Finished *time.Time         `json:"finished,omitempty"`
 }
 
 func exportTrial(t study.Trial) trialJSON {
 	j := trialJSON{Number: t.Number, State: t.State.String(), Params: t.Params, Metrics: t.Metrics,
-		Reports: t.Reports, Reason: t.Reason, Worker: t.Worker}
+		Reports: t.Reports, Reason: t.Reason, Worker: t.Worker, Batch: t.Batch}
 	if t.State == study.Complete || t.State == study.Pruned {
 		v := t.Value
 		j.Value = &v
@@ -239,7 +248,9 @@ func writeJSON(w io.Writer, trials []study.Trial) error {
 }
 
 // writeCSV writes one row per trial: number, state, value, one column per
-// parameter (empty when inactive), then the metrics named in any trial.
+// parameter (empty when inactive), the metrics named in any trial, the
+// reason a trial failed and its batch (empty when none). New columns go
+// last, so that scripts reading columns by position keep working.
 func writeCSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 	var metrics []string
 	seen := map[string]bool{}
@@ -256,7 +267,7 @@ func writeCSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 	for _, m := range metrics {
 		head = append(head, "metric:"+m)
 	}
-	head = append(head, "reason")
+	head = append(head, "reason", "batch")
 	_ = cw.Write(head)
 	for _, t := range trials {
 		row := []string{strconv.Itoa(t.Number), t.State.String(), ""}
@@ -277,7 +288,11 @@ func writeCSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 				row = append(row, "")
 			}
 		}
-		row = append(row, firstLine(t.Reason))
+		batch := ""
+		if t.Batch > 0 {
+			batch = strconv.Itoa(t.Batch)
+		}
+		row = append(row, firstLine(t.Reason), batch)
 		_ = cw.Write(row)
 	}
 	cw.Flush()

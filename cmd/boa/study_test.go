@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -73,12 +74,17 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 	if len(trials) != 12 {
 		t.Fatalf("%d trials after run and resume, want 12", len(trials))
 	}
+	batches := map[int]bool{}
 	for _, tr := range trials {
 		x := tr.Params["x"].(float64)
 		n := tr.Params["n"].(float64)
 		if tr.State != "COMPLETE" || *tr.Value != x || tr.Metrics["n2"] != n*n || len(tr.Reports) != 1 {
 			t.Fatalf("trial %+v: want COMPLETE with value x, metric n², one report", tr)
 		}
+		if tr.Batch <= 0 || batches[tr.Batch] {
+			t.Fatalf("trial %d has batch %d; each trial asked for alone wants a batch of its own", tr.Number, tr.Batch)
+		}
+		batches[tr.Batch] = true
 	}
 
 	out, err = boa(t, "export", "sphere", "--storage", url, "--format", "csv")
@@ -86,8 +92,13 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(rows) != 13 || strings.Join(rows[0], ",") != "number,state,value,x,n,act,metric:n2,reason" {
+	if err != nil || len(rows) != 13 || strings.Join(rows[0], ",") != "number,state,value,x,n,act,metric:n2,reason,batch" {
 		t.Fatalf("csv: %v, %d rows, header %v", err, len(rows), rows[0])
+	}
+	for i, tr := range trials {
+		if got := rows[i+1][8]; got != strconv.Itoa(tr.Batch) {
+			t.Fatalf("csv row %d: batch %q, JSON export says %d", i+1, got, tr.Batch)
+		}
 	}
 
 	out, err = boa(t, "best", "sphere", "--storage", url)
