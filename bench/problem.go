@@ -79,6 +79,12 @@ func ParseProblem(spec string) (Problem, error) {
 	return newFunction(spec, fn.Dim, fn.Lower, fn.Upper, fn.F, fn.Optimum), nil
 }
 
+// FunctionProblem is the test function fn as a problem named after it,
+// with the parameters x1..xd of ParseProblem's functions.
+func FunctionProblem(fn functions.Function) Problem {
+	return newFunction(fn.Name, fn.Dim, fn.Lower, fn.Upper, fn.F, fn.Optimum)
+}
+
 // function is a continuous problem on a box, parameters x1..xd.
 type function struct {
 	name    string

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"slices"
@@ -17,11 +17,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/boaopt/boa/bench"
 	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
-	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 )
@@ -47,13 +48,17 @@ func runCmd() *cobra.Command {
 		Long: "boa run CONFIG.yaml runs the study the file describes (DESIGN.md §2.2): its command is run\n" +
 			"once per trial, trials are kept in the storage (default sqlite:boa.db), and --resume\n" +
 			"continues a study where it stopped.\n\n" +
-			"boa run --function NAME minimises a built-in test function in memory.\n\n" +
+			"boa run --function NAME minimises a built-in test function in memory: a\n" +
+			"continuous test function (--dim for those defined in any dimension) or a\n" +
+			"mixed categorical problem of the CoCaBO and CASMOPOLITAN papers.\n\n" +
 			"Functions: " + strings.Join(functions.Names(), ", ") + "\n" +
+			"Mixed:     " + strings.Join(mixed.Names(), ", ") + "\n" +
 			"Samplers:  " + strings.Join(sampler.Names(), ", "),
 		Example: "  boa run examples/quickstart.yaml\n" +
 			"  boa run examples/quickstart.yaml --resume --workers 2\n" +
 			"  boa run --function branin --trials 30 --sampler gpbo --seed 1\n" +
-			"  boa run --function ackley --dim 5 --trials 60 --json",
+			"  boa run --function ackley --dim 5 --trials 60 --json\n" +
+			"  boa run --function func3c --trials 100 --sampler cocabo",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -238,14 +243,38 @@ func fileObjective(cfg *config.Study) (func(*study.Study) study.Objective, error
 
 // runResult is the JSON line of DESIGN.md §2.1.
 type runResult struct {
-	Function   string             `json:"function"`
-	Sampler    string             `json:"sampler"`
-	Seed       uint64             `json:"seed"`
-	Trials     int                `json:"trials"`
-	BestValue  *float64           `json:"best_value"`
-	BestParams map[string]float64 `json:"best_params"`
-	Optimum    *float64           `json:"optimum"`
-	Regret     *float64           `json:"regret"`
+	Function   string         `json:"function"`
+	Sampler    string         `json:"sampler"`
+	Seed       uint64         `json:"seed"`
+	Trials     int            `json:"trials"`
+	BestValue  *float64       `json:"best_value"`
+	BestParams map[string]any `json:"best_params"`
+	Optimum    *float64       `json:"optimum"`
+	Regret     *float64       `json:"regret"`
+}
+
+// testProblem resolves --function: a test function in dimension dim
+// (0: its default), or one of the mixed problems of the CoCaBO and
+// CASMOPOLITAN papers, whose spaces are fixed.
+func testProblem(name string, dim int) (bench.Problem, error) {
+	p, err := mixed.Get(name)
+	switch {
+	case err == nil && dim != 0:
+		return nil, fmt.Errorf("%s has a fixed space; --dim applies to the test functions only", name)
+	case err == nil:
+		return p, nil
+	case !errors.Is(err, mixed.ErrUnknownProblem):
+		return nil, err // e.g. MaxSAT-60 without its data
+	}
+	fn, err := functions.Get(name, dim)
+	if errors.Is(err, functions.ErrUnknownFunction) {
+		return nil, fmt.Errorf("unknown function %q; test functions: %s; mixed problems: %s",
+			name, strings.Join(functions.Names(), ", "), strings.Join(mixed.Names(), ", "))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return bench.FunctionProblem(fn), nil
 }
 
 // runFunction minimises a built-in test function in memory.
@@ -253,7 +282,7 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 	if f.trials < 1 {
 		return fmt.Errorf("--trials must be at least 1, got %d", f.trials)
 	}
-	fn, err := functions.Get(f.function, f.dim)
+	p, err := testProblem(f.function, f.dim)
 	if err != nil {
 		return err
 	}
@@ -261,24 +290,17 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	params := make([]space.Param, fn.Dim)
-	for i := range params {
-		params[i] = space.Param{Name: fmt.Sprintf("x%d", i+1), Kind: space.Float, Low: fn.Lower[i], High: fn.Upper[i]}
-	}
-	sp, err := space.New(params...)
-	if err != nil {
-		return err
-	}
-	st, err := study.New(sp, study.Options{Name: fn.Name, Sampler: smp, Seed: f.seed})
+	// The budget is the study's, as in boa bench (CoCaBO sets its bandits'
+	// horizon by it), so both give the same run for the same seed.
+	st, err := study.New(p.Space(), study.Options{Name: p.Name(), Sampler: smp, Seed: f.seed, Budget: f.trials})
 	if err != nil {
 		return err
 	}
 	objective := func(_ context.Context, t *study.Trial) (float64, error) {
-		x := make([]float64, fn.Dim)
-		for i, p := range params {
-			x[i] = t.Float(p.Name)
-		}
-		return fn.F(x), nil
+		// A noisy problem (Func-3C adds 1e-6·U(0, 1)) draws from a source
+		// of the seed and the trial: a trial's value does not depend on
+		// the order in which --workers finish the others.
+		return p.Evaluate(t.Params, rand.New(rand.NewPCG(f.seed, uint64(t.Number))))
 	}
 	progress := newProgress(stderr, f.trials, f.trials, f.json, study.Minimize)
 	err = st.Optimize(ctx, objective, f.trials, study.OptimizeOptions{Workers: f.workers, OnTrial: progress})
@@ -286,26 +308,24 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 		return err
 	}
 	trials, _ := st.Trials(context.WithoutCancel(ctx))
-	res := runResult{Function: fn.Name, Sampler: smp.Name(), Seed: f.seed, Trials: len(trials), BestParams: map[string]float64{}}
+	res := runResult{Function: p.Name(), Sampler: smp.Name(), Seed: f.seed, Trials: len(trials), BestParams: map[string]any{}}
 	if best, ok, _ := st.Best(context.WithoutCancel(ctx)); ok {
 		res.BestValue = &best.Value
-		for k, v := range best.Params {
-			res.BestParams[k] = v.(float64)
-		}
-		if !math.IsNaN(fn.Optimum) {
-			opt, reg := fn.Optimum, fn.Regret(best.Value)
+		maps.Copy(res.BestParams, best.Params)
+		if opt, ok := p.Optimum(); ok {
+			reg := best.Value - opt
 			res.Optimum, res.Regret = &opt, &reg
 		}
 	}
 	if f.json {
 		return json.NewEncoder(stdout).Encode(res)
 	}
-	printFunctionSummary(stdout, res, params)
+	printFunctionSummary(stdout, res, samplerLabel(st), p.Space().Names())
 	return err
 }
 
-func printFunctionSummary(w io.Writer, r runResult, params []space.Param) {
-	fmt.Fprintf(w, "function  %s\nsampler   %s\nseed      %d\ntrials    %d\n", r.Function, r.Sampler, r.Seed, r.Trials)
+func printFunctionSummary(w io.Writer, r runResult, sampler string, names []string) {
+	fmt.Fprintf(w, "function  %s\nsampler   %s\nseed      %d\ntrials    %d\n", r.Function, sampler, r.Seed, r.Trials)
 	if r.BestValue == nil {
 		fmt.Fprintln(w, "best      none (no trial completed)")
 		return
@@ -314,7 +334,9 @@ func printFunctionSummary(w io.Writer, r runResult, params []space.Param) {
 	if r.Optimum != nil {
 		fmt.Fprintf(w, "optimum   %.6g\nregret    %.3g\n", *r.Optimum, *r.Regret)
 	}
-	for _, p := range params {
-		fmt.Fprintf(w, "  %-6s  %.6g\n", p.Name, r.BestParams[p.Name])
+	for _, name := range names {
+		if v, ok := r.BestParams[name]; ok {
+			fmt.Fprintf(w, "  %-6s  %s\n", name, paramText(v))
+		}
 	}
 }

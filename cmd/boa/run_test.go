@@ -69,11 +69,53 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--function", "branin", "--trials", "0"}, "--trials"},
 		{[]string{"--function", "branin", "--trials", "3", "--sampler", "magic"}, "unknown sampler"},
 		{[]string{"--function", "branin", "--dim", "3", "--trials", "3"}, "branin"},
+		{[]string{"--function", "nosuch", "--trials", "3"}, "func3c"}, // the mixed problems are listed too
+		{[]string{"--function", "pest", "--dim", "3", "--trials", "3"}, "fixed space"},
 		{[]string{"--trials", "3"}, "function"},
 	} {
 		_, err := runJSON(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("boa run %v: err = %v, want mention of %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// A mixed problem runs like a test function, with its categories in
+// best_params (Func-3C), and gives what boa bench gives for the same
+// sampler, seed and budget (Pest Control, which has no noise).
+func TestRunMixedProblem(t *testing.T) {
+	res, err := runJSON(t, "--function", "func3c", "--trials", "30", "--sampler", "cocabo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := res["best_params"].(map[string]any)
+	if h, ok := params["h1"].(string); !ok || h == "" || len(params) != 5 {
+		t.Fatalf("best_params = %v, want h1..h3 (categories) and x1, x2", params)
+	}
+	if res["function"] != "func3c" || res["optimum"] == nil || res["regret"].(float64) < 0 {
+		t.Fatalf("result %v", res)
+	}
+
+	res, err = runJSON(t, "--function", "pest", "--trials", "30", "--sampler", "casmopolitan", "--seed", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := boa(t, "bench", "--problems", "pest", "--samplers", "casmopolitan", "--seeds", "2", "--budget", "30", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b struct {
+		Results []struct {
+			Seed      int     `json:"seed"`
+			FinalBest float64 `json:"final_best"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &b); err != nil || len(b.Results) != 2 {
+		t.Fatalf("bench: %v\n%s", err, out)
+	}
+	for _, r := range b.Results {
+		if r.Seed == 2 && r.FinalBest != res["best_value"].(float64) {
+			t.Fatalf("boa run: best %v; boa bench, same seed and budget: %v", res["best_value"], r.FinalBest)
 		}
 	}
 }
