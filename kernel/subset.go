@@ -25,9 +25,9 @@ var _ Kernel = (*Subset)(nil)
 type Subset struct {
 	k    Kernel
 	cols []int
-	// cols = lo, lo+1, ..., hi−1 when hi > 0: slice instead of gathering,
-	// which costs a pool round trip per evaluation (a tenth of a CoCaBO
-	// suggestion's time).
+	// cols = lo, lo+1, ..., hi−1 when hi > 0: slice instead of gathering
+	// through the pool, which took a third of a CoCaBO suggestion's time
+	// (docs/performance.md).
 	lo, hi int
 }
 
