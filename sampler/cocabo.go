@@ -270,26 +270,16 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	seen := h.seen()
 	model, err := c.model(l, h.Observed, 1, rng)
 	if err != nil {
-		c.logger().Warn("cocabo: surrogate fit failed; proposing a random new point", "trial", h.Trials, "err", err)
+		c.logger().Warn("cocabo: surrogate fit failed; proposing a random point not tried yet, if one is left", "trial", h.Trials, "err", err)
 		return unseenPoint(l, arms, seen, rng), nil
 	}
 	model = believeMixed(l, model, h.WithoutValue())
 	u, err := c.argmax(l, model, arms, h.Observed, seen, cocaboTopSeq, rng)
 	if err != nil {
-		c.logger().Warn("cocabo: acquisition optimisation found no new point; proposing a random new point", "trial", h.Trials, "err", err)
+		c.logger().Warn("cocabo: acquisition optimisation found no new point; proposing a random point not tried yet, if one is left", "trial", h.Trials, "err", err)
 		return unseenPoint(l, arms, seen, rng), nil
 	}
 	return u, nil
-}
-
-// unseenPoint is freshPoint for a sequential suggestion, which must return
-// a point: when every configuration has been tried it repeats one, a
-// random x with the categories arms.
-func unseenPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Rand) []float64 {
-	if u, err := freshPoint(l, arms, seen, rng); err == nil {
-		return u
-	}
-	return randomWithArms(l, arms, rng)
 }
 
 // ArmProbabilities returns, for each categorical parameter in space order,

@@ -30,8 +30,9 @@ const maxFreshTries = 1000
 // The n points are distinct from each other and from every evaluated or
 // running configuration, also when Π N_j < n. If the acquisition search
 // cannot find a new point for a group, a random unseen x with the same
-// categories is used, then a random unseen configuration; SuggestBatch
-// fails only when the space has fewer than n unseen configurations. Before
+// categories is used, then a random unseen configuration; only when the
+// space has fewer than n unseen configurations left do the others repeat
+// tried ones, as Suggest does on an exhausted space (unseenPoint). Before
 // InitPoints trials have completed it returns n uniform random points; for
 // a space without categorical parameters it runs gpbo n times with the
 // earlier picks as pending trials (Kriging Believer). The acquisition
@@ -51,7 +52,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 	seen := h.seen()
 	n0 := c.initPoints()
 	if len(h.Observed) < n0 {
-		return freshPoints(l, seen, n, rng)
+		return freshPoints(l, seen, n, rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -62,10 +63,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 		c.logger().Warn("cocabo: surrogate fit failed; proposing random x for the drawn categories", "trial", h.Trials, "err", err)
 		out := make([][]float64, 0, n)
 		for _, arms := range hs {
-			u, err := freshPoint(l, arms, seen, rng)
-			if err != nil {
-				return nil, err
-			}
+			u := unseenPoint(l, arms, seen, rng)
 			seen[h.Space.Key(u)] = true
 			out = append(out, u)
 		}
@@ -78,10 +76,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 			return nil, err
 		}
 		var pts [][]float64
-		pts, model, err = c.krigingBeliever(l, model, g.arms, g.count, h.Observed, seen, rng)
-		if err != nil {
-			return nil, err
-		}
+		pts, model = c.krigingBeliever(l, model, g.arms, g.count, h.Observed, seen, rng)
 		out = append(out, pts...)
 	}
 	return out, nil
@@ -129,31 +124,33 @@ func groupArms(hs [][]int) []armGroup {
 // UCB on the model updated with the previous picks at their posterior
 // means [000 App. B.1, Alg. 17], and returns them with the updated model.
 // Chosen points are added to seen.
-func (c *CoCaBO) krigingBeliever(l *mixedLayout, model *gp.GP, arms []int, v int, obs []Observation, seen map[string]bool, rng *rand.Rand) ([][]float64, *gp.GP, error) {
+func (c *CoCaBO) krigingBeliever(l *mixedLayout, model *gp.GP, arms []int, v int, obs []Observation, seen map[string]bool, rng *rand.Rand) ([][]float64, *gp.GP) {
 	pts := make([][]float64, 0, v)
 	for range v {
 		u, err := c.argmax(l, model, arms, obs, seen, cocaboTopBatch, rng)
 		if err != nil {
-			if u, err = freshPoint(l, arms, seen, rng); err != nil {
-				return nil, nil, err
-			}
+			u = unseenPoint(l, arms, seen, rng)
 		}
 		seen[l.sp.Key(u)] = true
 		pts = append(pts, u)
 		model = believeMixed(l, model, [][]float64{u})
 	}
-	return pts, model, nil
+	return pts, model
 }
 
-// freshPoint returns a random unseen point, with the categories arms if
-// possible, else with any categories.
-func freshPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Rand) ([]float64, error) {
+// unseenPoint returns a random point whose configuration is not in seen,
+// with the categories arms if possible (any when arms is nil), else with
+// any categories. When the draws find none, every configuration has most
+// likely been tried (a study whose budget exceeds its space), and it
+// repeats one, a random x with the categories arms: the study goes on
+// using its budget, as it does with every other sampler.
+func unseenPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Rand) []float64 {
 	for range maxFreshTries {
 		if arms == nil {
 			break
 		}
 		if u := randomWithArms(l, arms, rng); !seen[l.sp.Key(u)] {
-			return u, nil
+			return u
 		}
 		if len(l.cont) == 0 {
 			break // the categories alone fix the point
@@ -161,24 +158,25 @@ func freshPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Rand
 	}
 	for range maxFreshTries {
 		if u := l.sp.Sample(rng); !seen[l.sp.Key(u)] {
-			return u, nil
+			return u
 		}
 	}
-	return nil, fmt.Errorf("cocabo: found no configuration that is not already evaluated, running or in the batch after %d random draws; the space may have fewer distinct configurations than needed", maxFreshTries)
+	if arms == nil {
+		return l.sp.Sample(rng)
+	}
+	return randomWithArms(l, arms, rng)
 }
 
-// freshPoints returns n distinct unseen uniform random points.
-func freshPoints(l *mixedLayout, seen map[string]bool, n int, rng *rand.Rand) ([][]float64, error) {
+// freshPoints returns n uniform random points, distinct and unseen while
+// the space has such configurations left.
+func freshPoints(l *mixedLayout, seen map[string]bool, n int, rng *rand.Rand) [][]float64 {
 	out := make([][]float64, 0, n)
 	for range n {
-		u, err := freshPoint(l, nil, seen, rng)
-		if err != nil {
-			return nil, err
-		}
+		u := unseenPoint(l, nil, seen, rng)
 		seen[l.sp.Key(u)] = true
 		out = append(out, u)
 	}
-	return out, nil
+	return out
 }
 
 // fallbackBatch runs gpbo n times, each time with the earlier picks as

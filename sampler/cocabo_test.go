@@ -256,7 +256,8 @@ func TestCoCaBOFindsToyOptimum(t *testing.T) {
 
 // TestCoCaBOBatch: a batch holds exactly b distinct new points, also when
 // b exceeds the number of category combinations (Π N_j = 6 here) and
-// in a space whose only variables are categorical.
+// in a space whose only variables are categorical, as long as the space
+// has b new points.
 func TestCoCaBOBatch(t *testing.T) {
 	c := fastCoCaBO()
 	h := toyHistory(t, c, 12, 6)
@@ -291,8 +292,24 @@ func TestCoCaBOBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkBatch(t, hc, pts, 4)
-	if _, err := c2.SuggestBatch(context.Background(), hc, 5, rand.New(rand.NewPCG(2, 3))); err == nil {
-		t.Fatal("a batch of 5 from 4 unseen configurations succeeded")
+	// A batch larger than what is left of the space takes every unseen
+	// configuration and repeats for the rest, as Suggest does once a
+	// space is exhausted, so that a study can use its whole budget.
+	pts, err = c2.SuggestBatch(context.Background(), hc, 5, rand.New(rand.NewPCG(2, 3)))
+	if err != nil || len(pts) != 5 {
+		t.Fatalf("batch of 5 from 4 unseen configurations: %d points, %v", len(pts), err)
+	}
+	seen, repeats := hc.seen(), 0
+	for _, u := range pts {
+		checkLegal(t, cat, u)
+		if k := cat.Key(u); seen[k] {
+			repeats++
+		} else {
+			seen[k] = true
+		}
+	}
+	if repeats != 1 || len(seen) != 6 {
+		t.Fatalf("batch of 5 from 4 unseen configurations: %d repeats, %d of 6 configurations covered; want 1 and 6", repeats, len(seen))
 	}
 }
 
@@ -324,10 +341,7 @@ func TestBatchFantasiesUsePosteriorMeans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, fm, err := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, h.seen(), rng)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pts, fm := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, h.seen(), rng)
 	if fm.Len() != m.Len()+3 {
 		t.Fatalf("model has %d points after 3 fantasies, want %d", fm.Len(), m.Len()+3)
 	}

@@ -646,4 +646,37 @@ func TestAskBatch(t *testing.T) {
 			}
 		}
 	})
+	t.Run("batches use the whole budget of a small space", func(t *testing.T) {
+		// 9 configurations, a budget of 20 in batches of 4: auto's cocabo
+		// proposes every configuration once, then repeats, as every
+		// sampler does one at a time; it used to fail once fewer than 4
+		// were new.
+		sp := space.MustNew(
+			space.Param{Name: "c", Kind: space.Categorical, Choices: []string{"a", "b", "c"}},
+			space.Param{Name: "i", Kind: space.Int, Low: 1, High: 3},
+		)
+		s, err := New(sp, Options{Sampler: sampler.NewAuto(), Seed: 3, Budget: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		distinct := map[string]bool{}
+		for {
+			ts, err := s.AskBatch(bg, 4)
+			if errors.Is(err, ErrBudget) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("after %d distinct configurations: %v", len(distinct), err)
+			}
+			for _, tr := range ts {
+				distinct[sp.Key(tr.X)] = true
+				if err := s.Tell(bg, tr.ID, Result{Value: float64(tr.Params["i"].(int))}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if trials, _ := s.Trials(bg); len(trials) != 20 || len(distinct) != 9 {
+			t.Fatalf("%d trials, %d distinct configurations; want 20 and 9", len(trials), len(distinct))
+		}
+	})
 }
