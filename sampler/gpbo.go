@@ -111,11 +111,7 @@ func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 		cfg.Priors, cfg.NoisePrior = mapPriors(k)
 	}
 	cfg.Warm = g.warm.get("", k.NumParams()+1)
-	// Deviation for speed (docs/gp-defaults.md): beyond largeHistory
-	// observations every LML gradient costs an O(n³) inverse, so only every
-	// fullRefitEvery-th fit restarts (spec §3.2); the others polish the
-	// previous optimum, which one new observation barely moves.
-	if cfg.Warm != nil && len(obs) > largeHistory && len(obs)%fullRefitEvery != 0 {
+	if cfg.Warm != nil && !fullFit(len(obs)) {
 		cfg.Restarts = 1
 	}
 	m, err := gp.Fit(X, y, cfg)
@@ -265,6 +261,13 @@ func acqBatch(model *gp.GP, af acq.Function, features func(u, dst []float64) []f
 		acq.EvalBatch(af, model, F, values)
 	}
 }
+
+// fullFit reports whether a hyper-parameter fit on n observations runs
+// all its starts (spec §3.2). Deviation for speed (docs/gp-defaults.md):
+// beyond largeHistory observations every LML gradient costs an O(n³)
+// inverse, so only every fullRefitEvery-th fit restarts; the others
+// polish the previous optimum, which one new observation barely moves.
+func fullFit(n int) bool { return n <= largeHistory || n%fullRefitEvery == 0 }
 
 const (
 	largeHistory   = 200  // observations beyond which most fits only polish the warm start
