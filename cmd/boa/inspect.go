@@ -81,7 +81,7 @@ func studiesCmd() *cobra.Command {
 				if r.Budget > 0 {
 					budget = strconv.Itoa(r.Budget)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.Name, r.Direction, r.Sampler, len(trials), budget, best, r.Created.Local().Format(time.DateTime))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.Name, r.Direction, samplerLabel(st), len(trials), budget, best, r.Created.Local().Format(time.DateTime))
 			}
 			return tw.Flush()
 		},

@@ -172,4 +172,7 @@ func TestRunAutoSaysWhichSampler(t *testing.T) {
 	if !strings.Contains(out, "sampler auto (cocabo)") {
 		t.Fatalf("summary does not name auto's choice:\n%s", out)
 	}
+	if out, err := boa(t, "studies", "--storage", url); err != nil || !strings.Contains(out, "auto (cocabo)") {
+		t.Fatalf("boa studies does not name auto's choice: %v\n%s", err, out)
+	}
 }
