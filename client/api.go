@@ -15,6 +15,7 @@ type Study struct {
 	Name      string          `json:"name"`
 	Direction string          `json:"direction"`
 	Sampler   string          `json:"sampler"`
+	Choice    string          `json:"auto_choice"` // the sampler auto uses for the space; "" unless Sampler is auto
 	Seed      uint64          `json:"seed"`
 	Budget    int             `json:"budget"` // trials wanted; 0 means no limit
 	Space     json.RawMessage `json:"space"`

@@ -107,8 +107,12 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("Best: %+v, %v", best, err)
 	}
 	list, err := c.Studies(ctx)
-	if err != nil || len(list) != 1 || list[0].States["RUNNING"] != 1 || *list[0].BestValue != 0.125 {
+	if err != nil || len(list) != 1 || list[0].States["RUNNING"] != 1 || *list[0].BestValue != 0.125 || list[0].Choice != "" {
 		t.Errorf("Studies: %+v, %v", list, err)
+	}
+	auto := strings.NewReplacer(`"demo"`, `"auto"`, `"random"`, `"auto"`).Replace(spec)
+	if st, err := c.CreateStudy(ctx, []byte(auto)); err != nil || st.Choice != "gpbo" {
+		t.Errorf("CreateStudy with sampler auto on a space without categories: choice %q, %v; want gpbo", st.Choice, err)
 	}
 	if _, err := c.Study(ctx, "nosuch"); client.StatusOf(err) != 404 || !strings.Contains(err.Error(), `"nosuch" not found`) {
 		t.Errorf("unknown study: %v", err)

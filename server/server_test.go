@@ -15,6 +15,13 @@ func TestLifecycle(t *testing.T) {
 			if created["name"] != "demo" || created["budget"] != 4.0 || created["best_value"] != nil {
 				t.Fatalf("created: %v", created)
 			}
+			if _, ok := created["auto_choice"]; ok {
+				t.Errorf("a random study has an auto_choice: %v", created)
+			}
+			auto := must(t, h, 201, "POST", "/api/v1/studies", strings.Replace(studyBody("auto", 4), `"random"`, `"Auto"`, 1))
+			if auto["auto_choice"] != "cocabo" {
+				t.Errorf("auto on a float and a 2-level categorical: auto_choice %v, want cocabo", auto["auto_choice"])
+			}
 
 			asked := must(t, h, 200, "POST", "/api/v1/studies/demo/ask", `{"n":3,"worker":"w1"}`)
 			trials := asked["trials"].([]any)
@@ -78,8 +85,13 @@ func TestLifecycle(t *testing.T) {
 				t.Errorf("best: %v", best)
 			}
 			list := must(t, h, 200, "GET", "/api/v1/studies", "")["studies"].([]any)
-			s := list[0].(map[string]any)
-			if len(list) != 1 || s["trials"] != 3.0 || s["best_value"] != 0.25 || s["states"].(map[string]any)["PRUNED"] != 1.0 {
+			var s map[string]any
+			for _, st := range list {
+				if st.(map[string]any)["name"] == "demo" {
+					s = st.(map[string]any)
+				}
+			}
+			if len(list) != 2 || s == nil || s["trials"] != 3.0 || s["best_value"] != 0.25 || s["states"].(map[string]any)["PRUNED"] != 1.0 {
 				t.Errorf("studies: %v", list)
 			}
 

@@ -2,8 +2,11 @@ package server
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 )
 
@@ -15,6 +18,7 @@ type studyJSON struct {
 	Name      string          `json:"name"`
 	Direction string          `json:"direction"`
 	Sampler   string          `json:"sampler"`
+	Choice    string          `json:"auto_choice,omitempty"` // the sampler auto uses for the space (sampler "auto" only)
 	Seed      uint64          `json:"seed"`
 	Budget    int             `json:"budget"` // trials wanted; 0 = no limit
 	Space     json.RawMessage `json:"space"`
@@ -118,6 +122,12 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	out := studyJSON{
 		Name: st.Name, Direction: st.Direction, Sampler: st.Sampler, Seed: st.Seed, Budget: st.Budget,
 		Space: params(st.Space), Created: timePtr(st.Created), Trials: len(trials), States: map[string]int{},
+	}
+	if strings.EqualFold(st.Sampler, "auto") {
+		var sp space.Space
+		if err := json.Unmarshal(st.Space, &sp); err == nil {
+			out.Choice = sampler.NewAuto().Choice(&sp)
+		}
 	}
 	out.Used = len(trials)
 	for _, t := range trials {
