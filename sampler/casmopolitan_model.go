@@ -97,6 +97,7 @@ func (c *Casmopolitan) transformY(y []float64) []float64 {
 // fitLocal fits the GP of the current epoch (the reference code resets
 // it at each restart) by gp.Fit with Restarts starts, warm-started from
 // the previous fit when the kernel has the same parameters.
+//
 // Long epochs get gpbo's deviation for speed (fullFit): the fit was 86 %
 // of a suggestion at 300 trials on Ackley-53, 1.3 s; the papers' budgets
 // (150–200) stay below it (docs/casmopolitan.md, "Long epochs").
