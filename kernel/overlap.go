@@ -66,7 +66,6 @@ func (k *Overlap) Bounds() []Bound { return []Bound{} }
 // Clone implements Kernel.
 func (k *Overlap) Clone() Kernel { return &Overlap{cols: slices.Clone(k.cols)} }
 
-// matches returns the number of columns where x and y agree.
 // same is the Kronecker delta δ(a, b) as a number. Written without a
 // branch: categories match about half the time on binary spaces, and a
 // mispredicted branch per coordinate made the exponentiated overlap's
@@ -80,6 +79,7 @@ func same(a, b float64) float64 {
 	return float64(d)
 }
 
+// matches returns the number of columns where x and y agree.
 func matches(cols []int, x, y []float64) int {
 	n := 0
 	for _, c := range cols {
