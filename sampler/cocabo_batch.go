@@ -9,10 +9,6 @@ import (
 	"github.com/boaopt/boa/gp"
 )
 
-// maxFreshTries bounds the random draws that look for an unseen
-// configuration when the acquisition search cannot provide one.
-const maxFreshTries = 1000
-
 // SuggestBatch proposes n distinct points to evaluate together, batch
 // CoCaBO [000 Alg. 6; 002 Alg. 8; mixed spec §4.3]:
 //
@@ -145,26 +141,21 @@ func (c *CoCaBO) krigingBeliever(l *mixedLayout, model *gp.GP, arms []int, v int
 // repeats one, a random x with the categories arms: the study goes on
 // using its budget, as it does with every other sampler.
 func unseenPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Rand) []float64 {
-	for range maxFreshTries {
-		if arms == nil {
-			break
-		}
-		if u := randomWithArms(l, arms, rng); !seen[l.sp.Key(u)] {
-			return u
-		}
-		if len(l.cont) == 0 {
-			break // the categories alone fix the point
-		}
-	}
-	for range maxFreshTries {
-		if u := l.sp.Sample(rng); !seen[l.sp.Key(u)] {
-			return u
+	if arms != nil {
+		for range maxFreshTries {
+			if u := randomWithArms(l, arms, rng); !seen[l.sp.Key(u)] {
+				return u
+			}
+			if len(l.cont) == 0 {
+				break // the categories alone fix the point
+			}
 		}
 	}
-	if arms == nil {
-		return l.sp.Sample(rng)
+	u := untried(l.sp, seen, l.sp.Sample(rng), rng)
+	if arms != nil && seen[l.sp.Key(u)] {
+		return randomWithArms(l, arms, rng)
 	}
-	return randomWithArms(l, arms, rng)
+	return u
 }
 
 // freshPoints returns n uniform random points, distinct and unseen while

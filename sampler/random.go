@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/boaopt/boa/qmc"
+	"github.com/boaopt/boa/space"
 )
 
 // Random samples every parameter independently and uniformly in its encoded
@@ -41,15 +42,23 @@ func sobolPoint(h *History, i int) []float64 {
 
 // freshDesignPoint returns u, a point of an initial design, unless its
 // configuration has been tried already (evaluated, running, failed or
-// pruned); then a uniform random point that has not, drawn up to
-// maxFreshTries times, or the last draw when every one is taken (a space
-// with fewer configurations than trials). On a small discrete space a
-// design drawn without looking at the history would spend trials on
-// repeats; on any other it returns u, so the design is unchanged.
+// pruned); then an untried uniform random point (untried). On a small
+// discrete space a design drawn without looking at the history would spend
+// trials on repeats; on any other it returns u, so the design is unchanged.
 func freshDesignPoint(h *History, u []float64, rng *rand.Rand) []float64 {
-	seen := h.seen()
-	for i := 0; i < maxFreshTries && seen[h.Space.Key(u)]; i++ {
-		u = h.Space.Sample(rng)
+	return untried(h.Space, h.seen(), u, rng)
+}
+
+// maxFreshTries bounds the random draws that look for an untried
+// configuration.
+const maxFreshTries = 1000
+
+// untried returns u unless its configuration is in seen; then the first of
+// up to maxFreshTries uniform random draws that is not, or the last draw
+// when every one is (a space with fewer configurations than trials).
+func untried(sp *space.Space, seen map[string]bool, u []float64, rng *rand.Rand) []float64 {
+	for i := 0; i < maxFreshTries && seen[sp.Key(u)]; i++ {
+		u = sp.Sample(rng)
 	}
 	return u
 }
