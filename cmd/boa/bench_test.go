@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/boaopt/boa/bench"
 )
 
 // TestBenchBatch: --batch runs boa's samplers in synchronous batches and
@@ -13,14 +15,7 @@ func TestBenchBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep struct {
-		Results []struct {
-			Sampler        string    `json:"sampler"`
-			Batch          int       `json:"batch"`
-			Best           []float64 `json:"best"`
-			SuggestSeconds []float64 `json:"suggest_seconds"`
-		} `json:"results"`
-	}
+	var rep bench.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

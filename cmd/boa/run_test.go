@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/boaopt/boa/bench"
 )
 
 func runJSON(t *testing.T, args ...string) (map[string]any, error) {
@@ -104,17 +106,12 @@ func TestRunMixedProblem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b struct {
-		Results []struct {
-			Seed      int     `json:"seed"`
-			FinalBest float64 `json:"final_best"`
-		} `json:"results"`
-	}
+	var b bench.Report
 	if err := json.Unmarshal([]byte(out), &b); err != nil || len(b.Results) != 2 {
 		t.Fatalf("bench: %v\n%s", err, out)
 	}
 	for _, r := range b.Results {
-		if r.Seed == 2 && r.FinalBest != res["best_value"].(float64) {
+		if r.Seed == 2 && float64(r.FinalBest) != res["best_value"].(float64) {
 			t.Fatalf("boa run: best %v; boa bench, same seed and budget: %v", res["best_value"], r.FinalBest)
 		}
 	}
