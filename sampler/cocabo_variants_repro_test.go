@@ -1,6 +1,6 @@
 package sampler_test
 
-// CoCaBO variants, an isotropic one-hot GP and a rebuild of GPyOpt's
+// CoCaBO variants, one-hot GPs fitted otherwise and a rebuild of GPyOpt's
 // One-hot BO on Ackley-5C (docs/cocabo.md, "Why Ackley-5C goes the other
 // way"); the shipped samplers' rows come from boa bench. The full protocol
 // runs only with BOA_REPRO=1:
@@ -55,6 +55,16 @@ func TestReproAckley5CVariants(t *testing.T) {
 		{"onehot-gp, isotropic kernel", func() sampler.Sampler {
 			o := sampler.NewOneHotGP()
 			o.ARD = false
+			return o
+		}},
+		{"onehot-gp fitted by MLE, as CoCaBO is", func() sampler.Sampler {
+			o := sampler.NewOneHotGP()
+			o.MLE = true
+			return o
+		}},
+		{"onehot-gp, isotropic kernel, fitted by MLE", func() sampler.Sampler {
+			o := sampler.NewOneHotGP()
+			o.ARD, o.MLE = false, true
 			return o
 		}},
 		{"One-hot BO as GPyOpt ran it (rounding after relaxed L-BFGS)", sampler.NewGPyOptOneHot},
