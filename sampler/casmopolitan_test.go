@@ -419,13 +419,3 @@ func TestCasmopolitanIntegersAndOrdinals(t *testing.T) {
 		h.Observed = append(h.Observed, Observation{X: u, Y: y})
 	}
 }
-
-// Beyond 200 observations (gpbo) or trials of an epoch (casmopolitan) only
-// every 10th hyper-parameter fit runs all its starts (docs/gp-defaults.md).
-func TestFullFit(t *testing.T) {
-	for n, want := range map[int]bool{1: true, 150: true, 200: true, 201: false, 209: false, 210: true, 215: false, 1000: true} {
-		if got := fullFit(n); got != want {
-			t.Errorf("fullFit(%d) = %v, want %v", n, got, want)
-		}
-	}
-}

@@ -66,8 +66,7 @@ func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Ra
 	cached := c.warm.get(key, nk+1)
 	t := max(0, len(obs)-c.initPoints()) / max(1, step)
 	if cached != nil && t%c.refitEvery() != 0 {
-		k.SetParams(cached[:nk])
-		if m, err := gp.New(X, y, k, math.Exp(cached[nk])); err == nil {
+		if m, err := withParams(X, y, k, cached); err == nil {
 			return m, nil
 		}
 		// A factorisation failure with the old values: refit below.

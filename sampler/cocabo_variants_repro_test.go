@@ -62,6 +62,11 @@ func TestReproAckley5CVariants(t *testing.T) {
 			o.MLE = true
 			return o
 		}},
+		{"onehot-gp fitted by MLE with 5 starts every 10 iterations, as 000 §5.5 fits both", func() sampler.Sampler {
+			o := sampler.NewOneHotGP()
+			o.MLE, o.Restarts, o.RefitEvery = true, 5, 10
+			return o
+		}},
 		{"onehot-gp, isotropic kernel, fitted by MLE", func() sampler.Sampler {
 			o := sampler.NewOneHotGP()
 			o.ARD, o.MLE = false, true

@@ -37,6 +37,7 @@ type GPBO struct {
 	InitPoints  int           // size of the Sobol initial design; 0 means max(5, d+1)
 	Restarts    int           // hyper-parameter starts (spec §3.2); default 10
 	Candidates  int           // raw acquisition candidates (spec §6.1); default 2048
+	RefitEvery  int           // fit at 0, k, 2k, ... observations after the design, reuse the values in between (spec §3.2); default 1
 	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
 
 	warm warmStart // last fitted hyper-parameters: the start of the next fit
@@ -97,7 +98,8 @@ func (g *GPBO) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// fit fits the GP to the completed trials, warm-started from the last fit.
+// fit fits the GP to the completed trials, warm-started from the last fit,
+// or between refits (RefitEvery) reuses the last fitted values.
 func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, error) {
 	X := make([][]float64, len(obs))
 	y := make([]float64, len(obs))
@@ -111,6 +113,12 @@ func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 		cfg.Priors, cfg.NoisePrior = mapPriors(k)
 	}
 	cfg.Warm = g.warm.get("", k.NumParams()+1)
+	if cfg.Warm != nil && (len(obs)-g.initPoints(sp))%max(1, g.RefitEvery) != 0 {
+		if m, err := withParams(X, y, k, cfg.Warm); err == nil {
+			return m, nil
+		}
+		// A factorisation failure with the old values: refit below.
+	}
 	if cfg.Warm != nil && !fullFit(len(obs)) {
 		cfg.Restarts = 1
 	}
@@ -120,6 +128,15 @@ func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 	}
 	g.warm.set("", m.Params())
 	return m, nil
+}
+
+// withParams returns the GP on (X, y) with kernel k at the log
+// hyper-parameters p (the kernel's, then the log noise variance), as a
+// warm start stores them: the model between refits.
+func withParams(X [][]float64, y []float64, k kernel.Kernel, p []float64) (*gp.GP, error) {
+	nk := k.NumParams()
+	k.SetParams(p[:nk])
+	return gp.New(X, y, k, math.Exp(p[nk]))
 }
 
 // mapPriors are gpbo's MAP priors on the standardised scale, in the order
