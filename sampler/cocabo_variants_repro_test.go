@@ -73,6 +73,7 @@ func TestReproAckley5CVariants(t *testing.T) {
 			return o
 		}},
 		{"One-hot BO as GPyOpt ran it (rounding after relaxed L-BFGS)", sampler.NewGPyOptOneHot},
+		{"the same with GPyOpt's model_update_interval = 10", func() sampler.Sampler { return sampler.NewGPyOptOneHotEvery(10) }},
 	}
 	for _, v := range variants {
 		final := make([]float64, seeds)

@@ -21,12 +21,23 @@ import (
 // (Space.round_optimum), and the best rounded point proposed. boa's
 // onehot-gp instead rounds inside the acquisition (mixed spec §4.4
 // Decision) and scores 5000 candidates.
-type gpyoptOneHot struct{ *OneHotGP }
+//
+// With updateEvery = k > 1 it is GPyOpt's BO loop with
+// model_update_interval = k (GPyOpt/core/bo.py, _update_model): the model,
+// data and hyper-parameters alike, is updated only every k evaluations
+// after the initial design, and the proposals in between come from the
+// stale model.
+type gpyoptOneHot struct {
+	*OneHotGP
+	updateEvery int
+}
 
-func newGPyOptOneHot() Sampler {
+func newGPyOptOneHot() Sampler { return newGPyOptOneHotEvery(1) }
+
+func newGPyOptOneHotEvery(k int) Sampler {
 	o := NewOneHotGP()
 	o.ARD, o.MLE, o.Restarts = false, true, 5
-	return gpyoptOneHot{o}
+	return gpyoptOneHot{o, k}
 }
 
 func (o gpyoptOneHot) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
@@ -34,7 +45,9 @@ func (o gpyoptOneHot) Suggest(ctx context.Context, h *History, rng *rand.Rand) (
 	if len(h.Observed) < onehotInit {
 		return sp.Sample(rng), nil
 	}
-	model, err := o.fit(sp, h.Observed, rng)
+	k := max(1, o.updateEvery)
+	seen := onehotInit + (len(h.Observed)-onehotInit)/k*k // the data of the last update
+	model, err := o.fit(sp, h.Observed[:seen], rng)
 	if err != nil {
 		return nil, err
 	}
