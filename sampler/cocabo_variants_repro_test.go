@@ -72,8 +72,8 @@ func TestReproAckley5CVariants(t *testing.T) {
 			o.ARD, o.MLE = false, true
 			return o
 		}},
-		{"One-hot BO as GPyOpt ran it (rounding after relaxed L-BFGS)", sampler.NewGPyOptOneHot},
-		{"the same with GPyOpt's model_update_interval = 10", func() sampler.Sampler { return sampler.NewGPyOptOneHotEvery(10) }},
+		{"One-hot BO as GPyOpt ran it (rounding after relaxed L-BFGS)", func() sampler.Sampler { return sampler.NewGPyOptOneHot(1) }},
+		{"the same with GPyOpt's model_update_interval = 10", func() sampler.Sampler { return sampler.NewGPyOptOneHot(10) }},
 	}
 	for _, v := range variants {
 		final := make([]float64, seeds)

@@ -5,6 +5,4 @@ var (
 	ParallelSeeds   = parallelSeeds
 	MeanSE          = meanSE
 	NewGPyOptOneHot = newGPyOptOneHot
-	// NewGPyOptOneHotEvery is the rebuild with GPyOpt's model_update_interval.
-	NewGPyOptOneHotEvery = newGPyOptOneHotEvery
 )

@@ -32,12 +32,10 @@ type gpyoptOneHot struct {
 	updateEvery int
 }
 
-func newGPyOptOneHot() Sampler { return newGPyOptOneHotEvery(1) }
-
-func newGPyOptOneHotEvery(k int) Sampler {
+func newGPyOptOneHot(updateEvery int) Sampler {
 	o := NewOneHotGP()
 	o.ARD, o.MLE, o.Restarts = false, true, 5
-	return gpyoptOneHot{o, k}
+	return gpyoptOneHot{o, updateEvery}
 }
 
 func (o gpyoptOneHot) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
@@ -46,8 +44,8 @@ func (o gpyoptOneHot) Suggest(ctx context.Context, h *History, rng *rand.Rand) (
 		return sp.Sample(rng), nil
 	}
 	k := max(1, o.updateEvery)
-	seen := onehotInit + (len(h.Observed)-onehotInit)/k*k // the data of the last update
-	model, err := o.fit(sp, h.Observed[:seen], rng)
+	known := onehotInit + (len(h.Observed)-onehotInit)/k*k // the data of the last update
+	model, err := o.fit(sp, h.Observed[:known], rng)
 	if err != nil {
 		return nil, err
 	}
