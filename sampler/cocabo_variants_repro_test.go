@@ -28,50 +28,27 @@ func TestReproAckley5CVariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// cocabo and onehot return a constructor of the sampler with set applied.
+	cocabo := func(set func(*sampler.CoCaBO)) func() sampler.Sampler {
+		return func() sampler.Sampler { c := sampler.NewCoCaBO(); set(c); return c }
+	}
+	onehot := func(set func(*sampler.OneHotGP)) func() sampler.Sampler {
+		return func() sampler.Sampler { o := sampler.NewOneHotGP(); set(o); return o }
+	}
 	variants := []struct {
 		name string
 		make func() sampler.Sampler
 	}{
-		{`Reward: "data" (spec §4.1 Decision)`, func() sampler.Sampler {
-			c := sampler.NewCoCaBO()
-			c.Reward = sampler.CoCaBORewardData
-			return c
-		}},
-		{"Budget 2000 (γ = 0.15)", func() sampler.Sampler {
-			c := sampler.NewCoCaBO()
-			c.Budget = 2000
-			return c
-		}},
-		{"7 initial points", func() sampler.Sampler {
-			c := sampler.NewCoCaBO()
-			c.InitPoints = 7
-			return c
-		}},
-		{"Copula (auto's setting)", func() sampler.Sampler {
-			c := sampler.NewCoCaBO()
-			c.Copula = true
-			return c
-		}},
-		{"onehot-gp, isotropic kernel", func() sampler.Sampler {
-			o := sampler.NewOneHotGP()
-			o.ARD = false
-			return o
-		}},
-		{"onehot-gp fitted by MLE, as CoCaBO is", func() sampler.Sampler {
-			o := sampler.NewOneHotGP()
-			o.MLE = true
-			return o
-		}},
-		{"onehot-gp fitted by MLE with 5 starts every 10 iterations, as 000 §5.5 fits both", func() sampler.Sampler {
-			o := sampler.NewOneHotGP()
+		{`Reward: "data" (spec §4.1 Decision)`, cocabo(func(c *sampler.CoCaBO) { c.Reward = sampler.CoCaBORewardData })},
+		{"Budget 2000 (γ = 0.15)", cocabo(func(c *sampler.CoCaBO) { c.Budget = 2000 })},
+		{"7 initial points", cocabo(func(c *sampler.CoCaBO) { c.InitPoints = 7 })},
+		{"Copula (auto's setting)", cocabo(func(c *sampler.CoCaBO) { c.Copula = true })},
+		{"onehot-gp, isotropic kernel", onehot(func(o *sampler.OneHotGP) { o.ARD = false })},
+		{"onehot-gp fitted by MLE, as CoCaBO is", onehot(func(o *sampler.OneHotGP) { o.MLE = true })},
+		{"onehot-gp fitted by MLE with 5 starts every 10 iterations, as 000 §5.5 fits both", onehot(func(o *sampler.OneHotGP) {
 			o.MLE, o.Restarts, o.RefitEvery = true, 5, 10
-			return o
-		}},
-		{"onehot-gp, isotropic kernel, fitted by MLE", func() sampler.Sampler {
-			o := sampler.NewOneHotGP()
-			o.ARD, o.MLE = false, true
-			return o
-		}},
+		})},
+		{"onehot-gp, isotropic kernel, fitted by MLE", onehot(func(o *sampler.OneHotGP) { o.ARD, o.MLE = false, true })},
 		{"One-hot BO as GPyOpt ran it (rounding after relaxed L-BFGS)", func() sampler.Sampler { return sampler.NewGPyOptOneHot(1) }},
 		{"the same with GPyOpt's model_update_interval = 10", func() sampler.Sampler { return sampler.NewGPyOptOneHot(10) }},
 	}
