@@ -40,12 +40,12 @@ func newFactor(n int) *factor {
 }
 
 // build evaluates K(X, X) into the lower triangle, kernel calls on i ≥ j only.
-func (f *factor) build(k kernel.Kernel, x [][]float64) {
+func (f *factor) build(g kernel.Gram) {
 	n := f.n
-	for i, xi := range x {
+	for i := range n {
 		row := f.data[i*n : i*n+i+1]
 		for j := range row {
-			row[j] = k.Eval(xi, x[j])
+			row[j] = g.Eval(i, j)
 		}
 		f.diag[i] = row[i]
 	}

@@ -55,7 +55,7 @@ func New(X [][]float64, y []float64, k kernel.Kernel, noise float64) (*GP, error
 func newGP(x [][]float64, y []float64, offset, scale float64, k kernel.Kernel, logNoise float64) (*GP, error) {
 	noise := math.Exp(logNoise)
 	f := newFactor(len(x))
-	f.build(k, x)
+	f.build(kernel.Bind(k, x))
 	jitter, err := f.factorize(noise)
 	if err != nil {
 		return nil, err

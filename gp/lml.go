@@ -12,14 +12,17 @@ import (
 var log2Pi = math.Log(2 * math.Pi)
 
 // lmlWork evaluates the log marginal likelihood and its gradient on fixed
-// data, reusing one n×n buffer across evaluations. It caches the last
-// factorisation so that a gradient requested at the point whose value was
-// just computed (the accepted point of a line search) costs only the
-// inverse and the contraction. It is not safe for concurrent use.
+// data, reusing across evaluations one n×n buffer and the kernel's Gram on
+// the data (kernel.Bind: what does not depend on the parameters is done
+// once). It caches the last factorisation so that a gradient requested at
+// the point whose value was just computed (the accepted point of a line
+// search) costs only the inverse and the contraction. It is not safe for
+// concurrent use.
 type lmlWork struct {
 	x  [][]float64
 	y  []float64     // standardised targets
 	k  kernel.Kernel // private clone
+	g  kernel.Gram   // k on x
 	nk int
 
 	f     *factor
@@ -36,10 +39,12 @@ type lmlWork struct {
 
 func newLMLWork(x [][]float64, y []float64, k kernel.Kernel) *lmlWork {
 	nk := k.NumParams()
+	k = k.Clone()
 	return &lmlWork{
 		x:     x,
 		y:     y,
-		k:     k.Clone(),
+		k:     k,
+		g:     kernel.Bind(k, x),
 		nk:    nk,
 		f:     newFactor(len(x)),
 		alpha: make([]float64, len(x)),
@@ -69,7 +74,7 @@ func (w *lmlWork) compute(p []float64) (float64, error) {
 		}
 	}
 	w.k.SetParams(p[:w.nk])
-	w.f.build(w.k, w.x)
+	w.f.build(w.g)
 	var err error
 	w.jitter, err = w.f.factorize(math.Exp(p[w.nk]))
 	if err != nil {
@@ -109,16 +114,16 @@ func (w *lmlWork) valueGrad(p, grad []float64) (float64, error) {
 	}
 	var trW float64
 	for i := 0; i < n; i++ {
-		xi, ai := w.x[i], w.alpha[i]
+		ai := w.alpha[i]
 		row := inv[i*n : i*n+n]
 		wii := ai*ai - row[i]
 		trW += wii
-		w.k.ParamGrad(xi, xi, pg)
+		w.g.ParamGrad(i, i, pg)
 		floats.AddScaled(acc, 0.5*wii, pg)
 		// Off-diagonal pairs count twice in the trace, cancelling the ½.
 		for j := i + 1; j < n; j++ {
 			wij := ai*w.alpha[j] - row[j]
-			w.k.ParamGrad(xi, w.x[j], pg)
+			w.g.ParamGrad(i, j, pg)
 			for t, g := range pg {
 				acc[t] += wij * g
 			}

@@ -38,4 +38,33 @@ func BenchmarkExpOverlap(b *testing.B) {
 			}
 		}
 	})
+	// One likelihood-and-gradient's worth of the same pairs: each value,
+	// then each gradient at the same parameters, directly and through the
+	// Gram a GP fit uses (Bind), which finds the match masks once and
+	// keeps each value for the gradient. SetParams makes every op start
+	// from nothing kept.
+	p := k.Params(nil)
+	b.Run("EvalThenParamGrad", func(b *testing.B) {
+		for b.Loop() {
+			k.SetParams(p)
+			for i := range pairs {
+				k.Eval(X[i], X[i+1])
+			}
+			for i := range pairs {
+				k.ParamGrad(X[i], X[i+1], dst)
+			}
+		}
+	})
+	g := Bind(k, X)
+	b.Run("Gram/EvalThenParamGrad", func(b *testing.B) {
+		for b.Loop() {
+			k.SetParams(p)
+			for i := range pairs {
+				g.Eval(i, i+1)
+			}
+			for i := range pairs {
+				g.ParamGrad(i, i+1, dst)
+			}
+		}
+	})
 }

@@ -24,4 +24,11 @@
 // Kernels are not safe for concurrent mutation (SetParams); Eval, ParamGrad
 // and InputGrad of the kernels in this package do not mutate state and may be
 // called concurrently.
+//
+// Bind fixes a kernel to one set of inputs as a Gram, evaluated by index,
+// for the GP fit that evaluates it on the same pairs at hundreds of
+// hyper-parameter values. Stationary, ExpOverlap, Mixture and Subset have
+// Grams of their own that do once what does not depend on the parameters
+// and reuse each pair's value from Eval in the ParamGrad that follows, with
+// the same numbers to the last bit; a Gram is not safe for concurrent use.
 package kernel

@@ -14,7 +14,10 @@ const (
 	mixtureVarHi   = 5.0
 )
 
-var _ Kernel = (*Mixture)(nil)
+var (
+	_ Kernel = (*Mixture)(nil)
+	_ Binder = (*Mixture)(nil)
+)
 
 // Mixture is the CoCaBO mixture of a categorical kernel k_h and a continuous
 // kernel k_x [000 Eq. 5.10; 002 Eqs. 5.3, 5.6; 004 Eq. 4.15]:
@@ -51,7 +54,8 @@ type Mixture struct {
 	lambda      float64
 	learnLambda bool
 	logVar      float64
-	varBound    Bound // log units
+	s2          float64 // exp(logVar), kept by setLogVar
+	varBound    Bound   // log units
 	fixVar      bool
 	sumHalf     bool
 }
@@ -64,14 +68,17 @@ func NewMixture(kh, kx Kernel, lambda float64, learnLambda bool) *Mixture {
 	if !(lambda >= 0 && lambda <= 1) {
 		panic(fmt.Sprintf("kernel: NewMixture with lambda %v outside [0, 1]", lambda))
 	}
-	return &Mixture{
+	m := &Mixture{
 		kh: kh, kx: kx,
 		lambda:      lambda,
 		learnLambda: learnLambda,
-		logVar:      math.Log(mixtureVarInit),
 		varBound:    logBound(Bound{mixtureVarLo, mixtureVarHi}),
 	}
+	m.setLogVar(math.Log(mixtureVarInit))
+	return m
 }
+
+func (m *Mixture) setLogVar(v float64) { m.logVar, m.s2 = v, math.Exp(v) }
 
 // Parts returns k_h and k_x (not copies).
 func (m *Mixture) Parts() (kh, kx Kernel) { return m.kh, m.kx }
@@ -86,7 +93,7 @@ func (m *Mixture) SetLambda(lambda float64) { m.lambda = clamp01(lambda) }
 func (m *Mixture) LearnLambda() bool { return m.learnLambda }
 
 // Variance returns the outer signal variance s².
-func (m *Mixture) Variance() float64 { return math.Exp(m.logVar) }
+func (m *Mixture) Variance() float64 { return m.s2 }
 
 // VarianceFixed reports whether s² is fixed (not a hyper-parameter).
 func (m *Mixture) VarianceFixed() bool { return m.fixVar }
@@ -97,7 +104,8 @@ func (m *Mixture) SetFixedVariance(s2 float64) {
 	if !(s2 > 0) || math.IsInf(s2, 0) {
 		panic(fmt.Sprintf("kernel: SetFixedVariance(%v): want a finite value > 0", s2))
 	}
-	m.logVar, m.fixVar = math.Log(s2), true
+	m.setLogVar(math.Log(s2))
+	m.fixVar = true
 }
 
 // SetLearnedVariance makes the outer variance a hyper-parameter with value
@@ -108,7 +116,8 @@ func (m *Mixture) SetLearnedVariance(s2 float64, b Bound) {
 		panic(fmt.Sprintf("kernel: SetLearnedVariance(%v): want a finite value > 0", s2))
 	}
 	m.varBound = logBound(b)
-	m.logVar, m.fixVar = math.Log(s2), false
+	m.setLogVar(math.Log(s2))
+	m.fixVar = false
 }
 
 // SumHalf reports whether the CoCaBO code's 0.5 factor on the sum is used.
@@ -172,7 +181,7 @@ func (m *Mixture) SetParams(p []float64) {
 		i++
 	}
 	if !m.fixVar {
-		m.logVar = p[i]
+		m.setLogVar(p[i])
 	}
 }
 
@@ -206,7 +215,7 @@ func (m *Mixture) sumWeight() float64 {
 }
 
 func (m *Mixture) combine(vh, vx float64) float64 {
-	return math.Exp(m.logVar) * ((1-m.lambda)*m.sumWeight()*(vh+vx) + m.lambda*vh*vx)
+	return m.s2 * ((1-m.lambda)*m.sumWeight()*(vh+vx) + m.lambda*vh*vx)
 }
 
 // Eval implements Kernel.
@@ -228,7 +237,14 @@ func (m *Mixture) ParamGrad(x, y, dst []float64) float64 {
 	nh, nx := m.layout()
 	vh := m.kh.ParamGrad(x, y, dst[:nh])
 	vx := m.kx.ParamGrad(x, y, dst[nh:nh+nx])
-	s2, c, l := math.Exp(m.logVar), m.sumWeight(), m.lambda
+	return m.paramGrad(vh, vx, dst)
+}
+
+// paramGrad completes ParamGrad from the parts' values vh, vx and their
+// gradients, already in dst.
+func (m *Mixture) paramGrad(vh, vx float64, dst []float64) float64 {
+	nh, nx := m.layout()
+	s2, c, l := m.s2, m.sumWeight(), m.lambda
 	wh := s2 * ((1-l)*c + l*vx)
 	wx := s2 * ((1-l)*c + l*vh)
 	for i := range dst[:nh] {
@@ -249,6 +265,25 @@ func (m *Mixture) ParamGrad(x, y, dst []float64) float64 {
 	return v
 }
 
+// Bind implements Binder with the Grams of the two parts.
+func (m *Mixture) Bind(X [][]float64) Gram {
+	return mixtureGram{m, Bind(m.kh, X), Bind(m.kx, X)}
+}
+
+type mixtureGram struct {
+	m      *Mixture
+	gh, gx Gram
+}
+
+func (g mixtureGram) Eval(i, j int) float64 { return g.m.combine(g.gh.Eval(i, j), g.gx.Eval(i, j)) }
+
+func (g mixtureGram) ParamGrad(i, j int, dst []float64) float64 {
+	nh, nx := g.m.layout()
+	vh := g.gh.ParamGrad(i, j, dst[:nh])
+	vx := g.gx.ParamGrad(i, j, dst[nh:nh+nx])
+	return g.m.paramGrad(vh, vx, dst)
+}
+
 // InputGrad implements Kernel:
 // ∇k_z = s² [((1−λ)c + λ k_x) ∇k_h + ((1−λ)c + λ k_h) ∇k_x].
 func (m *Mixture) InputGrad(x, y, dst []float64) float64 {
@@ -258,7 +293,7 @@ func (m *Mixture) InputGrad(x, y, dst []float64) float64 {
 	tmp := make([]float64, len(x))
 	vh := m.kh.InputGrad(x, y, dst)
 	vx := m.kx.InputGrad(x, y, tmp)
-	s2, c, l := math.Exp(m.logVar), m.sumWeight(), m.lambda
+	s2, c, l := m.s2, m.sumWeight(), m.lambda
 	wh := s2 * ((1-l)*c + l*vx)
 	wx := s2 * ((1-l)*c + l*vh)
 	for d := range dst {

@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -18,6 +19,7 @@ const (
 var (
 	_ Kernel = (*Overlap)(nil)
 	_ Kernel = (*ExpOverlap)(nil)
+	_ Binder = (*ExpOverlap)(nil)
 )
 
 // Overlap is the overlap (indicator) kernel on categorical inputs
@@ -66,11 +68,8 @@ func (k *Overlap) Bounds() []Bound { return []Bound{} }
 // Clone implements Kernel.
 func (k *Overlap) Clone() Kernel { return &Overlap{cols: slices.Clone(k.cols)} }
 
-// same is the Kronecker delta δ(a, b) as a number. Written without a
-// branch: categories match about half the time on binary spaces, and a
-// mispredicted branch per coordinate made the exponentiated overlap's
-// loops almost half of casmopolitan's CPU time on Ackley-53. l·same(a, b)
-// adds +0 or exactly l, so sums keep their values bit for bit.
+// same is the Kronecker delta δ(a, b) as a number, without a branch
+// (see match).
 func same(a, b float64) float64 {
 	var d int
 	if a == b {
@@ -144,6 +143,8 @@ type ExpOverlap struct {
 	logLen     []float64
 	bound      Bound     // log units
 	ls         []float64 // exp(logLen), refreshed by SetParams
+	s          float64   // S below, refreshed by SetParams
+	gen        uint64    // counts refreshes, so that a Gram knows its kept values are stale
 }
 
 // NewExpOverlap returns the exponentiated overlap kernel on columns cols of
@@ -176,6 +177,14 @@ func (k *ExpOverlap) refresh() {
 	for i, u := range k.logLen {
 		k.ls[i] = math.Exp(u)
 	}
+	k.s = float64(len(k.cols))
+	if k.ard && k.normalised {
+		k.s = 0
+		for _, l := range k.ls {
+			k.s += l
+		}
+	}
+	k.gen++
 }
 
 // Cols returns a copy of the categorical columns.
@@ -244,31 +253,96 @@ func (k *ExpOverlap) Clone() Kernel {
 	return &c
 }
 
-// exponent returns the exponent of k and the sums A = Σ l_i δ_i and, for the
-// normalised form, S = Σ l_i (else S = d_h).
-func (k *ExpOverlap) exponent(x, y []float64) (e, a, s float64) {
-	if !k.ard {
-		m := float64(matches(k.cols, x, y))
-		d := float64(len(k.cols))
-		return k.ls[0] * m / d, k.ls[0] * m, d
+// The exponentiated overlap depends on a pair of inputs only through the
+// columns where they agree, held as a match mask: bit t%64 of word t/64 is
+// set when x and y agree on cols[t]. ParamGrad finds the mask and
+// evaluates from it; the Gram of Bind finds every pair's mask once.
+
+// maskWords returns the number of words of a match mask.
+func (k *ExpOverlap) maskWords() int { return (len(k.cols) + 63) / 64 }
+
+// match returns the match mask of x and y, in buf when it is long enough.
+// It has no branch per column: categories agree about half the time on
+// binary spaces, and a mispredicted branch per column once made the
+// kernel's loops almost half of casmopolitan's CPU time on Ackley-53.
+func (k *ExpOverlap) match(x, y []float64, buf []uint64) []uint64 {
+	m := buf
+	if w := k.maskWords(); w <= len(buf) {
+		m = buf[:w]
+	} else {
+		m = make([]uint64, w)
 	}
-	for i, c := range k.cols {
-		l := k.ls[i]
-		a += l * same(x[c], y[c])
-		if k.normalised {
-			s += l
+	for w := range m {
+		var word uint64
+		cols := k.cols[w*64 : min(w*64+64, len(k.cols))]
+		for t, c := range cols {
+			var b uint64
+			if x[c] == y[c] {
+				b = 1
+			}
+			word |= b << t
 		}
+		m[w] = word
 	}
-	if !k.normalised {
-		s = float64(len(k.cols))
-	}
-	return a / s, a, s
+	return m
 }
 
-// Eval implements Kernel.
+// sum returns A = Σ l_i δ_i at match mask m (isotropic: l Σ δ_i); the
+// exponent is A/S with S = Σ l_i in the normalised form, else d_h. A adds
+// the lengthscales of the matching columns in column order, which is the
+// sum over all columns with δ_i = 0 adding +0: the same to the last bit.
+func (k *ExpOverlap) sum(m []uint64) (a float64) {
+	if !k.ard {
+		n := 0
+		for _, word := range m {
+			n += bits.OnesCount64(word)
+		}
+		return k.ls[0] * float64(n)
+	}
+	for w, word := range m {
+		for ; word != 0; word &= word - 1 {
+			a += k.ls[w*64+bits.TrailingZeros64(word)]
+		}
+	}
+	return a
+}
+
+// paramGrad writes ParamGrad at match mask m into dst, given A and the
+// value v = exp(A/S).
+func (k *ExpOverlap) paramGrad(m []uint64, v, a float64, dst []float64) {
+	s := k.s
+	switch {
+	case !k.ard:
+		dst[0] = v * (a / s)
+	case k.normalised:
+		ratio := a / s
+		for i := range dst {
+			delta := float64(m[i/64] >> (i % 64) & 1)
+			dst[i] = v * k.ls[i] * (delta - ratio) / s
+		}
+	default: // ratio 0: the columns that do not match have derivative +0
+		clear(dst)
+		for w, word := range m {
+			for ; word != 0; word &= word - 1 {
+				i := w*64 + bits.TrailingZeros64(word)
+				dst[i] = v * k.ls[i] / s
+			}
+		}
+	}
+}
+
+// Eval implements Kernel. One pair is evaluated faster by adding l_i·δ_i
+// over all the columns than through a match mask, and δ_i = 0 adds +0, so
+// the sum is sum's to the last bit.
 func (k *ExpOverlap) Eval(x, y []float64) float64 {
-	e, _, _ := k.exponent(x, y)
-	return math.Exp(e)
+	if !k.ard {
+		return math.Exp(k.ls[0] * float64(matches(k.cols, x, y)) / k.s)
+	}
+	var a float64
+	for i, c := range k.cols {
+		a += k.ls[i] * same(x[c], y[c])
+	}
+	return math.Exp(a / k.s)
 }
 
 // ParamGrad implements Kernel. Thesis form: ∂k/∂(log l_i) = k l_i δ_i / d_h
@@ -278,20 +352,61 @@ func (k *ExpOverlap) ParamGrad(x, y, dst []float64) float64 {
 	if len(dst) != len(k.logLen) {
 		panic(fmt.Sprintf("kernel: ParamGrad dst of length %d, want %d", len(dst), len(k.logLen)))
 	}
-	e, a, s := k.exponent(x, y)
-	v := math.Exp(e)
-	if !k.ard {
-		dst[0] = v * e
-		return v
-	}
-	ratio := 0.0
-	if k.normalised {
-		ratio = a / s
-	}
-	for i, c := range k.cols {
-		dst[i] = v * k.ls[i] * (same(x[c], y[c]) - ratio) / s
-	}
+	var buf [4]uint64
+	m := k.match(x, y, buf[:])
+	a := k.sum(m)
+	v := math.Exp(a / k.s)
+	k.paramGrad(m, v, a, dst)
 	return v
+}
+
+// Bind implements Binder. The Gram finds the match masks of all pairs of X
+// once, and keeps each pair's value from Eval for the ParamGrad at the
+// same parameters: then it costs no sum and no exp.
+func (k *ExpOverlap) Bind(X [][]float64) Gram {
+	g := &expOverlapGram{k: k, words: k.maskWords(), kept: newKept[expOverlapValues](len(X))}
+	g.masks = make([]uint64, len(g.kept.val)*g.words)
+	for i, x := range X {
+		for j, y := range X[:i+1] {
+			k.match(x, y, g.mask(pair(i, j)))
+		}
+	}
+	return g
+}
+
+// expOverlapValues are the value v = exp(A/S) and the sum A of a pair.
+type expOverlapValues struct{ v, a float64 }
+
+// expOverlapGram is the Gram of an ExpOverlap: the match mask of every
+// pair and the values kept for the current parameters.
+type expOverlapGram struct {
+	k     *ExpOverlap
+	words int
+	masks []uint64
+	kept  kept[expOverlapValues]
+}
+
+func (g *expOverlapGram) mask(p int) []uint64 {
+	return g.masks[p*g.words : (p+1)*g.words : (p+1)*g.words]
+}
+
+func (g *expOverlapGram) values(p int) expOverlapValues {
+	if c, ok := g.kept.get(p, g.k.gen); ok {
+		return c
+	}
+	a := g.k.sum(g.mask(p))
+	c := expOverlapValues{math.Exp(a / g.k.s), a}
+	g.kept.put(p, g.k.gen, c)
+	return c
+}
+
+func (g *expOverlapGram) Eval(i, j int) float64 { return g.values(pair(i, j)).v }
+
+func (g *expOverlapGram) ParamGrad(i, j int, dst []float64) float64 {
+	p := pair(i, j)
+	c := g.values(p)
+	g.k.paramGrad(g.mask(p), c.v, c.a, dst)
+	return c.v
 }
 
 // InputGrad implements Kernel; the gradient is 0.

@@ -24,7 +24,10 @@ var (
 	sqrt5 = math.Sqrt(5)
 )
 
-var _ Kernel = (*Stationary)(nil)
+var (
+	_ Kernel = (*Stationary)(nil)
+	_ Binder = (*Stationary)(nil)
+)
 
 // Stationary is a stationary kernel k(r) of the scaled distance
 // r² = Σ_d (x_d − x'_d)² / l_d² with signal variance s² [spec §2.1].
@@ -46,6 +49,7 @@ type Stationary struct {
 	invL2 []float64 // 1/l_d²
 	s2    float64
 	alpha float64
+	gen   uint64 // counts refreshes, for the values a Gram keeps
 }
 
 // NewStationary returns a kernel of family f on dim inputs, with one
@@ -96,6 +100,7 @@ func (k *Stationary) refresh() {
 	}
 	k.s2 = math.Exp(k.logVar)
 	k.alpha = math.Exp(k.logAlpha)
+	k.gen++
 }
 
 // Family returns the kernel family.
@@ -285,6 +290,12 @@ func (k *Stationary) ParamGrad(x, y, dst []float64) float64 {
 	}
 	r2 := k.r2(x, y)
 	val, g := k.profile(r2)
+	k.paramGrad(x, y, r2, val, g, dst)
+	return val
+}
+
+// paramGrad writes ParamGrad into dst given r², k and g(r).
+func (k *Stationary) paramGrad(x, y []float64, r2, val, g float64, dst []float64) {
 	nl := len(k.logLen)
 	if k.ard {
 		il := k.invL2[:len(x)]
@@ -302,7 +313,40 @@ func (k *Stationary) ParamGrad(x, y, dst []float64) float64 {
 		u := r2 / (2 * k.alpha)
 		dst[nl+1] = k.alpha * val * (u/(1+u) - math.Log1p(u))
 	}
-	return val
+}
+
+// Bind implements Binder. The Gram keeps each pair's r², k and g(r) from
+// Eval for the ParamGrad at the same parameters, which then costs no exp.
+// r² of (x, x') and (x', x) are equal to the last bit.
+func (k *Stationary) Bind(X [][]float64) Gram {
+	return &stationaryGram{k: k, x: X, kept: newKept[stationaryValues](len(X))}
+}
+
+type stationaryValues struct{ r2, val, g float64 }
+
+type stationaryGram struct {
+	k    *Stationary
+	x    [][]float64
+	kept kept[stationaryValues]
+}
+
+func (g *stationaryGram) values(i, j int) stationaryValues {
+	p := pair(i, j)
+	if c, ok := g.kept.get(p, g.k.gen); ok {
+		return c
+	}
+	c := stationaryValues{r2: g.k.r2(g.x[i], g.x[j])}
+	c.val, c.g = g.k.profile(c.r2)
+	g.kept.put(p, g.k.gen, c)
+	return c
+}
+
+func (g *stationaryGram) Eval(i, j int) float64 { return g.values(i, j).val }
+
+func (g *stationaryGram) ParamGrad(i, j int, dst []float64) float64 {
+	c := g.values(i, j)
+	g.k.paramGrad(g.x[i], g.x[j], c.r2, c.val, c.g, dst)
+	return c.val
 }
 
 // InputGrad implements Kernel: ∂k/∂x_d = g(r)(x_d − x'_d)/l_d² [spec §2.1].

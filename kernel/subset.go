@@ -6,7 +6,10 @@ import (
 	"sync"
 )
 
-var _ Kernel = (*Subset)(nil)
+var (
+	_ Kernel = (*Subset)(nil)
+	_ Binder = (*Subset)(nil)
+)
 
 // Subset applies a kernel to some columns of the input vector only:
 // k_S(x, y) = k(x[cols], y[cols]). It lets kernels on different kinds of
@@ -132,6 +135,23 @@ func (s *Subset) ParamGrad(x, y, dst []float64) float64 {
 	v := s.k.ParamGrad(xs, ys, dst)
 	scratch.Put(b)
 	return v
+}
+
+// Bind implements Binder: the Gram of the wrapped kernel on the inputs'
+// columns, taken out once.
+func (s *Subset) Bind(X [][]float64) Gram {
+	xs := make([][]float64, len(X))
+	for i, x := range X {
+		if s.hi > 0 {
+			xs[i] = x[s.lo:s.hi:s.hi]
+			continue
+		}
+		xs[i] = make([]float64, len(s.cols))
+		for t, c := range s.cols {
+			xs[i][t] = x[c]
+		}
+	}
+	return Bind(s.k, xs)
 }
 
 // InputGrad implements Kernel.

@@ -63,7 +63,9 @@ func benchSuggest(b *testing.B, n, d int) {
 
 // BenchmarkMixedSuggest times suggestions of the mixed-space samplers with
 // n uniform random observations of Func-3C (3 categorical, 2 continuous
-// parameters) and Ackley-5C (5 categorical with 17 levels, 1 continuous).
+// parameters), Ackley-5C (5 categorical with 17 levels, 1 continuous),
+// Ackley-53 (50 binary, 3 continuous) and Pest (25 categorical with 5
+// levels).
 // Each op is a fresh sampler that first suggests once at n−1 observations
 // untimed (its first, cold hyper-parameter fit), then 10 consecutive timed
 // suggestions at n..n+9, so refits every 10 iterations are counted as in a
@@ -74,7 +76,7 @@ func BenchmarkMixedSuggest(b *testing.B) {
 		func() Sampler { return NewCasmopolitan() },
 		func() Sampler { return NewOneHotGP() },
 	}
-	for _, name := range []string{"func3c", "ackley5c"} {
+	for _, name := range []string{"func3c", "ackley5c", "ackley53", "pest"} {
 		p, err := mixed.Get(name)
 		if err != nil {
 			b.Fatal(err)

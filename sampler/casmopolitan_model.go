@@ -54,7 +54,7 @@ func (c *Casmopolitan) newKernel(cs *casmoSpace, ard bool) kernel.Kernel {
 	}
 	switch {
 	case len(cs.cont) == 0:
-		return &scaled{k: kh, bound: logBounds(casmoVarBound)}
+		return newScaled(kh, 1, casmoVarBound)
 	case len(cs.cat) == 0:
 		return matern(len(cs.cont), casmoVarBound)
 	}
@@ -177,8 +177,18 @@ func believeAll(m *gp.GP, feats [][]float64) *gp.GP {
 type scaled struct {
 	k      kernel.Kernel
 	logVar float64
+	s2     float64      // exp(logVar), kept by setLogVar
 	bound  kernel.Bound // log units
 }
+
+// newScaled returns s2·k with log s2 in the bounds b (natural units).
+func newScaled(k kernel.Kernel, s2 float64, b kernel.Bound) *scaled {
+	s := &scaled{k: k, bound: logBounds(b)}
+	s.setLogVar(math.Log(s2))
+	return s
+}
+
+func (s *scaled) setLogVar(v float64) { s.logVar, s.s2 = v, math.Exp(v) }
 
 func logBounds(b kernel.Bound) kernel.Bound {
 	return kernel.Bound{Lo: math.Log(b.Lo), Hi: math.Log(b.Hi)}
@@ -202,17 +212,22 @@ func (s *scaled) SetParams(p []float64) {
 		panic(fmt.Sprintf("sampler: scaled kernel SetParams with %d values, want %d", len(p), s.NumParams()))
 	}
 	s.k.SetParams(p[:len(p)-1])
-	s.logVar = p[len(p)-1]
+	s.setLogVar(p[len(p)-1])
 }
 
 func (s *scaled) Bounds() []kernel.Bound { return append(s.k.Bounds(), s.bound) }
 
-func (s *scaled) Eval(x, y []float64) float64 { return math.Exp(s.logVar) * s.k.Eval(x, y) }
+func (s *scaled) Eval(x, y []float64) float64 { return s.s2 * s.k.Eval(x, y) }
 
 func (s *scaled) ParamGrad(x, y, dst []float64) float64 {
+	return s.paramGrad(s.k.ParamGrad(x, y, dst[:len(dst)-1]), dst)
+}
+
+// paramGrad completes ParamGrad from the inner kernel's value v and
+// gradient, already in dst.
+func (s *scaled) paramGrad(v float64, dst []float64) float64 {
 	n := len(dst) - 1
-	v := s.k.ParamGrad(x, y, dst[:n])
-	s2 := math.Exp(s.logVar)
+	s2 := s.s2
 	for i := range dst[:n] {
 		dst[i] *= s2
 	}
@@ -220,9 +235,24 @@ func (s *scaled) ParamGrad(x, y, dst []float64) float64 {
 	return s2 * v
 }
 
+// Bind implements kernel.Binder with the inner kernel's Gram, so that the
+// exponentiated overlap of a purely categorical space keeps its speed-up.
+func (s *scaled) Bind(X [][]float64) kernel.Gram { return scaledGram{s, kernel.Bind(s.k, X)} }
+
+type scaledGram struct {
+	s *scaled
+	g kernel.Gram
+}
+
+func (g scaledGram) Eval(i, j int) float64 { return g.s.s2 * g.g.Eval(i, j) }
+
+func (g scaledGram) ParamGrad(i, j int, dst []float64) float64 {
+	return g.s.paramGrad(g.g.ParamGrad(i, j, dst[:len(dst)-1]), dst)
+}
+
 func (s *scaled) InputGrad(x, y, dst []float64) float64 {
 	v := s.k.InputGrad(x, y, dst)
-	s2 := math.Exp(s.logVar)
+	s2 := s.s2
 	for i := range dst {
 		dst[i] *= s2
 	}

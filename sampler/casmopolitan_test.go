@@ -358,7 +358,7 @@ func TestCasmopolitanPendingAndErrors(t *testing.T) {
 func TestScaledKernelGradient(t *testing.T) {
 	inner := kernel.NewExpOverlap([]int{0, 1, 2}, true, false)
 	inner.SetLengthscales([]float64{0.1, 0.3, 0.45})
-	k := &scaled{k: inner, logVar: math.Log(1.7), bound: logBounds(casmoVarBound)}
+	k := newScaled(inner, 1.7, casmoVarBound)
 	x, y := []float64{0, 1, 2}, []float64{0, 2, 2}
 	p := k.Params(nil)
 	g := make([]float64, len(p))
