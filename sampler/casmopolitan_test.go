@@ -386,6 +386,34 @@ func TestScaledKernelGradient(t *testing.T) {
 	}
 }
 
+// TestScaledKernelGram checks that the outer-variance wrapper's Gram, which
+// casmopolitan's fits use on purely categorical spaces, gives its values
+// and gradients to the last bit, also after the parameters change.
+func TestScaledKernelGram(t *testing.T) {
+	inner := kernel.NewExpOverlap([]int{0, 1, 2}, true, false)
+	inner.SetLengthscales([]float64{0.1, 0.3, 0.45})
+	k := newScaled(inner, 1.7, casmoVarBound)
+	X := [][]float64{{0, 1, 2}, {0, 2, 2}, {1, 2, 0}, {0, 1, 2}}
+	g := kernel.Bind(k, X)
+	want, got := make([]float64, k.NumParams()), make([]float64, k.NumParams())
+	for round := range 2 {
+		if round == 1 {
+			k.SetParams([]float64{-1, -2, -3, 0.5})
+		}
+		for i := range X {
+			for j := range X {
+				if a, b := g.Eval(i, j), k.Eval(X[i], X[j]); a != b {
+					t.Fatalf("round %d: Gram Eval(%d, %d) = %v, kernel %v", round, i, j, a, b)
+				}
+				a, b := g.ParamGrad(i, j, got), k.ParamGrad(X[i], X[j], want)
+				if a != b || !slices.Equal(got, want) {
+					t.Fatalf("round %d: Gram ParamGrad(%d, %d) = %v %v, kernel %v %v", round, i, j, a, got, b, want)
+				}
+			}
+		}
+	}
+}
+
 // TestCasmopolitanIntegersAndOrdinals runs a space with Int, log-Int and
 // Ordinal parameters, which casmopolitan treats as continuous and rounds:
 // every proposal is legal (Round leaves it unchanged) and new.
