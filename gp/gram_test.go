@@ -38,6 +38,11 @@ func TestFitSameWithGrams(t *testing.T) {
 		"rq-iso":       func() kernel.Kernel { return kernel.NewStationary(kernel.RQ, 4, false) },
 		"mixture":      mixture,
 		"expoverlap":   func() kernel.Kernel { return kernel.NewExpOverlap([]int{0, 1}, true, true) },
+		"sum-of-product": func() kernel.Kernel {
+			kh := kernel.NewExpOverlap([]int{0, 1}, true, false)
+			kx := kernel.NewSubset(kernel.NewStationary(kernel.Matern32, 2, true), []int{2, 3})
+			return kernel.NewSum(kernel.NewProduct(kh.Clone(), kx.Clone()), kh, kx)
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			fit := func(k kernel.Kernel) *GP {

@@ -15,6 +15,8 @@ type Product struct{ terms }
 var (
 	_ Kernel = (*Sum)(nil)
 	_ Kernel = (*Product)(nil)
+	_ Binder = (*Sum)(nil)
+	_ Binder = (*Product)(nil)
 )
 
 // NewSum returns the sum of the given kernels, which it uses (not copies).
@@ -163,13 +165,21 @@ func others(vals, o []float64) []float64 {
 // ParamGrad implements Kernel: ∂k/∂θ of factor j is (Π_{i≠j} k_i)·∂k_j/∂θ.
 func (p *Product) ParamGrad(x, y, dst []float64) float64 {
 	p.checkParamDst(dst)
-	var vbuf, obuf [8]float64
-	vals, o := vbuf[:0], obuf[:]
-	if len(p.ks) > len(vbuf) {
-		vals, o = make([]float64, 0, len(p.ks)), make([]float64, len(p.ks))
-	}
+	var vbuf [8]float64
+	vals := vbuf[:0]
 	for j, k := range p.ks {
 		vals = append(vals, k.ParamGrad(x, y, dst[p.off[j]:p.off[j+1]]))
+	}
+	return p.paramGrad(vals, dst)
+}
+
+// paramGrad completes ParamGrad from the factors' values and their
+// gradients, already in dst.
+func (p *Product) paramGrad(vals, dst []float64) float64 {
+	var obuf [8]float64
+	o := obuf[:]
+	if len(vals) > len(obuf) {
+		o = make([]float64, len(vals))
 	}
 	o = others(vals, o)
 	v := 1.0
@@ -214,3 +224,61 @@ func (p *Product) InputGrad(x, y, dst []float64) float64 {
 
 // Clone implements Kernel.
 func (p *Product) Clone() Kernel { return &Product{p.terms.clone()} }
+
+// bind returns the Grams of the parts on X.
+func (t terms) bind(X [][]float64) []Gram {
+	gs := make([]Gram, len(t.ks))
+	for j, k := range t.ks {
+		gs[j] = Bind(k, X)
+	}
+	return gs
+}
+
+// Bind implements Binder with the terms' Grams.
+func (s *Sum) Bind(X [][]float64) Gram { return sumGram{s.terms, s.bind(X)} }
+
+type sumGram struct {
+	t  terms
+	gs []Gram
+}
+
+func (g sumGram) Eval(i, j int) float64 {
+	var v float64
+	for _, h := range g.gs {
+		v += h.Eval(i, j)
+	}
+	return v
+}
+
+func (g sumGram) ParamGrad(i, j int, dst []float64) float64 {
+	var v float64
+	for t, h := range g.gs {
+		v += h.ParamGrad(i, j, dst[g.t.off[t]:g.t.off[t+1]])
+	}
+	return v
+}
+
+// Bind implements Binder with the factors' Grams.
+func (p *Product) Bind(X [][]float64) Gram { return productGram{p, p.bind(X)} }
+
+type productGram struct {
+	p  *Product
+	gs []Gram
+}
+
+func (g productGram) Eval(i, j int) float64 {
+	v := 1.0
+	for _, h := range g.gs {
+		v *= h.Eval(i, j)
+	}
+	return v
+}
+
+func (g productGram) ParamGrad(i, j int, dst []float64) float64 {
+	var vbuf [8]float64
+	vals := vbuf[:0]
+	for t, h := range g.gs {
+		vals = append(vals, h.ParamGrad(i, j, dst[g.p.off[t]:g.p.off[t+1]]))
+	}
+	return g.p.paramGrad(vals, dst)
+}

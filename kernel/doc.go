@@ -27,7 +27,7 @@
 //
 // Bind fixes a kernel to one set of inputs as a Gram, evaluated by index,
 // for the GP fit that evaluates it on the same pairs at hundreds of
-// hyper-parameter values. Stationary, ExpOverlap, Mixture and Subset have
+// hyper-parameter values. The kernels of this package except Overlap have
 // Grams of their own that do once what does not depend on the parameters
 // and reuse each pair's value from Eval in the ParamGrad that follows, with
 // the same numbers to the last bit; a Gram is not safe for concurrent use.
