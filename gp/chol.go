@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/boaopt/boa/kernel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -39,13 +38,16 @@ func newFactor(n int) *factor {
 	return &factor{n: n, data: make([]float64, n*n), diag: make([]float64, n)}
 }
 
-// build evaluates K(X, X) into the lower triangle, kernel calls on i ≥ j only.
-func (f *factor) build(g kernel.Gram) {
+// build evaluates K(X, X) into the lower triangle, with eval(i, j) the
+// kernel on X[i], X[j], called on i ≥ j only: a Gram's Eval for a fit,
+// which evaluates K many times, or the kernel on the pair for a single
+// build, which would not repay a Gram's set-up.
+func (f *factor) build(eval func(i, j int) float64) {
 	n := f.n
 	for i := range n {
 		row := f.data[i*n : i*n+i+1]
 		for j := range row {
-			row[j] = g.Eval(i, j)
+			row[j] = eval(i, j)
 		}
 		f.diag[i] = row[i]
 	}

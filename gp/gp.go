@@ -55,7 +55,7 @@ func New(X [][]float64, y []float64, k kernel.Kernel, noise float64) (*GP, error
 func newGP(x [][]float64, y []float64, offset, scale float64, k kernel.Kernel, logNoise float64) (*GP, error) {
 	noise := math.Exp(logNoise)
 	f := newFactor(len(x))
-	f.build(kernel.Bind(k, x))
+	f.build(func(i, j int) float64 { return k.Eval(x[i], x[j]) })
 	jitter, err := f.factorize(noise)
 	if err != nil {
 		return nil, err

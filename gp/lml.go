@@ -74,7 +74,7 @@ func (w *lmlWork) compute(p []float64) (float64, error) {
 		}
 	}
 	w.k.SetParams(p[:w.nk])
-	w.f.build(w.g)
+	w.f.build(w.g.Eval)
 	var err error
 	w.jitter, err = w.f.factorize(math.Exp(p[w.nk]))
 	if err != nil {

@@ -266,7 +266,7 @@ func (k *ExpOverlap) maskWords() int { return (len(k.cols) + 63) / 64 }
 // binary spaces, and a mispredicted branch per column once made the
 // kernel's loops almost half of casmopolitan's CPU time on Ackley-53.
 func (k *ExpOverlap) match(x, y []float64, buf []uint64) []uint64 {
-	m := buf
+	var m []uint64
 	if w := k.maskWords(); w <= len(buf) {
 		m = buf[:w]
 	} else {
