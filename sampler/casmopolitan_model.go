@@ -9,6 +9,7 @@ import (
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/qmc"
+	"github.com/boaopt/boa/transform"
 )
 
 // GP settings of CASMOPOLITAN [spec §5.6; reference code:
@@ -84,14 +85,14 @@ func contLengthscales(k kernel.Kernel) []float64 {
 }
 
 // transformY returns the targets the GP is fitted to: the Gaussian copula
-// transform Φ⁻¹((rank − ½)/n) of spec §5.6 (ties share their mean rank),
-// which makes the fit insensitive to outliers and to the scale of y, or a
-// copy of y with PlainY (gp.Fit standardises it).
+// transform of spec §5.6 (transform.GaussianCopula), which makes the fit
+// insensitive to outliers and to the scale of y, or a copy of y with
+// PlainY (gp.Fit standardises it).
 func (c *Casmopolitan) transformY(y []float64) []float64 {
 	if c.PlainY {
 		return slices.Clone(y)
 	}
-	return copula(y)
+	return transform.GaussianCopula(y)
 }
 
 // fitLocal fits the GP of the current epoch (the reference code resets

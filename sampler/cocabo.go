@@ -110,8 +110,8 @@ type CoCaBO struct {
 	// and the worst 0, which keeps the scale-free signal of the reference
 	// code's raw −y (17 of 20 seeds).
 	Reward string
-	// Copula fits the GP to the Gaussian copula transform of y (see
-	// copula), as casmopolitan does, instead of to standardised y. Off by
+	// Copula fits the GP to the Gaussian copula transform of y
+	// (transform.GaussianCopula), as casmopolitan does, instead of to standardised y. Off by
 	// default, as in the spec [mixed spec §4.1]. Auto sets it, a measured
 	// deviation (docs/samplers.md): with standardised y a heavy tail
 	// squeezes the good values together (FCNet-naval's errors span 2.5e-5

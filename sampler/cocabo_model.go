@@ -10,6 +10,7 @@ import (
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/opt"
+	"github.com/boaopt/boa/transform"
 )
 
 // Matérn-5/2 settings of the CoCaBO code for inputs in [−1, 1]: lengthscale
@@ -58,7 +59,7 @@ func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Ra
 		y[i] = o.Y
 	}
 	if c.Copula {
-		y = copula(y)
+		y = transform.GaussianCopula(y)
 	}
 	k := c.kernel(l)
 	nk := k.NumParams()
