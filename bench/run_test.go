@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/study"
+	"github.com/boaopt/boa/transform"
 )
 
 func TestParseProblem(t *testing.T) {
@@ -194,5 +195,30 @@ func TestSessionHasTheRunsBudget(t *testing.T) {
 	}
 	if _, err := s.Ask(ctx); !errors.Is(err, study.ErrBudget) {
 		t.Fatalf("third ask of a 2-trial run: %v, want ErrBudget", err)
+	}
+}
+
+// TestSamplerWithTransform: "gpbo+log" is gpbo on a study with the log
+// transform, a name only boa's samplers take.
+func TestSamplerWithTransform(t *testing.T) {
+	ctx := context.Background()
+	p, _ := ParseProblem("branin")
+	s, err := NewSession(ctx, "random+log", p.Space(), 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tf := s.(*boaSession).st.Transform(); tf != transform.Log {
+		t.Errorf("random+log runs a study with transform %v", tf)
+	}
+	if !HasBatch("gpbo+copula") || Known("gpbo+copula") != nil {
+		t.Error("gpbo+copula is not a known batch sampler")
+	}
+	for name, says := range map[string]string{"gpbo+sqrt": "unknown transform", "optuna-tpe+log": "boa's samplers only", "magic+log": "boa's samplers only"} {
+		if err := Known(name); err == nil || !strings.Contains(err.Error(), says) {
+			t.Errorf("Known(%q) = %v, want it to say %q", name, err, says)
+		}
+		if ok, _ := Available(name); ok || HasBatch(name) {
+			t.Errorf("%s is available", name)
+		}
 	}
 }

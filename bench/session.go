@@ -10,6 +10,7 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
+	"github.com/boaopt/boa/transform"
 )
 
 // Session is one optimisation run of one optimiser: it proposes a
@@ -32,34 +33,73 @@ func Optimizers() []string {
 	return append(sampler.Names(), peers.Names()...)
 }
 
+// Known returns an error that says why when name is no optimiser the
+// harness knows (Optimizers, a boa sampler perhaps with a transform).
+func Known(name string) error {
+	base, _, err := withTransform(name)
+	switch {
+	case err != nil:
+		return err
+	case slices.Contains(sampler.Names(), base), slices.Contains(peers.Names(), name):
+		return nil
+	}
+	return fmt.Errorf("unknown sampler %q (known: %s)", name, strings.Join(Optimizers(), ", "))
+}
+
 // Available reports whether optimiser name can run on this machine; the
 // reason says what is missing.
 func Available(name string) (bool, string) {
-	if slices.Contains(sampler.Names(), name) {
-		return true, ""
+	if err := Known(name); err != nil {
+		return false, err.Error()
 	}
 	if slices.Contains(peers.Names(), name) {
 		return peers.Available(name)
 	}
-	return false, fmt.Sprintf("unknown sampler %q (known: %s)", name, strings.Join(Optimizers(), ", "))
+	return true, ""
+}
+
+// withTransform splits a boa sampler's name with a transform, such as
+// "gpbo+log", into the sampler and the transform its study fits the model
+// to (study.Spec.Transform); a name without "+" has transform.None.
+func withTransform(name string) (string, transform.Transform, error) {
+	base, tname, ok := strings.Cut(name, "+")
+	if !ok {
+		return name, transform.None, nil
+	}
+	if !slices.Contains(sampler.Names(), base) {
+		return name, transform.None, fmt.Errorf("%s: a transform (+%s) applies to boa's samplers only (%s)", name, tname, strings.Join(sampler.Names(), ", "))
+	}
+	tf, err := transform.Parse(tname)
+	if err != nil {
+		return name, transform.None, fmt.Errorf("%s: %w", name, err)
+	}
+	return base, tf, nil
 }
 
 // HasBatch reports whether optimiser name has a synchronous batch mode
 // (BatchSession): boa's samplers do, the peers do not.
-func HasBatch(name string) bool { return slices.Contains(sampler.Names(), name) }
+func HasBatch(name string) bool {
+	base, _, err := withTransform(name)
+	return err == nil && slices.Contains(sampler.Names(), base)
+}
 
 // NewSession starts optimiser name on sp with seed, for a run of budget
 // evaluations (0: unknown). boa's samplers see the budget as their study's
-// (CoCaBO sets its bandits' horizon by it); the peers do not use one.
+// (CoCaBO sets its bandits' horizon by it); the peers do not use one. A
+// boa sampler's name may end in a transform, "gpbo+log" (withTransform).
 func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64, budget int) (Session, error) {
 	if slices.Contains(peers.Names(), name) {
 		return peers.New(ctx, name, sp, seed)
 	}
-	smp, err := sampler.New(name)
+	base, tf, err := withTransform(name)
 	if err != nil {
 		return nil, err
 	}
-	st, err := study.New(sp, study.Options{Name: "bench", Sampler: smp, Seed: seed, Budget: budget})
+	smp, err := sampler.New(base)
+	if err != nil {
+		return nil, err
+	}
+	st, err := study.New(sp, study.Options{Name: "bench", Sampler: smp, Seed: seed, Budget: budget, Transform: tf})
 	if err != nil {
 		return nil, err
 	}

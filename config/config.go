@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/transform"
 )
 
 // DefaultStorage is where studies live when neither the file nor the
@@ -27,6 +28,7 @@ type Study struct {
 	Trials    int          `yaml:"trials,omitempty" json:"trials,omitempty"`       // budget; 0 means no limit
 	Workers   int          `yaml:"workers,omitempty" json:"workers,omitempty"`     // trials at once in `boa run`; default 1
 	Seed      uint64       `yaml:"seed,omitempty" json:"seed,omitempty"`
+	Transform string       `yaml:"transform,omitempty" json:"transform,omitempty"` // none (default), log or copula: what the model is fitted to
 	Space     *space.Space `yaml:"space" json:"space"`
 	Objective *Objective   `yaml:"objective,omitempty" json:"objective,omitempty"`
 }
@@ -134,6 +136,9 @@ func (s *Study) Validate() error {
 	case "", "minimize", "minimise", "maximize", "maximise":
 	default:
 		add("direction: must be minimize or maximize, got %q", s.Direction)
+	}
+	if _, err := transform.Parse(s.Transform); err != nil {
+		add("transform: %v", err)
 	}
 	if s.Trials < 0 {
 		add("trials: must be 0 (no limit) or more, got %d", s.Trials)

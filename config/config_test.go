@@ -24,6 +24,20 @@ objective:
   timeout: 10m
 `
 
+// TestTransform: the study file's transform reaches the Study as written,
+// from YAML and from JSON (callers parse it with transform.Parse, as they
+// do the direction).
+func TestTransform(t *testing.T) {
+	y, err := ParseYAML([]byte("name: a\ntransform: log\nspace:\n  x: {type: float, low: 0, high: 1}\n"))
+	if err != nil || y.Transform != "log" {
+		t.Errorf("YAML: transform %q, %v", y.Transform, err)
+	}
+	j, err := ParseJSON([]byte(`{"name":"a","transform":"copula","space":{"x":{"type":"float","low":0,"high":1}}}`))
+	if err != nil || j.Transform != "copula" {
+		t.Errorf("JSON: transform %q, %v", j.Transform, err)
+	}
+}
+
 func TestParseDesignExample(t *testing.T) {
 	s, err := ParseYAML([]byte(designExample))
 	if err != nil {
@@ -45,7 +59,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.StorageURL() != DefaultStorage || s.SamplerName() != "auto" || s.Objective != nil {
+	if s.StorageURL() != DefaultStorage || s.SamplerName() != "auto" || s.Objective != nil || s.Transform != "" {
 		t.Errorf("defaults: storage %s, sampler %s, objective %v", s.StorageURL(), s.SamplerName(), s.Objective)
 	}
 }
@@ -74,6 +88,7 @@ func TestErrors(t *testing.T) {
 		{"no name", space, []string{"name"}},
 		{"bad direction", "name: a\ndirection: up\n" + space, []string{"direction", "up"}},
 		{"negative trials", "name: a\ntrials: -3\n" + space, []string{"trials", "-3"}},
+		{"bad transform", "name: a\ntransform: sqrt\n" + space, []string{"transform", "sqrt", "log, copula"}},
 		{"trials not int", "name: a\ntrials: many\n" + space, []string{"line 2", "many"}},
 		{"no space", "name: a\n", []string{"space"}},
 		{"low >= high", "name: a\nspace:\n  x: {type: float, low: 2, high: 1}\n", []string{"space.x", "line 3", "low"}},

@@ -121,6 +121,38 @@ func TestMaximizeBest(t *testing.T) {
 	}
 }
 
+// A study's transform is kept and shown; a value the transform cannot
+// take is refused with a 400 that says why, and the trial stays RUNNING
+// for the client to tell it FAILED.
+func TestTransform(t *testing.T) {
+	for name, open := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			h := New(open(t), Options{})
+			body := strings.Replace(studyBody("logged", 0), `"sampler"`, `"transform":"log","sampler"`, 1)
+			if m := must(t, h, 201, "POST", "/api/v1/studies", body); m["transform"] != "log" {
+				t.Errorf("created study: %v", m)
+			}
+			if m := must(t, h, 201, "POST", "/api/v1/studies", studyBody("plain", 0)); m["transform"] != nil {
+				t.Errorf("a study without a transform shows one: %v", m)
+			}
+			id := askOne(t, h, "logged")
+			a := call(h, "POST", trialPath(id, "tell"), `{"value":0}`)
+			if msg := a.errMsg(t); a.status != 400 || msg != `value: 0 cannot be recorded in study "logged": transform log needs values > 0` {
+				t.Errorf("tell 0 to a log study: %d %q", a.status, msg)
+			}
+			must(t, h, 200, "POST", trialPath(id, "tell"), `{"state":"FAILED","reason":"loss 0 is not > 0"}`)
+			must(t, h, 200, "POST", trialPath(askOne(t, h, "logged"), "tell"), `{"value":0.25}`)
+			if b := must(t, h, 200, "GET", "/api/v1/studies/logged/best", ""); b["value"] != 0.25 {
+				t.Errorf("best: %v", b)
+			}
+			bad := strings.Replace(studyBody("bad", 0), `"sampler"`, `"transform":"sqrt","sampler"`, 1)
+			if a := call(h, "POST", "/api/v1/studies", bad); a.status != 400 || !strings.Contains(a.errMsg(t), "sqrt") {
+				t.Errorf("unknown transform: %d %s", a.status, a.body)
+			}
+		})
+	}
+}
+
 // An interrupted trial told with requeue comes back once, with retry_of.
 func TestRequeue(t *testing.T) {
 	h := New(storeFor(t), Options{})

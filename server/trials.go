@@ -229,6 +229,9 @@ func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
 		res.Err = errors.New(o.reason)
 	default:
 		res.Value = *o.value
+		if err := e.st.Transform().Check(res.Value); err != nil && !res.Pruned {
+			return badRequest("value: %v cannot be recorded in study %q: %v", res.Value, e.st.Name(), err)
+		}
 	}
 	err = e.st.Tell(r.Context(), id, res)
 	if errors.Is(err, storage.ErrFinished) {

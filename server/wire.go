@@ -8,6 +8,8 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/study"
+	"github.com/boaopt/boa/transform"
 )
 
 // The JSON the API answers. The client package has its own copies of
@@ -19,6 +21,7 @@ type studyJSON struct {
 	Direction string          `json:"direction"`
 	Sampler   string          `json:"sampler"`
 	Choice    string          `json:"auto_choice,omitempty"` // the sampler auto uses for the space (sampler "auto" only)
+	Transform string          `json:"transform,omitempty"`   // what the model is fitted to, when not the values as they are
 	Seed      uint64          `json:"seed"`
 	Budget    int             `json:"budget"` // trials wanted; 0 = no limit
 	Space     json.RawMessage `json:"space"`
@@ -128,6 +131,9 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 		if err := json.Unmarshal(st.Space, &sp); err == nil {
 			out.Choice = sampler.NewAuto().Choice(&sp)
 		}
+	}
+	if tf, err := study.TransformOf(st); err == nil && tf != transform.None {
+		out.Transform = tf.String()
 	}
 	out.Used = len(trials)
 	for _, t := range trials {

@@ -14,6 +14,7 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/transform"
 )
 
 // Direction is the sense of the objective.
@@ -65,7 +66,8 @@ type Spec struct {
 	Space     *space.Space
 	Sampler   string // a registered sampler name; "" means auto
 	Seed      uint64
-	Budget    int // trials wanted; 0 means no limit
+	Budget    int                 // trials wanted; 0 means no limit
+	Transform transform.Transform // what the sampler's model is fitted to (package transform); None by default
 }
 
 // Study is an optimisation study kept in a storage. Any number of Study
@@ -76,6 +78,7 @@ type Study struct {
 	store   storage.Storage
 	rec     storage.Study
 	dir     Direction
+	tf      transform.Transform
 	space   *space.Space
 	sampler sampler.Sampler
 	worker  string
@@ -89,6 +92,7 @@ type Options struct {
 	Sampler   sampler.Sampler // nil means auto
 	Seed      uint64
 	Budget    int
+	Transform transform.Transform
 }
 
 // New returns a study kept in memory, with the given sampler instance.
@@ -97,7 +101,7 @@ func New(sp *space.Space, o Options) (*Study, error) {
 	if name == "" {
 		name = "study"
 	}
-	spec := Spec{Name: name, Direction: o.Direction, Space: sp, Seed: o.Seed, Budget: o.Budget}
+	spec := Spec{Name: name, Direction: o.Direction, Space: sp, Seed: o.Seed, Budget: o.Budget, Transform: o.Transform}
 	if o.Sampler != nil {
 		spec.Sampler = o.Sampler.Name()
 	}
@@ -125,18 +129,48 @@ func Create(ctx context.Context, store storage.Storage, spec Spec) (*Study, erro
 	if _, err := sampler.New(spec.Sampler); err != nil {
 		return nil, fmt.Errorf("study: %w", err)
 	}
+	if _, err := transform.Parse(spec.Transform.String()); err != nil {
+		return nil, fmt.Errorf("study: %w", err)
+	}
 	sp, err := json.Marshal(spec.Space)
 	if err != nil {
 		return nil, err
 	}
+	var cfg json.RawMessage
+	if spec.Transform != transform.None {
+		if cfg, err = json.Marshal(settings{Transform: spec.Transform.String()}); err != nil {
+			return nil, err
+		}
+	}
 	rec, err := store.CreateStudy(ctx, storage.Study{
 		Name: spec.Name, Direction: spec.Direction.String(), Space: sp,
-		Sampler: spec.Sampler, Seed: spec.Seed, Budget: spec.Budget,
+		Sampler: spec.Sampler, Config: cfg, Seed: spec.Seed, Budget: spec.Budget,
 	})
 	if err != nil {
 		return nil, err
 	}
 	return open(store, rec)
+}
+
+// settings are the stored study's settings that storage.Study has no
+// column for (its Config). A study without any stores none.
+type settings struct {
+	Transform string `json:"transform,omitempty"`
+}
+
+// TransformOf returns the transform stored with study rec.
+func TransformOf(rec storage.Study) (transform.Transform, error) {
+	var set settings
+	if len(rec.Config) > 0 {
+		if err := json.Unmarshal(rec.Config, &set); err != nil {
+			return transform.None, fmt.Errorf("study %s: stored settings: %w", rec.Name, err)
+		}
+	}
+	tf, err := transform.Parse(set.Transform)
+	if err != nil {
+		return transform.None, fmt.Errorf("study %s: %w", rec.Name, err)
+	}
+	return tf, nil
 }
 
 // Open opens the study called name in store; storage.ErrNotFound if there
@@ -162,9 +196,13 @@ func open(store storage.Storage, rec storage.Study) (*Study, error) {
 	if err != nil {
 		return nil, fmt.Errorf("study %s: %w", rec.Name, err)
 	}
+	tf, err := TransformOf(rec)
+	if err != nil {
+		return nil, err
+	}
 	host, _ := os.Hostname()
 	return &Study{
-		store: store, rec: rec, dir: dir, space: &sp, sampler: smp,
+		store: store, rec: rec, dir: dir, tf: tf, space: &sp, sampler: smp,
 		worker: fmt.Sprintf("%s:%d", host, os.Getpid()), lease: DefaultLease,
 	}, nil
 }
@@ -177,6 +215,10 @@ func (s *Study) Sampler() sampler.Sampler { return s.sampler }
 func (s *Study) Seed() uint64             { return s.rec.Seed }
 func (s *Study) Budget() int              { return s.rec.Budget }
 func (s *Study) Storage() storage.Storage { return s.store }
+
+// Transform is what the study's values are mapped to before its sampler
+// sees them (package transform).
+func (s *Study) Transform() transform.Transform { return s.tf }
 
 // SetWorker names this process in the trials it runs (default host:pid).
 func (s *Study) SetWorker(name string) { s.worker = name }
@@ -344,23 +386,33 @@ func used(recs []storage.Trial) int {
 	return n
 }
 
-// history builds the sampler's view of the stored trials.
+// history builds the sampler's view of the stored trials: the values of
+// the completed ones transformed (Spec.Transform), then in the minimised
+// sense.
 func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed, Budget: s.rec.Budget}
+	var values []float64
 	for _, r := range recs {
 		if len(r.X) != s.space.Len() {
 			continue // e.g. a trial enqueued without an encoding
 		}
 		switch {
-		case r.State == Complete && r.Value != nil:
-			h.Observed = append(h.Observed, sampler.Observation{X: r.X, Y: s.internal(*r.Value), Batch: r.Batch})
+		case r.State == Complete && r.Value != nil && s.tf.Check(*r.Value) == nil:
+			h.Observed = append(h.Observed, sampler.Observation{X: r.X, Batch: r.Batch})
+			values = append(values, *r.Value)
 		case r.State == Waiting || r.State == Running:
 			h.Pending = append(h.Pending, r.X)
-		case r.State == Failed:
+		case r.State == Failed, r.State == Complete:
+			// A COMPLETE value the transform cannot take (Tell fails such
+			// a trial, but an older boa that ignores the transform may
+			// have recorded one) is kept from the model as a failure.
 			h.Failed = append(h.Failed, r.X)
 		case r.State == Pruned:
 			h.Pruned = append(h.Pruned, r.X)
 		}
+	}
+	for i, v := range s.tf.Apply(values) {
+		h.Observed[i].Y = s.internal(v)
 	}
 	return h, nil
 }
@@ -373,9 +425,9 @@ type Result struct {
 	Metrics map[string]float64 // extra metrics and constraint values
 }
 
-// Tell records the result of trial id. An error, or a value that is NaN
-// or infinite, marks the trial FAILED with the reason; the study is
-// otherwise unaffected. A trial interrupted by its context (Ctrl-C) is
+// Tell records the result of trial id. An error, or a value that is NaN,
+// infinite or one the study's transform cannot take (log: not > 0), marks
+// the trial FAILED with the reason; the study is otherwise unaffected. A trial interrupted by its context (Ctrl-C) is
 // FAILED "interrupted" and its configuration re-queued, so that a resumed
 // study runs it again.
 func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
@@ -389,6 +441,9 @@ func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
 		f.State, f.Value = Pruned, &r.Value
 	default:
 		f.Value = &r.Value
+		if err := s.tf.Check(r.Value); err != nil {
+			f.State, f.Value, f.Reason = Failed, nil, fmt.Sprintf("objective returned %v, but %v", r.Value, err)
+		}
 	}
 	if err := s.store.FinishTrial(ctx, id, f); err != nil {
 		return s.errorf("tell trial %d: %w", id, err)

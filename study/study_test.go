@@ -15,6 +15,7 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/transform"
 )
 
 var bg = context.Background()
@@ -679,4 +680,110 @@ func TestAskBatch(t *testing.T) {
 			t.Fatalf("%d trials, %d distinct configurations; want 20 and 9", len(trials), len(distinct))
 		}
 	})
+}
+
+// TestTransformReachesTheSampler: the sampler sees the transformed values,
+// in the minimised sense; the study and its trials keep the values as told.
+func TestTransformReachesTheSampler(t *testing.T) {
+	values := []float64{1, math.E, math.E * math.E, math.E}
+	for _, tc := range []struct {
+		tf   transform.Transform
+		dir  Direction
+		want []float64
+	}{
+		{transform.None, Minimize, values},
+		{transform.Log, Minimize, []float64{0, 1, 2, 1}},
+		{transform.Log, Maximize, []float64{0, -1, -2, -1}},
+		// Ranks 1, 3, 4, 3 of 4 (ties at the highest): Φ⁻¹ of 1/5, 3/5, 4/5, 3/5.
+		{transform.Copula, Minimize, []float64{-0.8416212335729142, 0.2533471031357997, 0.8416212335729143, 0.2533471031357997}},
+		{transform.Copula, Maximize, []float64{0.8416212335729142, -0.2533471031357997, -0.8416212335729143, -0.2533471031357997}},
+	} {
+		rec := &recorder{}
+		s := newStudy(t, Options{Sampler: rec, Seed: 4, Direction: tc.dir, Transform: tc.tf})
+		for _, v := range values {
+			tr, err := s.Ask(bg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Tell(bg, tr.ID, Result{Value: v}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.Ask(bg); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float64, len(rec.observed))
+		for i, o := range rec.observed {
+			got[i] = o.Y
+		}
+		if !slices.EqualFunc(got, tc.want, func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }) {
+			t.Errorf("%v, %v: the sampler saw %v, want %v", tc.tf, tc.dir, got, tc.want)
+		}
+		if best, _, _ := s.Best(bg); best.Value != map[Direction]float64{Minimize: 1, Maximize: math.E * math.E}[tc.dir] {
+			t.Errorf("%v, %v: best value %v is not a value as told", tc.tf, tc.dir, best.Value)
+		}
+	}
+}
+
+// TestLogTransformFailsNonPositiveValues: a value log cannot take fails its
+// trial, with the value in the reason; a pruned trial's last value is not
+// the model's and is kept as it is.
+func TestLogTransformFailsNonPositiveValues(t *testing.T) {
+	rec := &recorder{}
+	s := newStudy(t, Options{Sampler: rec, Seed: 5, Transform: transform.Log})
+	for _, r := range []Result{{Value: 2}, {Value: 0}, {Value: -0.5}, {Value: -1, Pruned: true}} {
+		tr, _ := s.Ask(bg)
+		if err := s.Tell(bg, tr.ID, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts := trials(t, s)
+	for i, want := range []State{Complete, Failed, Failed, Pruned} {
+		if ts[i].State != want {
+			t.Errorf("trial %d is %s, want %s", i, ts[i].State, want)
+		}
+	}
+	if r := ts[2].Reason; !strings.Contains(r, "-0.5") || !strings.Contains(r, "transform log needs values > 0") {
+		t.Errorf("reason %q does not give the value and the transform", r)
+	}
+	// A value recorded past Tell, as a boa that ignores the transform
+	// would, is kept from the model as a failure.
+	tr, _ := s.Ask(bg)
+	if err := s.store.FinishTrial(bg, tr.ID, storage.Finish{State: Complete, Value: new(float64)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ask(bg); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.observed) != 1 || rec.observed[0].Y != math.Log(2) || len(rec.failed) != 3 {
+		t.Errorf("the sampler saw %v observed, %d failed; want log 2 and 3", rec.observed, len(rec.failed))
+	}
+}
+
+// TestTransformIsStored: a study's transform is kept with it in the
+// storage, and a study made without one (or by an older boa) has none.
+func TestTransformIsStored(t *testing.T) {
+	store, err := storage.Open(bg, "sqlite:"+filepath.Join(t.TempDir(), "boa.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	for name, tf := range map[string]transform.Transform{"plain": transform.None, "logged": transform.Log, "ranked": transform.Copula} {
+		if _, err := Create(bg, store, Spec{Name: name, Space: testSpace(t), Transform: tf}); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(bg, store, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Transform() != tf {
+			t.Errorf("study %s reopened with transform %v, want %v", name, s.Transform(), tf)
+		}
+	}
+	if rec, _ := store.GetStudy(bg, "plain"); rec.Config != nil {
+		t.Errorf("a study without a transform stores settings %s", rec.Config)
+	}
+	if _, err := Create(bg, store, Spec{Name: "bad", Space: testSpace(t), Transform: 7}); err == nil {
+		t.Error("an unknown transform was accepted")
+	}
 }

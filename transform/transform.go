@@ -2,6 +2,7 @@ package transform
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -37,14 +38,14 @@ func Parse(s string) (Transform, error) {
 	if i := slices.Index(names[:], s); i >= 0 {
 		return Transform(i), nil
 	}
-	return None, fmt.Errorf("transform must be one of %s, got %q", strings.Join(names[:], ", "), s)
+	return None, fmt.Errorf("unknown transform %q (known: %s)", s, strings.Join(names[:], ", "))
 }
 
 // Check returns why v cannot be transformed, or nil: Log needs v > 0.
 // NaN and infinite values are refused before any transform sees them.
 func (t Transform) Check(v float64) error {
 	if t == Log && !(v > 0) {
-		return fmt.Errorf("value %v is not > 0, and the study's transform is log", v)
+		return errors.New("transform log needs values > 0")
 	}
 	return nil
 }

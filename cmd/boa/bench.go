@@ -32,10 +32,13 @@ func benchCmd() *cobra.Command {
 			"best value), mean rank, wins and suggestion time (DESIGN.md §2.5).\n\n" +
 			"Problems: test functions (branin, ackley:5, ...), BBOB instances bbob:F:D:I, and tables\n" +
 			"given with --table nb201:PATH, hpobench:PATH or fcnet:PATH.\n" +
-			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).",
+			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).\n" +
+			"A boa sampler's name may end in +log or +copula: its study fits the model to the log or the\n" +
+			"copula transform of the values (gpbo+log).",
 		Example: "  boa bench --problems branin,hartmann6,ackley:5 --samplers gpbo,random,goptuna-tpe --seeds 10 --budget 60 --out bench-out\n" +
 			"  boa bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,gpbo --seeds 10 --budget 100 --json\n" +
 			"  boa bench --problems func3c --samplers cocabo-auto,onehot-gp,random --seeds 10 --budget 344 --batch 4\n" +
+			"  boa bench --problems rosenbrock:10,levy:10 --samplers gpbo,gpbo+log,gpbo+copula --seeds 10 --budget 60\n" +
 			"  boa bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,goptuna-tpe",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -118,17 +121,18 @@ func benchCmd() *cobra.Command {
 	return cmd
 }
 
-// availableSamplers drops the peers that cannot run here, saying why.
+// availableSamplers drops the peers that cannot run here, saying why; an
+// unknown name is an error.
 func availableSamplers(names []string, stderr io.Writer) ([]string, error) {
 	var out []string
 	for _, s := range names {
+		if err := bench.Known(s); err != nil {
+			return nil, err
+		}
 		ok, why := bench.Available(s)
 		if ok {
 			out = append(out, s)
 			continue
-		}
-		if strings.HasPrefix(why, "unknown sampler") {
-			return nil, errors.New(why)
 		}
 		fmt.Fprintf(stderr, "skipping %s: %s\n", s, why)
 	}

@@ -84,7 +84,7 @@ func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 		counts[t.State]++
 	}
 	fmt.Fprintf(w, "\nstudy %s (%s, sampler %s): %d trials: %d complete, %d failed, %d pruned, %d running, %d waiting\n",
-		st.Name(), st.Direction(), samplerLabel(st), len(trials), counts[study.Complete], counts[study.Failed],
+		st.Name(), st.Direction(), modelLabel(st), len(trials), counts[study.Complete], counts[study.Failed],
 		counts[study.Pruned], counts[study.Running], counts[study.Waiting])
 	done := slices.DeleteFunc(slices.Clone(trials), func(t study.Trial) bool { return t.State != study.Complete })
 	if len(done) == 0 {

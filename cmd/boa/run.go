@@ -25,19 +25,21 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
+	"github.com/boaopt/boa/transform"
 )
 
 type runFlags struct {
-	function string
-	dim      int
-	trials   int
-	sampler  string
-	seed     uint64
-	workers  int
-	json     bool
-	resume   bool
-	storage  string
-	lease    time.Duration
+	function  string
+	dim       int
+	trials    int
+	sampler   string
+	transform string
+	seed      uint64
+	workers   int
+	json      bool
+	resume    bool
+	storage   string
+	lease     time.Duration
 }
 
 func runCmd() *cobra.Command {
@@ -79,6 +81,7 @@ func runCmd() *cobra.Command {
 	fl.IntVar(&f.dim, "dim", 0, "dimension, for functions defined in any dimension (0: the function's default)")
 	fl.IntVar(&f.trials, "trials", 50, "number of evaluations (with a study file: overrides its trials)")
 	fl.StringVar(&f.sampler, "sampler", "auto", "sampler: "+strings.Join(sampler.Names(), ", "))
+	fl.StringVar(&f.transform, "transform", "none", "what the model is fitted to: none, log (values > 0) or copula (their ranks); with a study file: overrides its transform")
 	fl.Uint64Var(&f.seed, "seed", 1, "random seed (same seed, same run)")
 	fl.IntVar(&f.workers, "workers", 1, "trials run at once (with a study file: overrides its workers)")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object with the result on stdout")
@@ -109,6 +112,9 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if changed("sampler") {
 		cfg.Sampler = f.sampler
 	}
+	if changed("transform") {
+		cfg.Transform = f.transform
+	}
 	if cfg.Trials <= 0 {
 		return fmt.Errorf("%s: trials: boa run needs a budget (trials: N in the file, or --trials N)", path)
 	}
@@ -135,7 +141,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return err
 	}
 	fmt.Fprintf(stderr, "study %s: %s, sampler %s, %d of %d trials done, storage %s\n",
-		st.Name(), st.Direction(), samplerLabel(st), len(before), cfg.Trials, url)
+		st.Name(), st.Direction(), modelLabel(st), len(before), cfg.Trials, url)
 	remaining, err := st.Remaining(ctx)
 	if err != nil {
 		return err
@@ -160,7 +166,11 @@ func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, re
 	if err != nil {
 		return nil, err
 	}
-	spec := study.Spec{Name: cfg.Name, Direction: dir, Space: cfg.Space, Sampler: cfg.SamplerName(), Seed: cfg.Seed, Budget: cfg.Trials}
+	tf, err := transform.Parse(cfg.Transform)
+	if err != nil {
+		return nil, fmt.Errorf("transform: %w", err)
+	}
+	spec := study.Spec{Name: cfg.Name, Direction: dir, Space: cfg.Space, Sampler: cfg.SamplerName(), Seed: cfg.Seed, Budget: cfg.Trials, Transform: tf}
 	st, err := study.Create(ctx, store, spec)
 	if !errors.Is(err, storage.ErrExists) {
 		return st, err
@@ -179,10 +189,20 @@ func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, re
 		return nil, fmt.Errorf("study %q in %s has another search space than the file; resume it with the file it was created with, or give the study another name", cfg.Name, url)
 	case st.Direction() != dir:
 		return nil, fmt.Errorf("study %q in %s is %s, the file says %s", cfg.Name, url, st.Direction(), dir)
+	case st.Transform() != tf:
+		return nil, fmt.Errorf("study %q in %s has transform %s, the file says %s; the transform is fixed when the study is created", cfg.Name, url, st.Transform(), tf)
 	case st.Budget() != cfg.Trials:
 		return nil, fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", cfg.Name, url, st.Budget(), cfg.Trials)
 	}
 	return st, nil
+}
+
+// modelLabel is samplerLabel with the study's transform, when it has one.
+func modelLabel(st *study.Study) string {
+	if st.Transform() == transform.None {
+		return samplerLabel(st)
+	}
+	return samplerLabel(st) + ", transform " + st.Transform().String()
 }
 
 // samplerLabel names the study's sampler, and for auto what it chose.
@@ -290,9 +310,13 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	tf, err := transform.Parse(f.transform)
+	if err != nil {
+		return fmt.Errorf("--transform: %w", err)
+	}
 	// The budget is the study's, as in boa bench (CoCaBO sets its bandits'
 	// horizon by it), so both give the same run for the same seed.
-	st, err := study.New(p.Space(), study.Options{Name: p.Name(), Sampler: smp, Seed: f.seed, Budget: f.trials})
+	st, err := study.New(p.Space(), study.Options{Name: p.Name(), Sampler: smp, Seed: f.seed, Budget: f.trials, Transform: tf})
 	if err != nil {
 		return err
 	}

@@ -176,3 +176,46 @@ func TestRunAutoSaysWhichSampler(t *testing.T) {
 		t.Fatalf("boa studies does not name auto's choice: %v\n%s", err, out)
 	}
 }
+
+// TestRunStudyFileTransform: a study file's transform is kept with the
+// study and named in the summary; a value the log cannot take fails its
+// trial only; resuming with another transform is refused.
+func TestRunStudyFileTransform(t *testing.T) {
+	// The objective is x, so about a quarter of the trials report a value ≤ 0.
+	study := strings.Replace(sphereStudy, "sampler: gpbo", "sampler: gpbo\ntransform: log", 1)
+	study = strings.ReplaceAll(study, `'echo "BOA_REPORT 1 $0"; echo "BOA_METRIC n2 $(($1*$1))"; echo "BOA_RESULT $0"'`, `'echo "BOA_RESULT $0"'`)
+	study = strings.Replace(study, "low: -2, high: 2", "low: -1, high: 3", 1)
+	file, url := writeStudy(t, strings.ReplaceAll(study, "LOGS", filepath.Join(t.TempDir(), "logs")))
+	out, err := boa(t, "run", file, "--storage", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "sampler gpbo, transform log") {
+		t.Fatalf("summary does not name the transform:\n%s", out)
+	}
+	out, _ = boa(t, "export", "sphere", "--storage", url, "--format", "json")
+	var trials []trialJSON
+	_ = json.Unmarshal([]byte(out), &trials)
+	failed := 0
+	for _, tr := range trials {
+		x := tr.Params["x"].(float64)
+		switch {
+		case x <= 0 && (tr.State != "FAILED" || !strings.Contains(tr.Reason, "transform log needs values > 0")):
+			t.Errorf("trial %d with x = %v: %s %q", tr.Number, x, tr.State, tr.Reason)
+		case x <= 0:
+			failed++
+		case tr.State != "COMPLETE":
+			t.Errorf("trial %d with x = %v: %s %q", tr.Number, x, tr.State, tr.Reason)
+		}
+	}
+	if len(trials) != 12 || failed == 0 {
+		t.Fatalf("%d trials, %d with x ≤ 0; want 12 trials and some of them", len(trials), failed)
+	}
+	_, err = boa(t, "run", file, "--storage", url, "--resume", "--transform", "copula")
+	if err == nil || !strings.Contains(err.Error(), "has transform log, the file says copula") {
+		t.Fatalf("resume with another transform: %v", err)
+	}
+	if _, err := boa(t, "run", file, "--storage", url, "--resume"); err != nil {
+		t.Fatal(err)
+	}
+}

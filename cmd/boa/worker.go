@@ -220,6 +220,14 @@ func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Durat
 		defer tcancel()
 	}
 	terr := w.c.Tell(tctx, t.ID, r)
+	var refused *client.Error
+	if r.State == "" && errors.As(terr, &refused) && refused.Status == http.StatusBadRequest {
+		// The study cannot take the value (a log transform and a value
+		// that is not > 0): the trial fails with the server's reason,
+		// which keeps the value, rather than stay RUNNING until reaped.
+		r = client.Result{State: "FAILED", Reason: refused.Message, Metrics: res.Metrics}
+		terr = w.c.Tell(tctx, t.ID, r)
+	}
 	switch {
 	case terr != nil && client.StatusOf(terr) == http.StatusConflict:
 		w.log("trial %d %s: result not recorded: %v", t.Number, briefParams(t.Params), terr)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -97,6 +98,33 @@ func TestE2EWorkerAndServeErrors(t *testing.T) {
 		if err := w.wait(t, 20*time.Second); err == nil || !strings.Contains(w.stderr.String(), c.says) {
 			t.Errorf("boa %s: %v, stderr does not say %q:\n%s", strings.Join(c.args, " "), err, c.says, w.stderr)
 		}
+	}
+}
+
+// A value the study's log transform cannot take, refused by the server,
+// fails the worker's trial with the server's reason; the worker goes on.
+func TestE2EWorkerLogTransform(t *testing.T) {
+	s := startServe(t, "sqlite:"+filepath.Join(t.TempDir(), "boa.db"))
+	body := `{"name":"logged","sampler":"random","seed":3,"trials":8,"transform":"log","space":{"x":{"type":"float","low":-1,"high":1}}}`
+	if _, err := client.New(s.url, "").CreateStudy(context.Background(), []byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	w := startWorker(t, s.url, "logged", "--", "sh", "-c", "echo BOA_RESULT {x}")
+	if err := w.wait(t, 30*time.Second); err != nil {
+		t.Fatalf("worker: %v\n%s", err, w.stderr)
+	}
+	failed := 0
+	for _, tr := range studyTrials(t, s.url, "logged") {
+		x, _ := tr.Params["x"].(json.Number).Float64()
+		switch {
+		case x > 0 && tr.State != "COMPLETE", x <= 0 && (tr.State != "FAILED" || !strings.Contains(tr.Reason, "transform log needs values > 0")):
+			t.Errorf("trial %d, x = %v: %s %q", tr.Number, x, tr.State, tr.Reason)
+		case x <= 0:
+			failed++
+		}
+	}
+	if failed == 0 || !strings.Contains(w.stderr.String(), "FAILED") {
+		t.Errorf("no trial with x ≤ 0 failed, or the worker did not say so:\n%s", w.stderr)
 	}
 }
 
