@@ -16,6 +16,7 @@ type Study struct {
 	Direction string          `json:"direction"`
 	Sampler   string          `json:"sampler"`
 	Choice    string          `json:"auto_choice"` // the sampler auto uses for the space; "" unless Sampler is auto
+	Transform string          `json:"transform"`   // what the model is fitted to (log, copula); "" for the values as they are
 	Seed      uint64          `json:"seed"`
 	Budget    int             `json:"budget"` // trials wanted; 0 means no limit
 	Space     json.RawMessage `json:"space"`

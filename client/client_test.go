@@ -111,8 +111,12 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("Studies: %+v, %v", list, err)
 	}
 	auto := strings.NewReplacer(`"demo"`, `"auto"`, `"random"`, `"auto"`).Replace(spec)
-	if st, err := c.CreateStudy(ctx, []byte(auto)); err != nil || st.Choice != "gpbo" {
-		t.Errorf("CreateStudy with sampler auto on a space without categories: choice %q, %v; want gpbo", st.Choice, err)
+	if st, err := c.CreateStudy(ctx, []byte(auto)); err != nil || st.Choice != "gpbo" || st.Transform != "" {
+		t.Errorf("CreateStudy with sampler auto on a space without categories: choice %q, transform %q, %v; want gpbo and none", st.Choice, st.Transform, err)
+	}
+	logged := strings.NewReplacer(`"demo"`, `"logged"`, `"random"`, `"random","transform":"log"`).Replace(spec)
+	if st, err := c.CreateStudy(ctx, []byte(logged)); err != nil || st.Transform != "log" {
+		t.Errorf("CreateStudy with transform log: %q, %v", st.Transform, err)
 	}
 	if _, err := c.Study(ctx, "nosuch"); client.StatusOf(err) != 404 || !strings.Contains(err.Error(), `"nosuch" not found`) {
 		t.Errorf("unknown study: %v", err)
