@@ -42,8 +42,8 @@ const autoCombinations = 243
 
 // autoCasmoInit is the largest design auto gives casmopolitan. On the four
 // categorical problems of seed 000 §5.6 at 150 evaluations, 10 points did
-// better than the paper's 20 on Pest Control and MaxSAT-60, the same on
-// Contamination and a little worse on Ackley-53 (docs/samplers.md).
+// better than the paper's 20 on Pest Control and as well on Contamination,
+// MaxSAT-60 and Ackley-53 (docs/samplers.md).
 const autoCasmoInit = 10
 
 // NewAuto returns the auto sampler.

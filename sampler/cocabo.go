@@ -116,7 +116,7 @@ type CoCaBO struct {
 	// deviation (docs/samplers.md): with standardised y a heavy tail
 	// squeezes the good values together (FCNet-naval's errors span 2.5e-5
 	// to 2.8e4), the copula keeps only their order; it was better on all
-	// 10 seeds of FCNet-naval and on 12 of 20 of Func-2C and of Func-3C.
+	// 10 seeds of FCNet-naval and on 13 of 20 of Func-2C and of Func-3C.
 	Copula bool
 	// Logger receives the fallbacks; nil means slog.Default().
 	Logger *slog.Logger

@@ -6,6 +6,9 @@
 //
 // boa minimises internally; a study whose direction is Maximize negates
 // values at this edge (DESIGN.md §1) and reports them in the user's sense.
+// Before that, a study with a transform (Spec.Transform: the log or the
+// copula of the values, package transform) maps the values its sampler
+// sees; its trials keep the values as reported.
 // A trial whose objective returns an error, panics, or returns NaN or ±Inf
 // is FAILED with the reason recorded and is left out of the model.
 package study
