@@ -111,12 +111,13 @@ type CoCaBO struct {
 	// code's raw −y (17 of 20 seeds).
 	Reward string
 	// Copula fits the GP to the Gaussian copula transform of y
-	// (transform.GaussianCopula), as casmopolitan does, instead of to standardised y. Off by
-	// default, as in the spec [mixed spec §4.1]. Auto sets it, a measured
-	// deviation (docs/samplers.md): with standardised y a heavy tail
-	// squeezes the good values together (FCNet-naval's errors span 2.5e-5
-	// to 2.8e4), the copula keeps only their order; it was better on all
-	// 10 seeds of FCNet-naval and on 13 of 20 of Func-2C and of Func-3C.
+	// (transform.GaussianCopula), as casmopolitan does, instead of to
+	// standardised y. Off by default, as in the spec [mixed spec §4.1].
+	// Auto sets it, a measured deviation (docs/samplers.md): with
+	// standardised y a heavy tail squeezes the good values together
+	// (FCNet-naval's errors span 2.5e-5 to 2.8e4), the copula keeps only
+	// their order; it was better on all 10 seeds of FCNet-naval and on 13
+	// of 20 of Func-2C and of Func-3C.
 	Copula bool
 	// Logger receives the fallbacks; nil means slog.Default().
 	Logger *slog.Logger
