@@ -129,17 +129,14 @@ func Create(ctx context.Context, store storage.Storage, spec Spec) (*Study, erro
 	if _, err := sampler.New(spec.Sampler); err != nil {
 		return nil, fmt.Errorf("study: %w", err)
 	}
-	if _, err := transform.Parse(spec.Transform.String()); err != nil {
-		return nil, fmt.Errorf("study: %w", err)
-	}
 	sp, err := json.Marshal(spec.Space)
 	if err != nil {
 		return nil, err
 	}
 	var cfg json.RawMessage
 	if spec.Transform != transform.None {
-		if cfg, err = json.Marshal(settings{Transform: spec.Transform.String()}); err != nil {
-			return nil, err
+		if cfg, err = json.Marshal(settings{spec.Transform}); err != nil {
+			return nil, fmt.Errorf("study: %w", err) // an unknown transform
 		}
 	}
 	rec, err := store.CreateStudy(ctx, storage.Study{
@@ -155,7 +152,7 @@ func Create(ctx context.Context, store storage.Storage, spec Spec) (*Study, erro
 // settings are the stored study's settings that storage.Study has no
 // column for (its Config). A study without any stores none.
 type settings struct {
-	Transform string `json:"transform,omitempty"`
+	Transform transform.Transform `json:"transform,omitempty"`
 }
 
 // TransformOf returns the transform stored with study rec.
@@ -166,11 +163,7 @@ func TransformOf(rec storage.Study) (transform.Transform, error) {
 			return transform.None, fmt.Errorf("study %s: stored settings: %w", rec.Name, err)
 		}
 	}
-	tf, err := transform.Parse(set.Transform)
-	if err != nil {
-		return transform.None, fmt.Errorf("study %s: %w", rec.Name, err)
-	}
-	return tf, nil
+	return set.Transform, nil
 }
 
 // Open opens the study called name in store; storage.ErrNotFound if there

@@ -22,11 +22,28 @@ const (
 
 var names = [...]string{None: "none", Log: "log", Copula: "copula"}
 
+func (t Transform) known() bool { return t >= 0 && int(t) < len(names) }
+
 func (t Transform) String() string {
-	if t < 0 || int(t) >= len(names) {
+	if !t.known() {
 		return fmt.Sprintf("Transform(%d)", int(t))
 	}
 	return names[t]
+}
+
+// MarshalText writes the transform's name; an unknown transform is an
+// error.
+func (t Transform) MarshalText() ([]byte, error) {
+	if !t.known() {
+		return nil, fmt.Errorf("unknown transform %v", t)
+	}
+	return []byte(names[t]), nil
+}
+
+// UnmarshalText reads a name with Parse.
+func (t *Transform) UnmarshalText(b []byte) (err error) {
+	*t, err = Parse(string(b))
+	return err
 }
 
 // Parse reads a transform name; "" is None.

@@ -58,3 +58,20 @@ func TestApply(t *testing.T) {
 		t.Error("Log.Check refuses a tiny positive value")
 	}
 }
+
+func TestText(t *testing.T) {
+	for _, tf := range []Transform{None, Log, Copula} {
+		b, err := tf.MarshalText()
+		var back Transform
+		if err != nil || back.UnmarshalText(b) != nil || back != tf {
+			t.Errorf("%v: text %q, %v; read back %v", tf, b, err, back)
+		}
+	}
+	if _, err := Transform(7).MarshalText(); err == nil {
+		t.Error("Transform(7) has a name")
+	}
+	var tf Transform
+	if tf.UnmarshalText([]byte("sqrt")) == nil {
+		t.Error(`"sqrt" read as a transform`)
+	}
+}
