@@ -54,6 +54,9 @@ func TestLifecycle(t *testing.T) {
 			if a := call(h, "POST", trialPath(ids[0], "tell"), `{"value":0.3}`); a.status != 409 || !strings.Contains(a.errMsg(t), "already finished") {
 				t.Fatalf("different tell: %d %s", a.status, a.body)
 			}
+			if a := call(h, "POST", trialPath(ids[0], "tell"), `{"value":0.25,"metrics":{"acc":0.8}}`); a.status != 409 || !strings.Contains(a.errMsg(t), "COMPLETE with value 0.25 and metrics acc=0.9;") {
+				t.Fatalf("tell with other metrics: %d %s", a.status, a.body)
+			}
 			must(t, h, 200, "POST", trialPath(ids[1], "tell"), `{"state":"PRUNED","value":0.8}`)
 			must(t, h, 200, "POST", trialPath(ids[2], "tell"), `{"state":"FAILED","reason":"exit code 1: boom"}`)
 			must(t, h, 200, "POST", trialPath(ids[2], "tell"), `{"state":"failed","reason":"exit code 1: boom"}`)

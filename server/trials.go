@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -269,14 +270,26 @@ func (s *server) finished(t storage.Trial, o outcome) error {
 	return errorf(http.StatusConflict, "trial %d (number %d) already finished as %s; a result is final", t.ID, t.Number, describe(t))
 }
 
+// describe says what a finished trial holds, metrics included, so that a
+// refused re-tell that differs only in its metrics shows where.
 func describe(t storage.Trial) string {
+	var b strings.Builder
 	switch {
 	case t.State == storage.Failed:
-		return fmt.Sprintf("FAILED (%s)", t.Reason)
+		fmt.Fprintf(&b, "FAILED (%s)", t.Reason)
 	case t.Value != nil:
-		return fmt.Sprintf("%s with value %v", t.State, *t.Value)
+		fmt.Fprintf(&b, "%s with value %v", t.State, *t.Value)
+	default:
+		b.WriteString(t.State.String())
 	}
-	return t.State.String()
+	for i, k := range slices.Sorted(maps.Keys(t.Metrics)) {
+		sep := ", "
+		if i == 0 {
+			sep = " and metrics "
+		}
+		fmt.Fprintf(&b, "%s%s=%v", sep, k, t.Metrics[k])
+	}
+	return b.String()
 }
 
 func tellAnswer(t storage.Trial) tellResponse {

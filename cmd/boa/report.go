@@ -21,6 +21,8 @@ import (
 // bar when w is a terminal, else one plain line per trial unless quiet.
 // total is the study's budget, remaining the trials this run will add,
 // and before the study's trials so far (a resumed run's best starts there).
+// A re-run (Trial.RetryOf) takes the place of the trial it repeats, which
+// has already been counted, so it does not advance the count.
 func newProgress(w io.Writer, total, remaining int, quiet bool, dir study.Direction, before []study.Trial) func(study.Trial) {
 	var mu sync.Mutex
 	best, have := 0.0, false
@@ -51,7 +53,9 @@ func newProgress(w io.Writer, total, remaining int, quiet bool, dir study.Direct
 			if better(t) {
 				bar.Describe(fmt.Sprintf("best %.6g", best))
 			}
-			_ = bar.Add(1)
+			if t.RetryOf < 0 {
+				_ = bar.Add(1)
+			}
 		}
 	}
 	if quiet {
@@ -61,7 +65,9 @@ func newProgress(w io.Writer, total, remaining int, quiet bool, dir study.Direct
 	return func(t study.Trial) {
 		mu.Lock()
 		defer mu.Unlock()
-		done++
+		if t.RetryOf < 0 {
+			done++
+		}
 		better(t)
 		detail := fmt.Sprintf("value %-12.6g", t.Value)
 		if t.State != study.Complete {

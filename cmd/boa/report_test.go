@@ -21,9 +21,28 @@ func TestProgressStartsFromTheStudysBest(t *testing.T) {
 	}
 	var w bytes.Buffer
 	progress := newProgress(&w, 4, 2, false, study.Minimize, before)
-	progress(study.Trial{Number: 2, State: study.Complete, Value: 22})
-	progress(study.Trial{Number: 3, State: study.Complete, Value: 1.25})
+	progress(study.Trial{Number: 2, State: study.Complete, Value: 22, RetryOf: -1})
+	progress(study.Trial{Number: 3, State: study.Complete, Value: 1.25, RetryOf: -1})
 	want := []string{"[3/4] trial 2  value 22            best 3.5", "[4/4] trial 3  value 1.25          best 1.25"}
+	if got := strings.Split(strings.TrimSpace(w.String()), "\n"); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("progress lines\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestProgressCountsReRunsOnce: a resumed run re-runs the trials an
+// interrupted one left FAILED and re-queued; a re-run takes its original's
+// place in the budget, so the count never passes the budget ([5/4] before).
+func TestProgressCountsReRunsOnce(t *testing.T) {
+	before := []study.Trial{
+		{Number: 0, State: study.Complete, Value: 3.5, RetryOf: -1},
+		{Number: 1, State: study.Failed, Reason: "interrupted", RetryOf: -1},
+	}
+	var w bytes.Buffer
+	progress := newProgress(&w, 4, 2, false, study.Minimize, before)
+	progress(study.Trial{Number: 2, State: study.Complete, Value: 2, RetryOf: 1})
+	progress(study.Trial{Number: 3, State: study.Complete, Value: 5, RetryOf: -1})
+	progress(study.Trial{Number: 4, State: study.Complete, Value: 1, RetryOf: -1})
+	want := []string{"[2/4] trial 2  value 2             best 2", "[3/4] trial 3  value 5             best 2", "[4/4] trial 4  value 1             best 1"}
 	if got := strings.Split(strings.TrimSpace(w.String()), "\n"); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("progress lines\n%q\nwant\n%q", got, want)
 	}
