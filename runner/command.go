@@ -43,8 +43,14 @@ type Result struct {
 	Metrics        map[string]float64 // BOA_METRIC name value (last wins)
 	Reports        []Report           // BOA_REPORT step value, in order of appearance
 	ExitCode       int                // -1 when killed by a signal or never started
-	Stdout, Stderr string             // log file paths ("" when LogDir is empty)
+	Stdout, Stderr string             // log file paths ("" when LogDir is empty or the file could not be created)
 	Duration       time.Duration
+
+	// Warnings are problems that do not fail the trial, for the caller to
+	// print: a log that could not be written, protocol lines that were
+	// dropped. DESIGN.md §2.3 fails a trial only for its exit status, a
+	// timeout or its result, so these must not discard a valid result.
+	Warnings []string
 }
 
 // LogPaths returns the stdout and stderr log files of trial t under dir.
@@ -92,32 +98,34 @@ func environ(c Command, t Trial) ([]string, error) {
 }
 
 // logFile is a log sink that never fails the copy it sits in: a full disk
-// must not stall the command on a pipe, so the first error is kept and
-// reported after the trial.
+// must not stall the command on a pipe, nor fail a trial that produced a
+// result, so the first error is kept and becomes a warning after the trial.
 type logFile struct {
 	f    *os.File
-	path string
+	path string // "" when there is no file
 	err  error
 }
 
-func openLog(path string) (*logFile, error) {
+// openLog opens the log file at path, or returns a sink without a file that
+// holds the reason: the trial runs without that log rather than fail.
+func openLog(path string) *logFile {
 	if path == "" {
-		return &logFile{}, nil
+		return &logFile{}
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("creating log directory: %w", err)
+		return &logFile{err: fmt.Errorf("no log for this trial: creating log directory: %w", err)}
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("creating log file: %w", err)
+		return &logFile{err: fmt.Errorf("no log for this trial: creating log file: %w", err)}
 	}
-	return &logFile{f: f, path: path}, nil
+	return &logFile{f: f, path: path}
 }
 
 func (l *logFile) Write(p []byte) (int, error) {
 	if l.f != nil && l.err == nil {
 		if _, err := l.f.Write(p); err != nil {
-			l.err = fmt.Errorf("writing log %s: %w", l.path, err)
+			l.err = fmt.Errorf("log %s is incomplete: %w", l.path, err)
 		}
 	}
 	return len(p), nil
@@ -125,10 +133,10 @@ func (l *logFile) Write(p []byte) (int, error) {
 
 func (l *logFile) close() error {
 	if l.f == nil {
-		return nil
+		return l.err
 	}
 	if err := l.f.Close(); err != nil && l.err == nil {
-		l.err = fmt.Errorf("closing log %s: %w", l.path, err)
+		l.err = fmt.Errorf("log %s may be incomplete: closing it: %w", l.path, err)
 	}
 	return l.err
 }

@@ -33,6 +33,9 @@
 // Malformed lines are judged when the command has finished: it is not
 // stopped early for them.
 //
+// Nothing else fails a trial: a log file that cannot be created or written
+// costs the log, and is returned in Result.Warnings for the caller to print.
+//
 // # Processes
 //
 // The command runs in a process group of its own, so a terminal's Ctrl-C

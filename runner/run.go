@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -18,8 +19,10 @@ import (
 // must be FAILED; the error's text is the reason to record. An error
 // matching ErrTimeout or ErrInterrupted means Run stopped the command.
 // Errors found before the command starts (a placeholder without a value,
-// an unusable log directory, a program that cannot be executed) are
-// returned the same way, with ExitCode -1.
+// a program that cannot be executed) are returned the same way, with
+// ExitCode -1. Problems that must not fail the trial, such as a log file
+// that cannot be created or written, are in Result.Warnings, also when Run
+// returns nil.
 func Run(ctx context.Context, c Command, t Trial, onReport func(Report)) (Result, error) {
 	res := Result{ExitCode: -1}
 	if err := ctx.Err(); err != nil {
@@ -40,16 +43,8 @@ func Run(ctx context.Context, c Command, t Trial, onReport func(Report)) (Result
 	if c.LogDir != "" {
 		outPath, errPath = LogPaths(c.LogDir, t)
 	}
-	outLog, err := openLog(outPath)
-	if err != nil {
-		return res, err
-	}
-	errLog, err := openLog(errPath)
-	if err != nil {
-		outLog.close()
-		return res, err
-	}
-	res.Stdout, res.Stderr = outPath, errPath
+	outLog, errLog := openLog(outPath), openLog(errPath)
+	res.Stdout, res.Stderr = outLog.path, errLog.path
 	if c.Grace <= 0 {
 		c.Grace = DefaultGrace
 	}
@@ -63,7 +58,12 @@ func Run(ctx context.Context, c Command, t Trial, onReport func(Report)) (Result
 	var st tail
 	runErr := execute(ctx, c, args, env, outLog, errLog, p, &st, &res)
 	res.Value, res.Metrics, res.Reports = p.value, p.metrics, p.reports
-	logErr := errors.Join(outLog.close(), errLog.close())
+	for _, l := range []*logFile{outLog, errLog} {
+		// Both logs fail alike when their directory cannot be made: say it once.
+		if err := l.close(); err != nil && !slices.Contains(res.Warnings, err.Error()) {
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+	}
 
 	switch {
 	case runErr != nil:
@@ -74,8 +74,6 @@ func Run(ctx context.Context, c Command, t Trial, onReport func(Report)) (Result
 			err = fmt.Errorf("%w (stderr has a BOA_RESULT line, but results are read from stdout)", err)
 		}
 		return res, err
-	case logErr != nil:
-		return res, logErr
 	}
 	return res, nil
 }
