@@ -28,13 +28,15 @@
 // short reason that a user reads in `boa trials`, when the command exits
 // non-zero ("exit code 2: <last lines of stderr>"), runs past its timeout
 // ("timed out after 10m"), is interrupted ("interrupted"), prints no
-// BOA_RESULT line, or when the last BOA_RESULT, or any BOA_METRIC or
-// BOA_REPORT line, is malformed or not finite (the reason quotes the line).
-// Malformed lines are judged when the command has finished: it is not
-// stopped early for them.
+// BOA_RESULT line, or when the last BOA_RESULT line is malformed or not
+// finite (the reason quotes the line). Malformed lines are judged when the
+// command has finished: it is not stopped early for them.
 //
-// Nothing else fails a trial: a log file that cannot be created or written
-// costs the log, and is returned in Result.Warnings for the caller to print.
+// Nothing else fails a trial. A malformed or non-finite BOA_METRIC or
+// BOA_REPORT line (a diverged epoch printing a nan loss) is dropped: a
+// metric keeps its last valid value, a bad report is not reported. A log
+// file that cannot be created or written costs the log. Both are returned
+// in Result.Warnings for the caller to print.
 //
 // # Processes
 //

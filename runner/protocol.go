@@ -37,7 +37,8 @@ type parser struct {
 
 	metrics map[string]float64
 	reports []Report
-	bad     error // first bad BOA_METRIC/BOA_REPORT line
+	dropped int    // bad BOA_METRIC/BOA_REPORT lines, skipped
+	first   string // the first of them and why, for the warning
 }
 
 // read parses r line by line until EOF or a read error (a closed pipe).
@@ -139,21 +140,36 @@ func (p *parser) parseLine(s string) {
 	}
 }
 
+// fail records a bad protocol line. A bad BOA_RESULT fails the trial
+// unless a valid one follows. A bad BOA_METRIC or BOA_REPORT is only
+// dropped: a diverged epoch printing a nan loss is routine, the protocol
+// fails a trial for its result alone (DESIGN.md §2.3), and the caller
+// learns of it through warnings.
 func (p *parser) fail(kw string, err error) {
 	if kw == kwResult {
 		p.resultErr = err
 		return
 	}
-	if p.bad == nil {
-		p.bad = err
+	if p.dropped == 0 {
+		p.first = err.Error()
 	}
+	p.dropped++
+}
+
+// warnings describes the dropped lines, for Result.Warnings.
+func (p *parser) warnings() []string {
+	switch p.dropped {
+	case 0:
+		return nil
+	case 1:
+		return []string{"dropped " + p.first}
+	}
+	return []string{fmt.Sprintf("dropped %d bad BOA_METRIC/BOA_REPORT lines, the first: %s", p.dropped, p.first)}
 }
 
 // err is the reason the output makes the trial FAILED, or nil.
 func (p *parser) err() error {
 	switch {
-	case p.bad != nil:
-		return p.bad
 	case p.resultErr != nil:
 		return p.resultErr
 	case !p.hasResult && p.near != "":

@@ -13,11 +13,12 @@ func TestParserLongLines(t *testing.T) {
 		out     string
 		value   float64
 		wantErr string
+		warning string // substring of the one warning
 	}{
 		{out: strings.Repeat("y", 3*maxLine) + "\nBOA_RESULT 2\n", value: 2},
 		{out: "BOA_RESULT 2\nlog: " + strings.Repeat("BOA_RESULT 5 ", maxLine), value: 2}, // a long ordinary line
 		{out: "BOA_RESULT 2\nBOA_RESULT 3" + pad + "\n", wantErr: `line 2 "BOA_RESULT 3": longer than 64 KiB`, value: 2},
-		{out: "\tBOA_METRIC a 1" + pad + "\nBOA_RESULT 1\n", wantErr: "longer than 64 KiB", value: 1},
+		{out: "\tBOA_METRIC a 1" + pad + "\nBOA_RESULT 1\n", warning: `dropped line 1 "BOA_METRIC a 1": longer than 64 KiB`, value: 1},
 		{out: strings.Repeat("z", maxLine-1) + "\nBOA_RESULT 4", value: 4}, // exactly fills the buffer with its newline
 	}
 	for i, tt := range tests {
@@ -29,6 +30,9 @@ func TestParserLongLines(t *testing.T) {
 		}
 		if p.value != tt.value {
 			t.Errorf("%d: value %v; want %v", i, p.value, tt.value)
+		}
+		if w := p.warnings(); tt.warning == "" && len(w) > 0 || tt.warning != "" && (len(w) != 1 || !strings.Contains(w[0], tt.warning)) {
+			t.Errorf("%d: warnings %q; want %q", i, w, tt.warning)
 		}
 	}
 }

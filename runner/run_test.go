@@ -31,6 +31,7 @@ func TestRunOutcomes(t *testing.T) {
 		exit     int
 		wantErr  string // substring of the reason; "" = success
 		fullText bool   // wantErr is the whole reason
+		warning  string // the one warning, in full; "" = none
 	}{
 		{name: "last result wins", script: "echo BOA_RESULT 1; echo BOA_RESULT 2.5", value: 2.5},
 		{name: "white space", script: `printf '  \tBOA_RESULT   -3e-2 \r\n'`, value: -0.03},
@@ -53,12 +54,22 @@ func TestRunOutcomes(t *testing.T) {
 		{name: "near miss", script: "echo 'BOA_RESULT: 0.5'",
 			wantErr: `no BOA_RESULT line on stdout (line 1 "BOA_RESULT: 0.5" is not one: write BOA_RESULT <value>)`, fullText: true},
 		{name: "result on stderr", script: "echo BOA_RESULT 0.5 >&2", wantErr: "stderr has a BOA_RESULT line"},
+
+		// Bad BOA_METRIC and BOA_REPORT lines are dropped with a warning;
+		// the trial stands on its BOA_RESULT.
 		{name: "malformed metric", script: "echo BOA_METRIC acc; echo BOA_RESULT 1", value: 1,
-			wantErr: `line 1 "BOA_METRIC acc": want BOA_METRIC <name> <value>`, fullText: true},
-		{name: "NaN metric", script: "echo BOA_METRIC acc nan; echo BOA_RESULT 1", value: 1, wantErr: "nan is not a finite number"},
+			warning: `dropped line 1 "BOA_METRIC acc": want BOA_METRIC <name> <value>`},
+		{name: "NaN metric then valid", script: "echo BOA_METRIC acc nan; echo BOA_METRIC acc 0.9; echo BOA_RESULT 1",
+			value: 1, metrics: map[string]float64{"acc": 0.9}, warning: `dropped line 1 "BOA_METRIC acc nan": nan is not a finite number`},
+		{name: "valid metric then Inf", script: "echo BOA_METRIC acc 0.9; echo BOA_METRIC acc -Inf; echo BOA_RESULT 1",
+			value: 1, metrics: map[string]float64{"acc": 0.9}, warning: `dropped line 2 "BOA_METRIC acc -Inf": -Inf is not a finite number`},
 		{name: "fractional step", script: "echo BOA_REPORT 1.5 2; echo BOA_RESULT 1", value: 1,
-			wantErr: `line 1 "BOA_REPORT 1.5 2": step "1.5" is not an integer`, fullText: true},
-		{name: "garbage report", script: "echo BOA_REPORT 1 x; echo BOA_RESULT 1", value: 1, wantErr: `"x" is not a number`},
+			warning: `dropped line 1 "BOA_REPORT 1.5 2": step "1.5" is not an integer`},
+		{name: "diverged epochs", script: "echo BOA_REPORT 1 0.5; echo BOA_REPORT 2 nan; echo BOA_REPORT 3 x; echo BOA_METRIC loss nan; echo BOA_RESULT 1",
+			value: 1, reports: []Report{{1, 0.5}},
+			warning: `dropped 3 bad BOA_METRIC/BOA_REPORT lines, the first: line 2 "BOA_REPORT 2 nan": nan is not a finite number`},
+		{name: "bad metric and no result", script: "echo BOA_METRIC acc nan", wantErr: "no BOA_RESULT line on stdout", fullText: true,
+			warning: `dropped line 1 "BOA_METRIC acc nan": nan is not a finite number`},
 
 		{name: "exit code with stderr tail", script: "echo BOA_RESULT 1; for w in one two three four; do echo $w >&2; done; echo >&2; exit 3",
 			value: 1, exit: 3, wantErr: "exit code 3: two | three | four", fullText: true},
@@ -95,6 +106,9 @@ func TestRunOutcomes(t *testing.T) {
 			}
 			if res.ExitCode != tt.exit {
 				t.Errorf("ExitCode = %d; want %d", res.ExitCode, tt.exit)
+			}
+			if tt.warning == "" && len(res.Warnings) > 0 || tt.warning != "" && !reflect.DeepEqual(res.Warnings, []string{tt.warning}) {
+				t.Errorf("Warnings = %q; want %q", res.Warnings, tt.warning)
 			}
 		})
 	}
