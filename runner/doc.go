@@ -17,8 +17,9 @@
 //
 // # Protocol
 //
-// The command reports on standard output, one item per line (surrounding
-// white space is ignored; every other line is ordinary output):
+// The command reports on standard output, one item per line (a line ends
+// at '\n' or, as progress bars print, '\r'; surrounding white space is
+// ignored; every other line is ordinary output):
 //
 //	BOA_RESULT <value>          the objective; required; the last one wins
 //	BOA_METRIC <name> <value>   an extra metric or constraint value; the last one per name wins

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -28,7 +27,7 @@ const maxLine = 64 << 10
 type parser struct {
 	onReport func(Report)
 
-	line int // lines seen so far
+	line int // '\n's read so far: the current line's number is line+1
 
 	hasResult bool
 	value     float64 // last valid BOA_RESULT
@@ -42,24 +41,43 @@ type parser struct {
 }
 
 // read parses r line by line until EOF or a read error (a closed pipe).
+// A line ends at '\n' or '\r': progress bars redraw their line with '\r',
+// and a BOA_RESULT printed after one must not be hidden in it. Line
+// numbers count '\n' only, as an editor numbers the log.
 func (p *parser) read(r io.Reader) {
-	br := bufio.NewReaderSize(r, maxLine)
-	long := false
+	buf := make([]byte, 32<<10)
+	line := make([]byte, 0, maxLine) // the current line, up to maxLine bytes
+	long := false                    // the current line is longer and was handled
 	for {
-		frag, err := br.ReadSlice('\n')
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			if !long {
-				p.longLine(frag)
-				long = true
+		n, err := r.Read(buf)
+		for data := buf[:n]; len(data) > 0; {
+			end := bytes.IndexAny(data, "\r\n")
+			part := data
+			if end >= 0 {
+				part = data[:end]
 			}
-			continue
-		case long:
-			long = false // the rest of a long line
-		case len(frag) > 0:
-			p.parseLine(string(frag))
+			if !long && len(line)+len(part) > maxLine {
+				p.longLine(append(line, part[:maxLine-len(line)]...))
+				long = true
+			} else if !long {
+				line = append(line, part...)
+			}
+			if end < 0 {
+				break
+			}
+			if !long {
+				p.parseLine(string(line))
+			}
+			if data[end] == '\n' {
+				p.line++
+			}
+			line, long = line[:0], false
+			data = data[end+1:]
 		}
 		if err != nil {
+			if !long && len(line) > 0 {
+				p.parseLine(string(line))
+			}
 			return
 		}
 	}
@@ -67,25 +85,23 @@ func (p *parser) read(r io.Reader) {
 
 // longLine handles a line longer than maxLine, given its first maxLine bytes.
 func (p *parser) longLine(head []byte) {
-	p.line++
 	kw := strings.TrimLeft(string(head), " \t\r\v\f")
 	if i := strings.IndexAny(kw, " \t\r\v\f"); i >= 0 {
 		kw = kw[:i]
 	}
 	if kw == kwResult || kw == kwMetric || kw == kwReport {
-		p.fail(kw, fmt.Errorf("line %d %s: longer than %d KiB", p.line, quote(string(head)), maxLine>>10))
+		p.fail(kw, fmt.Errorf("line %d %s: longer than %d KiB", p.line+1, quote(string(head)), maxLine>>10))
 	}
 }
 
 func (p *parser) parseLine(s string) {
-	p.line++
 	s = strings.TrimSpace(s)
 	f := strings.Fields(s)
 	if len(f) == 0 {
 		return
 	}
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("line %d %s: %s", p.line, quote(s), fmt.Sprintf(format, args...))
+		return fmt.Errorf("line %d %s: %s", p.line+1, quote(s), fmt.Sprintf(format, args...))
 	}
 	switch f[0] {
 	case kwResult:
@@ -135,7 +151,7 @@ func (p *parser) parseLine(s string) {
 		}
 	default:
 		if p.near == "" && strings.HasPrefix(f[0], kwResult) {
-			p.near = fmt.Sprintf("line %d %s", p.line, quote(s))
+			p.near = fmt.Sprintf("line %d %s", p.line+1, quote(s))
 		}
 	}
 }
@@ -229,10 +245,11 @@ func (t *tail) Write(p []byte) (int, error) {
 }
 
 // lines returns the last n non-blank lines, joined on one line so the reason
-// fits a row of `boa trials`.
+// fits a row of `boa trials`. '\r' ends a line as in the parser, so that a
+// progress bar shows its last state rather than its first.
 func (t *tail) lines(n int) string {
 	const maxLen = 160
-	all := strings.Split(strings.ToValidUTF8(string(t.buf), "?"), "\n")
+	all := strings.FieldsFunc(strings.ToValidUTF8(string(t.buf), "?"), func(r rune) bool { return r == '\n' || r == '\r' })
 	var keep []string
 	for i := len(all) - 1; i >= 0 && len(keep) < n; i-- {
 		l := strings.TrimSpace(all[i])

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // Lines longer than the parser's window are skipped without being held in
@@ -37,12 +39,27 @@ func TestParserLongLines(t *testing.T) {
 	}
 }
 
+// '\r' ends a line wherever the reads split the output, also after a long
+// line.
+func TestParserCarriageReturn(t *testing.T) {
+	out := "a\r\n" + strings.Repeat("x", 2*maxLine) + "\rBOA_RESULT 3\r\r" + strings.Repeat("y", 2*maxLine) + "\rBOA_METRIC m 2\n\rBOA_REPORT 1 nan\r\n"
+	p := &parser{}
+	p.read(iotest.OneByteReader(strings.NewReader(out)))
+	if err := p.err(); err != nil || p.value != 3 || p.metrics["m"] != 2 {
+		t.Fatalf("got %v, %v, %v; want 3, m=2, nil", p.value, p.metrics, err)
+	}
+	want := []string{`dropped line 3 "BOA_REPORT 1 nan": nan is not a finite number`}
+	if w := p.warnings(); !reflect.DeepEqual(w, want) {
+		t.Errorf("warnings %q; want %q", w, want)
+	}
+}
+
 func TestTail(t *testing.T) {
 	var tl tail
 	tl.Write([]byte("noise\n" + strings.Repeat("a", 10000) + "\n\n  first \nsec"))
-	tl.Write([]byte("ond\n" + strings.Repeat("é", 200) + "\n  \n"))
+	tl.Write([]byte("ond\n" + strings.Repeat("é", 200) + "\n  \n 1/2\r 2/2\r\n"))
 	got := tl.lines(3)
-	want := "first | second | " + strings.Repeat("é", 80) + "…"
+	want := strings.Repeat("é", 80) + "… | 1/2 | 2/2"
 	if got != want {
 		t.Errorf("lines = %q; want %q", got, want)
 	}

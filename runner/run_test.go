@@ -38,6 +38,9 @@ func TestRunOutcomes(t *testing.T) {
 		{name: "ordinary output ignored", script: "echo epoch 1; echo BOA_RESULTS 7; echo BOA_PARAMS x; echo BOA_RESULT 4", value: 4},
 		{name: "malformed then valid", script: "echo BOA_RESULT abc; echo BOA_RESULT 4", value: 4},
 		{name: "no trailing newline", script: "printf 'BOA_RESULT 5'", value: 5},
+		{name: "carriage returns", script: `printf 'progress 1\rprogress 2\rBOA_RESULT 0.7\n'`, value: 0.7},
+		{name: "CRLF and CR line numbers", script: `printf 'a\r\nb\r\nBOA_RESULT 1\rBOA_RESULT x\r\n'`, value: 1,
+			wantErr: `line 3 "BOA_RESULT x": "x" is not a number`, fullText: true},
 		{name: "metrics last wins", script: "echo BOA_METRIC acc 0.9; echo BOA_METRIC acc 0.95; echo BOA_METRIC size_kb 12; echo BOA_RESULT 1",
 			value: 1, metrics: map[string]float64{"acc": 0.95, "size_kb": 12}},
 		{name: "reports in order", script: "echo BOA_REPORT 2 0.5; echo BOA_REPORT 1 0.7; echo BOA_REPORT 2 0.4; echo BOA_RESULT 0.4",
@@ -74,6 +77,7 @@ func TestRunOutcomes(t *testing.T) {
 		{name: "exit code with stderr tail", script: "echo BOA_RESULT 1; for w in one two three four; do echo $w >&2; done; echo >&2; exit 3",
 			value: 1, exit: 3, wantErr: "exit code 3: two | three | four", fullText: true},
 		{name: "exit code without stderr", script: "exit 7", exit: 7, wantErr: "exit code 7", fullText: true},
+		{name: "exit code after a progress bar", script: `printf ' 10%%\r 50%%\r' >&2; exit 1`, exit: 1, wantErr: "exit code 1: 10% | 50%", fullText: true},
 		{name: "killed by signal", script: "echo oops >&2; kill -SEGV $$", exit: -1,
 			wantErr: "killed by signal 11 (segmentation fault): oops", fullText: true},
 	}
@@ -273,6 +277,21 @@ func TestLogFiles(t *testing.T) {
 	}
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "creating log directory") {
 		t.Fatalf("warnings %q; want one about creating the log directory", res.Warnings)
+	}
+}
+
+// '\r' ends a protocol line, but the log keeps the output byte for byte.
+func TestCarriageReturnLog(t *testing.T) {
+	t.Parallel()
+	out := "epoch 1 [=====     ]\repoch 1 [==========]\rBOA_RESULT 0.25\r\nend"
+	c := sh(`printf '%s' "$1"`, out)
+	c.LogDir = t.TempDir()
+	res, err := Run(context.Background(), c, Trial{Study: "cr"}, nil)
+	if err != nil || res.Value != 0.25 {
+		t.Fatalf("got %v, %v; want 0.25, nil", res.Value, err)
+	}
+	if b, err := os.ReadFile(res.Stdout); err != nil || string(b) != out {
+		t.Errorf("stdout log %q, %v; want %q", b, err, out)
 	}
 }
 
