@@ -22,10 +22,11 @@
 // ignored; every other line is ordinary output):
 //
 //	BOA_RESULT <value>          the objective; required; the last one wins
-//	BOA_METRIC <name> <value>   an extra metric or constraint value; the last one per name wins
+//	BOA_METRIC <name> <value>   an extra metric or constraint value; the last valid one per name wins
 //	BOA_REPORT <step> <value>   an intermediate value (learning curve), step an integer
 //
-// Values are decimal floats and must be finite. The trial is FAILED, with a
+// Values are decimal floats (0.083, -1, 3e-2; not hex floats, nor with _
+// between digits) and must be finite. The trial is FAILED, with a
 // short reason that a user reads in `boa trials`, when the command exits
 // non-zero ("exit code 2: <last lines of stderr>"), runs past its timeout
 // ("timed out after 10m"), is interrupted ("interrupted"), prints no

@@ -196,11 +196,18 @@ func (p *parser) err() error {
 	return nil
 }
 
-// parseValue reads a finite float.
+// parseValue reads a finite decimal float. strconv.ParseFloat also takes
+// Go's literal syntax, hex floats (0x1p-2) and digit separators (1_000),
+// which the protocol does not promise and other readers of the log (awk,
+// a spreadsheet) take differently or not at all: such a value is more
+// likely a bug in the command's printing than a meant number.
 func parseValue(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if strings.ContainsAny(s, "xX_") { // no decimal, inf or nan spelling has them
+		return 0, fmt.Errorf("%q is not a decimal number", s)
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%s is not a finite number", s)

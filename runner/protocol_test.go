@@ -54,6 +54,31 @@ func TestParserCarriageReturn(t *testing.T) {
 	}
 }
 
+// Values are decimal floats (runner/doc.go), not Go literals.
+func TestParseValue(t *testing.T) {
+	for s, want := range map[string]float64{"1": 1, "-3e-2": -0.03, ".5": 0.5, "5.": 5, "+1E3": 1000, "1e-400": 0} {
+		if v, err := parseValue(s); err != nil || v != want {
+			t.Errorf("parseValue(%q) = %v, %v; want %v", s, v, err, want)
+		}
+	}
+	for s, wantErr := range map[string]string{
+		"0x1p-2":   `"0x1p-2" is not a decimal number`,
+		"-0X1.8P1": `"-0X1.8P1" is not a decimal number`,
+		"0x10":     `"0x10" is not a number`, // not even to ParseFloat (a hex float needs its p exponent)
+		"1_000":    `"1_000" is not a decimal number`,
+		"1e400":    "1e400 is not a finite number",
+		"Infinity": "Infinity is not a finite number",
+		"nan":      "nan is not a finite number",
+		"1,5":      `"1,5" is not a number`,
+		"x":        `"x" is not a number`,
+		"0x1p9999": `"0x1p9999" is not a decimal number`,
+	} {
+		if v, err := parseValue(s); err == nil || err.Error() != wantErr {
+			t.Errorf("parseValue(%q) = %v, %v; want error %q", s, v, err, wantErr)
+		}
+	}
+}
+
 func TestTail(t *testing.T) {
 	var tl tail
 	tl.Write([]byte("noise\n" + strings.Repeat("a", 10000) + "\n\n  first \nsec"))
