@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -56,7 +58,10 @@ type Result struct {
 // LogPaths returns the stdout and stderr log files of trial t under dir.
 // The study name is reduced to a safe file name (letters, digits, '.', '-'
 // and '_'; anything else becomes '_') so that a name coming from a remote
-// server cannot escape dir.
+// server cannot escape dir. A name that had to change also gets a short
+// hash of the exact name, so that two studies ("svm digits", "svm_digits")
+// never share, and truncate, each other's logs; a name that is safe as it
+// is stays as it is.
 func LogPaths(dir string, t Trial) (stdout, stderr string) {
 	base := filepath.Join(dir, safeName(t.Study), "trial-"+strconv.Itoa(t.Number))
 	return base + ".out", base + ".err"
@@ -64,16 +69,22 @@ func LogPaths(dir string, t Trial) (stdout, stderr string) {
 
 func safeName(s string) string {
 	b := []byte(s)
+	changed := false
 	for i, c := range b {
 		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_'
 		if !ok {
-			b[i] = '_'
+			b[i], changed = '_', true
 		}
 	}
-	if s := string(b); s != "" && strings.Trim(s, ".") != "" {
-		return s
+	safe := string(b)
+	if safe == "" || strings.Trim(safe, ".") == "" { // "", ".", ".." are no names
+		safe, changed = "_"+safe, true
 	}
-	return "_" + string(b)
+	if !changed {
+		return safe
+	}
+	sum := sha256.Sum256([]byte(s))
+	return safe + "-" + hex.EncodeToString(sum[:4])
 }
 
 // environ is the command's environment: the parent's, then c.Env, then the

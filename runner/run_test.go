@@ -252,7 +252,7 @@ func TestLogFiles(t *testing.T) {
 	if err == nil || err.Error() != "exit code 2: warning" {
 		t.Fatalf("error %v; want exit code 2: warning", err)
 	}
-	wantOut := filepath.Join(dir, ".._evil_study", "trial-12.out")
+	wantOut := filepath.Join(dir, ".._evil_study-32874cb4", "trial-12.out")
 	if res.Stdout != wantOut || res.Stderr != strings.TrimSuffix(wantOut, ".out")+".err" {
 		t.Fatalf("paths %q %q; want under %s", res.Stdout, res.Stderr, wantOut)
 	}
@@ -328,15 +328,39 @@ func TestLogWriteError(t *testing.T) {
 
 func TestSafeName(t *testing.T) {
 	for in, want := range map[string]string{
-		"svm-digits_2.v1": "svm-digits_2.v1",
-		"":                "_",
-		".":               "_.",
-		"..":              "_..",
-		"a/b c":           "a_b_c",
-		"é":               "__",
+		"svm-digits_2.v1": "svm-digits_2.v1", // safe names keep their paths
+		"svm_digits":      "svm_digits",
+		"svm digits":      "svm_digits-0dd85a9b",
+		"":                "_-e3b0c442",
+		"_":               "_",
+		".":               "_.-cdb4ee2a",
+		"..":              "_..-5ec1f7e7",
+		"a/b c":           "a_b_c-0af99a60",
+		"é":               "__-4a99557e",
 	} {
 		if got := safeName(in); got != want {
 			t.Errorf("safeName(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
+
+// Studies whose names differ only in characters that are not safe in a
+// file name must not write to, and truncate, the same log files.
+func TestLogDirsDistinct(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := sh(`echo "BOA_RESULT 1"; echo "$BOA_STUDY"`)
+	c.LogDir = dir
+	studies := []string{"svm digits", "svm_digits", "svm/digits"}
+	for _, name := range studies {
+		if _, err := Run(context.Background(), c, Trial{Study: name}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range studies {
+		out, _ := LogPaths(dir, Trial{Study: name})
+		if b, err := os.ReadFile(out); err != nil || string(b) != "BOA_RESULT 1\n"+name+"\n" {
+			t.Errorf("log of study %q: %q, %v; want its own output", name, b, err)
 		}
 	}
 }
