@@ -4,8 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -53,6 +56,94 @@ type Result struct {
 	// dropped. DESIGN.md §2.3 fails a trial only for its exit status, a
 	// timeout or its result, so these must not discard a valid result.
 	Warnings []string
+}
+
+// Check looks for what would fail every trial alike, for the caller to run
+// once before the first one rather than burn the study's budget: a program
+// that cannot be found or executed, a working directory that is not one, a
+// log directory that cannot be created or written. It creates c.LogDir, as
+// the first trial would. A program named with a placeholder is known only
+// per trial and is not checked. Validate checks the command's syntax.
+func (c Command) Check() error {
+	if c.Dir != "" {
+		if err := checkDir(c.Dir); err != nil {
+			return err
+		}
+	}
+	if len(c.Args) > 0 {
+		if err := checkProgram(c.Args[0], c.Dir); err != nil {
+			return err
+		}
+	}
+	if c.LogDir != "" {
+		if err := os.MkdirAll(c.LogDir, 0o755); err != nil {
+			return fmt.Errorf("logs %s: %w", c.LogDir, unwrapPath(err))
+		}
+		// A directory that exists may still refuse files.
+		f, err := os.CreateTemp(c.LogDir, ".boa-check-*")
+		if err != nil {
+			return fmt.Errorf("logs %s: cannot create files there: %w", c.LogDir, unwrapPath(err))
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
+	return nil
+}
+
+// checkDir checks a working directory. Run checks it too, so that a trial
+// fails naming the directory rather than the program: the kernel's chdir
+// error surfaces from exec as "fork/exec PROGRAM: no such file or
+// directory".
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("working directory %s: %w", dir, unwrapPath(err))
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("working directory %s: not a directory", dir)
+	}
+	return nil
+}
+
+// checkProgram resolves prog as Run would: on $PATH when it has no slash,
+// else as a path, which exec takes relative to the working directory dir.
+func checkProgram(prog, dir string) error {
+	pieces, err := parseArg(prog)
+	if err != nil {
+		return fmt.Errorf("command[0] %q: %w", prog, err)
+	}
+	var name strings.Builder // prog with {{ and }} unescaped
+	for _, p := range pieces {
+		if p.param {
+			return nil
+		}
+		name.WriteString(p.text)
+	}
+	path := name.String()
+	if strings.Contains(path, "/") && !filepath.IsAbs(path) && dir != "" {
+		path = filepath.Join(dir, path)
+	}
+	if _, err := exec.LookPath(path); err != nil {
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			err = ee.Err
+		}
+		if path != prog {
+			return fmt.Errorf("command[0] %q (%s): %w", prog, path, unwrapPath(err))
+		}
+		return fmt.Errorf("command[0] %q: %w", prog, unwrapPath(err))
+	}
+	return nil
+}
+
+// unwrapPath drops the operation and path of a *fs.PathError, which the
+// message around it already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // LogPaths returns the stdout and stderr log files of trial t under dir.

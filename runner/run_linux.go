@@ -18,6 +18,11 @@ import (
 // The returned error is the reason the process failed (stop, exit status,
 // start); p holds the output's own verdict.
 func execute(ctx context.Context, c Command, args, env []string, outLog, errLog *logFile, p *parser, st *tail, res *Result) error {
+	if c.Dir != "" {
+		if err := checkDir(c.Dir); err != nil {
+			return err
+		}
+	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = env
 	cmd.Dir = c.Dir

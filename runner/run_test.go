@@ -133,7 +133,7 @@ func TestRunStartErrors(t *testing.T) {
 		{"not on PATH", Command{Args: []string{"boa-no-such-program"}}, nil, "executable file not found"},
 		{"empty", Command{}, nil, "command is empty"},
 		{"missing param", sh("echo {x}"), map[string]any{"y": 1}, "parameter {x} has no value"},
-		{"bad dir", Command{Args: []string{"true"}, Dir: "/nonexistent/dir"}, nil, "starting command"},
+		{"bad dir", Command{Args: []string{"true"}, Dir: "/nonexistent/dir"}, nil, "working directory /nonexistent/dir: no such file or directory"},
 		{"NaN param", sh("true"), map[string]any{"x": math.NaN()}, "encoding BOA_PARAMS"},
 	}
 	for _, tt := range tests {
