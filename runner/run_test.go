@@ -214,6 +214,22 @@ func TestEnvironment(t *testing.T) {
 	}
 }
 
+// Variables from Env reach the command as given, '=' in a value included.
+func TestRunEnvMap(t *testing.T) {
+	t.Parallel()
+	c := sh(`[ "$A" = 1 ] && [ "$B" = "x=y" ] && [ -z "$C" ] && [ "${{C+set}}" = set ] && echo BOA_RESULT 1`)
+	var err error
+	if c.Env, err = Env(map[string]string{"A": "1", "B": "x=y", "C": ""}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Run(context.Background(), c, Trial{}, nil); err != nil || res.Value != 1 {
+		t.Fatalf("got %v, %v; want 1, nil", res.Value, err)
+	}
+}
+
 // Arguments reach the program substituted, one argv entry each.
 func TestRunSubstitutes(t *testing.T) {
 	t.Parallel()

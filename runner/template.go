@@ -95,7 +95,9 @@ func Substitute(args []string, params map[string]any) ([]string, error) {
 
 // Validate checks a command before any trial runs: Args must name a
 // program, every placeholder must be one of names, Env entries must be
-// KEY=VALUE, and durations must not be negative.
+// KEY=VALUE, neither may hold a NUL byte (exec would fail every trial),
+// and durations must not be negative. A key with '=' cannot be told from
+// its value here: build Env from a map with Env, which refuses it.
 func Validate(c Command, names []string) error {
 	if len(c.Args) == 0 {
 		return fmt.Errorf("command is empty: give the program and its arguments")
@@ -118,9 +120,17 @@ func Validate(c Command, names []string) error {
 			}
 		}
 	}
+	for i, a := range c.Args {
+		if strings.IndexByte(a, 0) >= 0 {
+			return fmt.Errorf("command[%d] %q: contains a NUL byte, which no argument can carry", i, a)
+		}
+	}
 	for i, e := range c.Env {
 		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
 			return fmt.Errorf("env[%d] %q: want KEY=VALUE", i, e)
+		}
+		if strings.IndexByte(e, 0) >= 0 {
+			return fmt.Errorf("env[%d] %q: contains a NUL byte, which no environment variable can carry", i, e)
 		}
 	}
 	if c.Timeout < 0 {
@@ -132,7 +142,30 @@ func Validate(c Command, names []string) error {
 	return nil
 }
 
-func sortedKeys(m map[string]any) []string {
+// Env turns an env: map of a study file into Command.Env, sorted by key.
+// It refuses what the environment cannot carry, which would otherwise fail
+// every trial or set another variable: an empty key, a key with '=' (a key
+// "A=B" with value x would set A to "B=x"), a NUL byte in a key or value.
+func Env(m map[string]string) ([]string, error) {
+	env := make([]string, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		v := m[k]
+		switch {
+		case k == "":
+			return nil, fmt.Errorf("env: empty variable name")
+		case strings.IndexByte(k, '=') >= 0:
+			return nil, fmt.Errorf("env: variable name %q contains '=', which ends a name in the environment", k)
+		case strings.IndexByte(k, 0) >= 0:
+			return nil, fmt.Errorf("env: variable name %q contains a NUL byte", k)
+		case strings.IndexByte(v, 0) >= 0:
+			return nil, fmt.Errorf("env: the value of %s contains a NUL byte, which no environment variable can carry", k)
+		}
+		env = append(env, k+"="+v)
+	}
+	return env, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

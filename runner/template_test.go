@@ -70,6 +70,9 @@ func TestValidate(t *testing.T) {
 		{c: Command{Args: []string{"train", "{C"}}, wantErr: "command[1] \"{C\": unclosed {"},
 		{c: Command{Args: []string{"true"}, Env: []string{"NOVALUE"}}, wantErr: `env[0] "NOVALUE": want KEY=VALUE`},
 		{c: Command{Args: []string{"true"}, Env: []string{"=x"}}, wantErr: "want KEY=VALUE"},
+		{c: Command{Args: []string{"true"}, Env: []string{"A=x\x00y"}}, wantErr: `env[0] "A=x\x00y": contains a NUL byte`},
+		{c: Command{Args: []string{"true"}, Env: []string{"A\x00B=x"}}, wantErr: "contains a NUL byte"},
+		{c: Command{Args: []string{"echo", "a\x00b"}}, wantErr: `command[1] "a\x00b": contains a NUL byte`},
 		{c: Command{Args: []string{"true"}, Timeout: -time.Second}, wantErr: "timeout -1s is negative"},
 		{c: Command{Args: []string{"true"}, Grace: -time.Second}, wantErr: "grace period -1s is negative"},
 	}
@@ -84,6 +87,29 @@ func TestValidate(t *testing.T) {
 			t.Errorf("Validate(%q) = %v; want nil", tt.c.Args, err)
 		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
 			t.Errorf("Validate(%q) = %v; want %q", tt.c.Args, err, tt.wantErr)
+		}
+	}
+}
+
+func TestEnv(t *testing.T) {
+	got, err := Env(map[string]string{"B": "x=y", "A": "", "OMP_NUM_THREADS": "1"})
+	if want := []string{"A=", "B=x=y", "OMP_NUM_THREADS=1"}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Env = %q, %v; want %q", got, err, want)
+	}
+	if got, err := Env(nil); err != nil || len(got) != 0 {
+		t.Errorf("Env(nil) = %q, %v; want none", got, err)
+	}
+	for _, tt := range []struct {
+		m       map[string]string
+		wantErr string
+	}{
+		{map[string]string{"A=B": "x"}, `env: variable name "A=B" contains '='`},
+		{map[string]string{"": "x"}, "env: empty variable name"},
+		{map[string]string{"A\x00": "x"}, `env: variable name "A\x00" contains a NUL byte`},
+		{map[string]string{"A": "x\x00"}, "env: the value of A contains a NUL byte"},
+	} {
+		if _, err := Env(tt.m); err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("Env(%q) = %v; want %q", tt.m, err, tt.wantErr)
 		}
 	}
 }
