@@ -6,9 +6,14 @@
 //
 // Each argument may contain {name} placeholders, replaced by the trial's
 // parameter values in their canonical form (space.Format: 3, 0.001, 1e-05,
-// true, rbf); {{ and }} stand for literal braces. A placeholder of a
-// conditional parameter that is inactive in a trial has no value, and that
-// trial fails naming it; such commands should read BOA_PARAMS instead.
+// true, rbf); {{ and }} stand for literal braces. A conditional parameter
+// has no value in the trials where it is inactive, so ValidateSpace refuses
+// its placeholder: such commands read BOA_PARAMS instead. (A command that
+// was not validated so fails those trials, naming the placeholder.)
+//
+// Before the first trial, ValidateSpace (or Validate) checks the command's
+// syntax against the space, and Command.Check what would fail every trial
+// alike: the program, the working directory, the log directory.
 //
 // The command inherits boa's environment plus Command.Env and, taking
 // precedence over both, BOA_TRIAL_ID, BOA_TRIAL_NUMBER, BOA_STUDY and

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/boaopt/boa/space"
 )
 
 // sh is a command running script with sh -c; "$1"... are the extra args.
@@ -227,6 +229,34 @@ func TestRunEnvMap(t *testing.T) {
 	}
 	if res, err := Run(context.Background(), c, Trial{}, nil); err != nil || res.Value != 1 {
 		t.Fatalf("got %v, %v; want 1, nil", res.Value, err)
+	}
+}
+
+// Why ValidateSpace refuses {degree} of a conditional parameter: every
+// trial where it is inactive fails; the command it points to, reading
+// BOA_PARAMS, runs in every trial.
+func TestConditionalParams(t *testing.T) {
+	t.Parallel()
+	sp := space.MustNew(
+		space.Param{Name: "kernel", Kind: space.Categorical, Choices: []string{"rbf", "poly"}},
+		space.Param{Name: "degree", Kind: space.Int, Low: 2, High: 5, When: map[string][]string{"kernel": {"poly"}}},
+	)
+	inactive := Trial{Params: map[string]any{"kernel": "rbf"}}
+	placeholder := sh("echo BOA_RESULT $1", "{degree}")
+	if err := ValidateSpace(placeholder, sp); err == nil {
+		t.Error("ValidateSpace accepted {degree}")
+	}
+	if _, err := Run(context.Background(), placeholder, inactive, nil); err == nil || !strings.Contains(err.Error(), "{degree} has no value") {
+		t.Errorf("Run with {degree} inactive: %v; want it to fail", err)
+	}
+	params := sh(`case "$BOA_PARAMS" in *'"degree":'*) echo BOA_RESULT 2;; *) echo BOA_RESULT 1;; esac`)
+	if err := ValidateSpace(params, sp); err != nil {
+		t.Fatal(err)
+	}
+	for want, tr := range map[float64]Trial{1: inactive, 2: {Params: map[string]any{"kernel": "poly", "degree": 3}}} {
+		if res, err := Run(context.Background(), params, tr, nil); err != nil || res.Value != want {
+			t.Errorf("Run(%v) = %v, %v; want %v", tr.Params, res.Value, err, want)
+		}
 	}
 }
 

@@ -93,11 +93,42 @@ func Substitute(args []string, params map[string]any) ([]string, error) {
 	return out, nil
 }
 
+// ValidateSpace is Validate against the study's space (not nil), which
+// also refuses a placeholder of a conditional parameter (one with When):
+// it has no value in the trials where the parameter is inactive, and all
+// of those would fail. Such a command reads BOA_PARAMS, which holds the
+// active parameters only.
+func ValidateSpace(c Command, sp *space.Space) error {
+	if err := Validate(c, sp.Names()); err != nil {
+		return err
+	}
+	for i, a := range c.Args {
+		pieces, _ := parseArg(a) // Validate has parsed it
+		for _, p := range pieces {
+			if !p.param {
+				continue
+			}
+			j, _ := sp.Index(p.text) // Validate has checked the name
+			if when := sp.Param(j).When; len(when) > 0 {
+				var conds []string
+				for _, parent := range sortedKeys(when) {
+					conds = append(conds, parent+": ["+strings.Join(when[parent], ", ")+"]")
+				}
+				return fmt.Errorf("command[%d] %q: {%s} is a conditional parameter (when: {%s}): it has no value in the trials where it is inactive, which would all fail; "+
+					"read conditional parameters from BOA_PARAMS instead (a JSON object of the trial's active parameters)",
+					i, a, p.text, strings.Join(conds, ", "))
+			}
+		}
+	}
+	return nil
+}
+
 // Validate checks a command before any trial runs: Args must name a
 // program, every placeholder must be one of names, Env entries must be
 // KEY=VALUE, neither may hold a NUL byte (exec would fail every trial),
 // and durations must not be negative. A key with '=' cannot be told from
-// its value here: build Env from a map with Env, which refuses it.
+// its value here: build Env from a map with Env, which refuses it. Callers
+// that have the space use ValidateSpace.
 func Validate(c Command, names []string) error {
 	if len(c.Args) == 0 {
 		return fmt.Errorf("command is empty: give the program and its arguments")

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boaopt/boa/space"
 )
 
 func TestSubstitute(t *testing.T) {
@@ -110,6 +112,29 @@ func TestEnv(t *testing.T) {
 	} {
 		if _, err := Env(tt.m); err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 			t.Errorf("Env(%q) = %v; want %q", tt.m, err, tt.wantErr)
+		}
+	}
+}
+
+func TestValidateSpace(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "kernel", Kind: space.Categorical, Choices: []string{"rbf", "poly"}},
+		space.Param{Name: "degree", Kind: space.Int, Low: 2, High: 5, When: map[string][]string{"kernel": {"poly"}}},
+		space.Param{Name: "C", Kind: space.Float, Low: 1e-3, High: 1e3, Log: true},
+	)
+	for _, tt := range []struct {
+		args    []string
+		wantErr string
+	}{
+		{args: []string{"train", "--kernel={kernel}", "--C", "{C}", "{{degree}}"}},
+		{args: []string{"train", "--degree={degree}"},
+			wantErr: `command[1] "--degree={degree}": {degree} is a conditional parameter (when: {kernel: [poly]}): it has no value in the trials where it is inactive, which would all fail; read conditional parameters from BOA_PARAMS instead`},
+		{args: []string{"train", "{gamma}"}, wantErr: "unknown parameter {gamma} (known: kernel, degree, C)"},
+		{args: []string{"train", "{C"}, wantErr: "unclosed {"},
+	} {
+		err := ValidateSpace(Command{Args: tt.args}, sp)
+		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("ValidateSpace(%q) = %v; want %q", tt.args, err, tt.wantErr)
 		}
 	}
 }
