@@ -10,8 +10,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -23,6 +23,7 @@ import (
 	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"
@@ -122,7 +123,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if f.storage != "" {
 		url = f.storage
 	}
-	objective, err := fileObjective(cfg)
+	objective, err := fileObjective(cfg, stderr)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -226,23 +227,28 @@ func samplerLabel(st *study.Study) string {
 
 // fileObjective builds the objective of a study file: its command, run
 // once per trial by runner, or a built-in test function of the space's
-// parameters in order.
-func fileObjective(cfg *config.Study) (func(*study.Study) study.Objective, error) {
+// parameters in order. A trial's warnings (runner.Result.Warnings) go to
+// stderr.
+func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) study.Objective, error) {
 	o := cfg.Objective
 	if o.Function != "" {
 		fn, err := functions.Get(o.Function, cfg.Space.Len())
 		if err != nil {
 			return nil, fmt.Errorf("objective.function: %w", err)
 		}
+		for _, p := range cfg.Space.Params() {
+			switch {
+			case p.Kind != space.Float:
+				return nil, fmt.Errorf("objective.function: %s takes float parameters; %s is %s", o.Function, p.Name, p.Kind)
+			case len(p.When) > 0:
+				return nil, fmt.Errorf("objective.function: %s takes unconditional float parameters; %s has a when: condition", o.Function, p.Name)
+			}
+		}
 		return func(*study.Study) study.Objective {
 			return func(_ context.Context, t *study.Trial) (float64, error) {
 				x := make([]float64, fn.Dim)
 				for i, p := range cfg.Space.Params() {
-					v, ok := t.Params[p.Name].(float64)
-					if !ok {
-						return 0, fmt.Errorf("function objectives take float parameters; %s is %T", p.Name, t.Params[p.Name])
-					}
-					x[i] = v
+					x[i] = t.Params[p.Name].(float64) // checked above
 				}
 				return fn.F(x), nil
 			}
@@ -252,21 +258,32 @@ func fileObjective(cfg *config.Study) (func(*study.Study) study.Objective, error
 	if cmd.LogDir == "" {
 		cmd.LogDir = "boa-logs"
 	}
-	for _, k := range slices.Sorted(maps.Keys(o.Env)) {
-		cmd.Env = append(cmd.Env, k+"="+o.Env[k])
+	env, err := runner.Env(o.Env)
+	if err != nil {
+		return nil, fmt.Errorf("objective.%w", err)
 	}
-	if err := runner.Validate(cmd, cfg.Space.Names()); err != nil {
+	cmd.Env = env
+	if err := runner.ValidateSpace(cmd, cfg.Space); err != nil {
 		return nil, fmt.Errorf("objective.command: %w", err)
 	}
+	if err := cmd.Check(); err != nil {
+		return nil, fmt.Errorf("objective: %w", err)
+	}
+	var mu sync.Mutex // trials run in parallel with workers: > 1
 	return func(st *study.Study) study.Objective {
 		return func(ctx context.Context, t *study.Trial) (float64, error) {
 			rt := runner.Trial{ID: t.ID, Number: t.Number, Study: st.Name(), Params: t.Params}
 			out, _ := runner.LogPaths(cmd.LogDir, rt)
 			_ = st.Storage().SetLogPath(ctx, t.ID, out)
 			res, err := runner.Run(ctx, cmd, rt, func(r runner.Report) { _ = t.Report(ctx, r.Step, r.Value) })
-			for k, v := range res.Metrics {
-				t.Metrics[k] = v
+			if len(res.Warnings) > 0 {
+				mu.Lock()
+				for _, w := range res.Warnings {
+					fmt.Fprintf(stderr, "boa: trial %d: warning: %s\n", t.Number, w)
+				}
+				mu.Unlock()
 			}
+			maps.Copy(t.Metrics, res.Metrics)
 			return res.Value, err
 		}
 	}, nil

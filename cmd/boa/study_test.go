@@ -149,6 +149,9 @@ func TestRunStudyFileBadInput(t *testing.T) {
 		{"no objective", "objective:", "objectivex:", "objectivex"},
 		{"low >= high", "low: -2, high: 2", "low: 2, high: -2", "space.x"},
 		{"unknown sampler", "sampler: gpbo", "sampler: magic", "unknown sampler"},
+		{"missing program", "command: [sh,", "command: [no-such-boa-program,", `command[0] "no-such-boa-program": executable file not found in $PATH`},
+		{"conditional placeholder", "n: {type: int, low: 0, high: 3}", "n: {type: int, low: 0, high: 3, when: {act: [relu]}}", "{n} is a conditional parameter"},
+		{"env name with =", "timeout: 30s", "timeout: 30s\n  env: {\"A=B\": x}", "objective.env: variable name \"A=B\" contains '='"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file, url := writeStudy(t, strings.Replace(sphereStudy, tc.from, tc.to, 1))
@@ -157,6 +160,33 @@ func TestRunStudyFileBadInput(t *testing.T) {
 				t.Fatalf("err = %v, want mention of %q", err, tc.want)
 			}
 		})
+	}
+	// A built-in function takes float parameters: an int one would fail
+	// every trial, so the file is refused.
+	file, url := writeStudy(t, "name: f\ntrials: 3\nspace:\n  x: {type: float, low: 0, high: 1}\n  n: {type: int, low: 0, high: 3}\nobjective: {function: levy}\n")
+	if _, err := boa(t, "run", file, "--storage", url); err == nil || !strings.Contains(err.Error(), "levy takes float parameters; n is int") {
+		t.Fatalf("err = %v, want a refusal of the int parameter", err)
+	}
+}
+
+// TestRunStudyFileWarnings: a protocol line the runner drops is printed
+// as a warning and does not fail the trial.
+func TestRunStudyFileWarnings(t *testing.T) {
+	study := strings.ReplaceAll(sphereStudy, `echo "BOA_METRIC n2 $(($1*$1))"`, `echo "BOA_METRIC n2 lots"`)
+	file, url := writeStudy(t, strings.ReplaceAll(study, "LOGS", filepath.Join(t.TempDir(), "logs")))
+	var out, errOut bytes.Buffer
+	cmd := rootCmd()
+	cmd.SetArgs([]string{"run", file, "--storage", url, "--trials", "2"})
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(errOut.String(), "warning: "); got != 2 || !strings.Contains(errOut.String(), "BOA_METRIC n2 lots") {
+		t.Errorf("want one warning per trial naming the dropped line; stderr:\n%s", errOut.String())
+	}
+	if !strings.Contains(out.String(), "2 complete") {
+		t.Errorf("the trials should complete:\n%s", out.String())
 	}
 }
 

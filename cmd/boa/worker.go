@@ -122,7 +122,10 @@ func runWorker(ctx context.Context, f workerFlags, args []string, stderr io.Writ
 	if err := json.Unmarshal(st.Space, &sp); err != nil {
 		return fmt.Errorf("study %q: the server sent a space this boa cannot read: %w", f.study, err)
 	}
-	if err := runner.Validate(w.cmd, sp.Names()); err != nil {
+	if err := runner.ValidateSpace(w.cmd, &sp); err != nil {
+		return err
+	}
+	if err := w.cmd.Check(); err != nil {
 		return err
 	}
 	logf("study %s on %s as %s: %s", f.study, f.server, f.name, strings.Join(args, " "))
@@ -199,6 +202,9 @@ func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Durat
 	res, err := runner.Run(rctx, w.cmd, runner.Trial{ID: t.ID, Number: t.Number, Study: w.f.study, Params: t.Params}, onReport)
 	lost := context.Cause(rctx) == errTrialLost
 	cancel(nil)
+	for _, warning := range res.Warnings {
+		w.log("trial %d: warning: %s", t.Number, warning)
+	}
 	took := time.Since(start).Round(time.Millisecond)
 
 	var r client.Result
