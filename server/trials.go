@@ -186,14 +186,6 @@ func (o outcome) same(t storage.Trial) bool {
 	return t.Value != nil && o.value != nil && *t.Value == *o.value
 }
 
-// requeueError asks study.Tell to re-queue the trial's configuration: it
-// does so for a trial interrupted by its context, which is what a worker
-// that sends requeue means (its own Ctrl-C), and records the reason as is.
-type requeueError struct{ reason string }
-
-func (e requeueError) Error() string { return e.reason }
-func (e requeueError) Unwrap() error { return context.Canceled }
-
 func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r)
 	if err != nil {
@@ -224,10 +216,8 @@ func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
 	}
 	res := study.Result{Pruned: o.state == storage.Pruned, Metrics: o.metrics}
 	switch {
-	case o.state == storage.Failed && o.requeue:
-		res.Err = requeueError{o.reason}
 	case o.state == storage.Failed:
-		res.Err = errors.New(o.reason)
+		res.Err, res.Requeue = errors.New(o.reason), o.requeue
 	default:
 		res.Value = *o.value
 		if err := e.st.Transform().Check(res.Value); err != nil && !res.Pruned {

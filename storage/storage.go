@@ -19,6 +19,9 @@ var (
 	// (WAITING), which nobody runs.
 	ErrNotRunning = errors.New("not RUNNING")
 	ErrLocked     = errors.New("study suggestion lease held by another holder")
+	// ErrInvalid: input no back-end takes (a NaN value, a NUL byte in a
+	// reason, …); retrying cannot help.
+	ErrInvalid = errors.New("invalid input")
 )
 
 // State is the life-cycle state of a trial: WAITING → RUNNING → one of

@@ -4,48 +4,60 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Every back-end validates through these functions so that all three accept
 // and reject exactly the same inputs (the conformance suite checks it).
+// Their errors wrap ErrInvalid.
+
+// invalid is fmt.Errorf wrapping ErrInvalid as well.
+func invalid(format string, args ...any) error {
+	return invalidError{fmt.Errorf(format, args...)}
+}
+
+type invalidError struct{ error }
+
+func (e invalidError) Unwrap() []error { return []error{e.error, ErrInvalid} }
 
 func validateStudy(s Study) error {
 	if s.Name == "" {
-		return fmt.Errorf("storage: create study: empty name")
+		return invalid("storage: create study: empty name")
 	}
 	if s.Direction != "minimize" && s.Direction != "maximize" {
-		return fmt.Errorf("storage: create study %q: direction %q: want minimize or maximize", s.Name, s.Direction)
+		return invalid("storage: create study %q: direction %q: want minimize or maximize", s.Name, s.Direction)
 	}
 	if err := validJSON(s.Space); err != nil {
-		return fmt.Errorf("storage: create study %q: space: %w", s.Name, err)
+		return invalid("storage: create study %q: space: %w", s.Name, err)
 	}
 	if err := validJSON(s.Config); err != nil {
-		return fmt.Errorf("storage: create study %q: config: %w", s.Name, err)
+		return invalid("storage: create study %q: config: %w", s.Name, err)
 	}
 	if s.Budget < 0 {
-		return fmt.Errorf("storage: create study %q: negative budget %d", s.Name, s.Budget)
+		return invalid("storage: create study %q: negative budget %d", s.Name, s.Budget)
 	}
 	return nil
 }
 
 func validateNewTrial(t Trial) error {
 	if t.State != Waiting && t.State != Running {
-		return fmt.Errorf("storage: add trial to study %d: state %v: a new trial is WAITING or RUNNING", t.StudyID, t.State)
+		return invalid("storage: add trial to study %d: state %v: a new trial is WAITING or RUNNING", t.StudyID, t.State)
 	}
 	if err := validJSON(t.Params); err != nil {
-		return fmt.Errorf("storage: add trial to study %d: params: %w", t.StudyID, err)
+		return invalid("storage: add trial to study %d: params: %w", t.StudyID, err)
 	}
 	for i, x := range t.X {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("storage: add trial to study %d: X[%d] = %v is not finite", t.StudyID, i, x)
+			return invalid("storage: add trial to study %d: X[%d] = %v is not finite", t.StudyID, i, x)
 		}
 	}
 	if t.RetryOf < -1 {
-		return fmt.Errorf("storage: add trial to study %d: RetryOf = %d: want -1 (no retry) or a trial number", t.StudyID, t.RetryOf)
+		return invalid("storage: add trial to study %d: RetryOf = %d: want -1 (no retry) or a trial number", t.StudyID, t.RetryOf)
 	}
 	if t.Batch < 0 {
-		return fmt.Errorf("storage: add trial to study %d: Batch = %d: want 0 (no batch) or a positive batch number", t.StudyID, t.Batch)
+		return invalid("storage: add trial to study %d: Batch = %d: want 0 (no batch) or a positive batch number", t.StudyID, t.Batch)
 	}
 	return nil
 }
@@ -53,7 +65,7 @@ func validateNewTrial(t Trial) error {
 // retryTargetError explains why a trial cannot be re-run; it is shared so
 // the message is the same everywhere.
 func retryTargetError(studyID int64, retryOf int, why string) error {
-	return fmt.Errorf("storage: add trial to study %d: RetryOf = %d %s (set RetryOf = -1 for a trial that re-runs nothing)", studyID, retryOf, why)
+	return invalid("storage: add trial to study %d: RetryOf = %d %s (set RetryOf = -1 for a trial that re-runs nothing)", studyID, retryOf, why)
 }
 
 // retryExistsError: the trial was re-queued already (by a reaper or another
@@ -64,17 +76,23 @@ func retryExistsError(studyID int64, retryOf int) error {
 
 func validateFinish(id int64, f Finish) error {
 	if !f.State.Finished() {
-		return fmt.Errorf("storage: finish trial %d: state %v is not a final state (COMPLETE, PRUNED or FAILED)", id, f.State)
+		return invalid("storage: finish trial %d: state %v is not a final state (COMPLETE, PRUNED or FAILED)", id, f.State)
 	}
 	if f.State == Complete && f.Value == nil {
-		return fmt.Errorf("storage: finish trial %d: a COMPLETE trial needs a value", id)
+		return invalid("storage: finish trial %d: a COMPLETE trial needs a value", id)
 	}
 	if f.Value != nil && !finite(*f.Value) {
-		return fmt.Errorf("storage: finish trial %d: value %v is not finite (record the trial as FAILED instead)", id, *f.Value)
+		return invalid("storage: finish trial %d: value %v is not finite (record the trial as FAILED instead)", id, *f.Value)
+	}
+	if err := storable(f.Reason); err != nil {
+		return invalid("storage: finish trial %d: reason: %w", id, err)
 	}
 	for k, v := range f.Metrics {
+		if err := storable(k); err != nil {
+			return invalid("storage: finish trial %d: metric name: %w", id, err)
+		}
 		if !finite(v) {
-			return fmt.Errorf("storage: finish trial %d: metric %q = %v is not finite", id, k, v)
+			return invalid("storage: finish trial %d: metric %q = %v is not finite", id, k, v)
 		}
 	}
 	return nil
@@ -82,14 +100,14 @@ func validateFinish(id int64, f Finish) error {
 
 func validateReport(id int64, value float64) error {
 	if !finite(value) {
-		return fmt.Errorf("storage: report for trial %d: value %v is not finite", id, value)
+		return invalid("storage: report for trial %d: value %v is not finite", id, value)
 	}
 	return nil
 }
 
 func validateLock(studyID int64, ttl time.Duration) error {
 	if ttl <= 0 {
-		return fmt.Errorf("storage: lock study %d: lease ttl %v must be positive", studyID, ttl)
+		return invalid("storage: lock study %d: lease ttl %v must be positive", studyID, ttl)
 	}
 	return nil
 }
@@ -97,6 +115,19 @@ func validateLock(studyID int64, ttl time.Duration) error {
 func validJSON(b json.RawMessage) error {
 	if len(b) > 0 && !json.Valid(b) {
 		return fmt.Errorf("invalid JSON %.40q", b)
+	}
+	return nil
+}
+
+// storable refuses text that not every back-end can keep: PostgreSQL's
+// text and jsonb take neither NUL nor invalid UTF-8, so none of the three
+// takes them.
+func storable(s string) error {
+	switch {
+	case strings.IndexByte(s, 0) >= 0:
+		return fmt.Errorf("%.40q contains a NUL byte", s)
+	case !utf8.ValidString(s):
+		return fmt.Errorf("%.40q is not valid UTF-8", s)
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/boaopt/boa/storage"
 )
 
 // Objective evaluates one trial and returns its value in the user's sense.
@@ -77,17 +79,21 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 // run evaluates one trial with heartbeats and tells its result. It
 // returns the finished trial as the objective saw it.
 func (s *Study) run(ctx context.Context, objective Objective, t *Trial) (Trial, error) {
-	stop := s.heartbeat(ctx, t.ID)
+	// Heartbeats go on until the result is recorded, through an
+	// interruption too: while a tell is retried the trial must not be
+	// taken for dead.
+	stop := s.heartbeat(context.WithoutCancel(ctx), t.ID)
+	defer stop()
 	if t.Metrics == nil {
 		t.Metrics = map[string]float64{}
 	}
 	v, err := evaluate(ctx, objective, t)
-	stop()
+	r := Result{Value: v, Err: err, Metrics: t.Metrics}
 	if err != nil && ctx.Err() != nil {
-		err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
+		r.Err, r.Requeue = fmt.Errorf("interrupted: %w", context.Cause(ctx)), true
 	}
 	tctx := context.WithoutCancel(ctx) // record the result even when interrupted
-	if err := s.Tell(tctx, t.ID, Result{Value: v, Err: err, Metrics: t.Metrics}); err != nil {
+	if err := s.tellPatiently(ctx, t, r); err != nil {
 		return Trial{}, err
 	}
 	rec, err := s.store.GetTrial(tctx, t.ID)
@@ -95,6 +101,70 @@ func (s *Study) run(ctx context.Context, objective Objective, t *Trial) (Trial, 
 		return Trial{}, s.errorf("trial %d: %w", t.Number, err)
 	}
 	return s.trial(rec)
+}
+
+// tellPatiently tells r, retrying with backoff while the storage fails
+// (a PostgreSQL restart, a SQLite file locked for long) for up to the
+// lease: after that another process may have taken the trial for dead.
+// Once ctx is done it tries once more and gives up, with an error that
+// names the result, so that it is not lost from sight.
+func (s *Study) tellPatiently(ctx context.Context, t *Trial, r Result) error {
+	tctx := context.WithoutCancel(ctx)
+	deadline := time.Now().Add(s.lease)
+	wait := 50 * time.Millisecond
+	for retried := false; ; retried = true {
+		err := s.Tell(tctx, t.ID, r)
+		if retried && errors.Is(err, storage.ErrFinished) {
+			// An earlier try may have been recorded although it
+			// failed (its commit acknowledged late): if so, it stands.
+			err = s.toldAlready(tctx, t, r, err)
+		}
+		if err == nil {
+			return nil
+		}
+		if permanent(err) || ctx.Err() != nil || time.Now().After(deadline) {
+			return fmt.Errorf("trial %d %v: its result (%s) was not recorded: %w", t.Number, t.Params, describeResult(r), err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// toldAlready returns nil when trial t holds what Tell records for r,
+// and then makes sure an interrupted trial is re-queued; otherwise it
+// returns err.
+func (s *Study) toldAlready(ctx context.Context, t *Trial, r Result, err error) error {
+	rec, gerr := s.store.GetTrial(ctx, t.ID)
+	f := s.finish(r)
+	if gerr != nil || rec.State != f.State || rec.Reason != f.Reason || (rec.Value == nil) != (f.Value == nil) ||
+		rec.Value != nil && *rec.Value != *f.Value {
+		return err
+	}
+	if r.Err != nil && interrupted(r) {
+		return s.requeue(ctx, t.ID)
+	}
+	return nil
+}
+
+// permanent reports whether a tell failed for a reason retrying cannot
+// change.
+func permanent(err error) bool {
+	for _, p := range []error{storage.ErrInvalid, storage.ErrFinished, storage.ErrNotFound, storage.ErrNotRunning} {
+		if errors.Is(err, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func describeResult(r Result) string {
+	if r.Err != nil {
+		return "FAILED: " + r.Err.Error()
+	}
+	return fmt.Sprintf("value %v", r.Value)
 }
 
 // heartbeat beats for trial id every third of the lease until stopped.

@@ -416,18 +416,35 @@ type Result struct {
 	Err     error              // non-nil: the trial FAILED with this reason
 	Pruned  bool               // stopped early by a pruner; Value is the last intermediate value
 	Metrics map[string]float64 // extra metrics and constraint values
+	// Requeue (with Err) says the trial was interrupted, not at fault: its
+	// configuration is run again. An Err wrapping context.Canceled or
+	// context.DeadlineExceeded says the same.
+	Requeue bool
 }
 
 // Tell records the result of trial id. An error, or a value that is NaN,
 // infinite or one the study's transform cannot take (log: not > 0), marks
-// the trial FAILED with the reason; the study is otherwise unaffected. A trial interrupted by its context (Ctrl-C) is
-// FAILED "interrupted" and its configuration re-queued, so that a resumed
-// study runs it again.
+// the trial FAILED with the reason; the study is otherwise unaffected. An
+// interrupted trial (Result.Requeue) is FAILED with its reason and its
+// configuration re-queued, so that a resumed study runs it again. A NUL
+// byte or invalid UTF-8 in the reason or a metric name (a crashing
+// program's output) becomes U+FFFD, which every storage can keep.
 func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
+	if err := s.store.FinishTrial(ctx, id, s.finish(r)); err != nil {
+		return s.errorf("tell trial %d: %w", id, err)
+	}
+	if r.Err != nil && interrupted(r) {
+		return s.requeue(ctx, id)
+	}
+	return nil
+}
+
+// finish is what Tell records for r.
+func (s *Study) finish(r Result) storage.Finish {
 	f := storage.Finish{State: Complete, Metrics: finite(r.Metrics)}
 	switch {
 	case r.Err != nil:
-		f.State, f.Reason = Failed, r.Err.Error()
+		f.State, f.Reason = Failed, storable(r.Err.Error())
 	case math.IsNaN(r.Value) || math.IsInf(r.Value, 0):
 		f.State, f.Reason = Failed, fmt.Sprintf("objective returned %v", r.Value)
 	case r.Pruned:
@@ -438,33 +455,40 @@ func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
 			f.State, f.Value, f.Reason = Failed, nil, fmt.Sprintf("objective returned %v, but %v", r.Value, err)
 		}
 	}
-	if err := s.store.FinishTrial(ctx, id, f); err != nil {
-		return s.errorf("tell trial %d: %w", id, err)
-	}
-	if r.Err != nil && (errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, context.DeadlineExceeded)) {
-		return s.requeue(ctx, id)
-	}
-	return nil
+	return f
 }
 
-// finite drops NaN and infinite metrics, which no storage can keep.
+func interrupted(r Result) bool {
+	return r.Requeue || errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, context.DeadlineExceeded)
+}
+
+// finite drops NaN and infinite metrics, which no storage can keep, and
+// makes the names storable.
 func finite(m map[string]float64) map[string]float64 {
 	out := make(map[string]float64, len(m))
 	for k, v := range m {
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {
-			out[k] = v
+			out[storable(k)] = v
 		}
 	}
 	return out
 }
 
+// storable replaces what storage refuses in text (storage.ErrInvalid): NUL
+// bytes and invalid UTF-8 become U+FFFD.
+func storable(s string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", "\uFFFD"), "\uFFFD")
+}
+
+// requeue adds a WAITING copy of interrupted trial id. A re-run that is
+// interrupted in its turn is re-queued again: an interruption says nothing
+// about the configuration. (A trial whose process died is re-run once
+// only, by the storage's Reap: a configuration that kills its worker
+// twice should not be tried forever.)
 func (s *Study) requeue(ctx context.Context, id int64) error {
 	rec, err := s.store.GetTrial(context.WithoutCancel(ctx), id)
 	if err != nil {
 		return s.errorf("re-queue trial %d: %w", id, err)
-	}
-	if rec.RetryOf >= 0 {
-		return nil // re-run once only
 	}
 	_, err = s.store.AddTrial(context.WithoutCancel(ctx), storage.Trial{
 		StudyID: s.rec.ID, Params: rec.Params, X: rec.X, State: Waiting, RetryOf: rec.Number, Batch: rec.Batch,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -19,11 +20,12 @@ import (
 
 // newProgress returns the per-trial callback that shows progress on w: a
 // bar when w is a terminal, else one plain line per trial unless quiet.
-// total is the study's budget, remaining the trials this run will add,
+// total is the study's budget, done the trials of it finished for good,
 // and before the study's trials so far (a resumed run's best starts there).
-// A re-run (Trial.RetryOf) takes the place of the trial it repeats, which
-// has already been counted, so it does not advance the count.
-func newProgress(w io.Writer, total, remaining int, quiet bool, dir study.Direction, before []study.Trial) func(study.Trial) {
+// A trial that FAILED once ctx is done was interrupted: study.Optimize
+// re-queues it, so it is not counted; its re-run is.
+func newProgress(ctx context.Context, w io.Writer, total, done int, quiet bool, dir study.Direction, before []study.Trial) func(study.Trial) {
+	counts := func(t study.Trial) bool { return t.State != study.Failed || ctx.Err() == nil }
 	var mu sync.Mutex
 	best, have := 0.0, false
 	better := func(t study.Trial) bool {
@@ -40,7 +42,7 @@ func newProgress(w io.Writer, total, remaining int, quiet bool, dir study.Direct
 		better(t)
 	}
 	if file, ok := w.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
-		bar := progressbar.NewOptions(remaining,
+		bar := progressbar.NewOptions(total-done,
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetDescription("trials"),
 			progressbar.OptionShowCount(),
@@ -53,7 +55,7 @@ func newProgress(w io.Writer, total, remaining int, quiet bool, dir study.Direct
 			if better(t) {
 				bar.Describe(fmt.Sprintf("best %.6g", best))
 			}
-			if t.RetryOf < 0 {
+			if counts(t) {
 				_ = bar.Add(1)
 			}
 		}
@@ -61,11 +63,10 @@ func newProgress(w io.Writer, total, remaining int, quiet bool, dir study.Direct
 	if quiet {
 		return nil
 	}
-	done := total - remaining
 	return func(t study.Trial) {
 		mu.Lock()
 		defer mu.Unlock()
-		if t.RetryOf < 0 {
+		if counts(t) {
 			done++
 		}
 		better(t)

@@ -20,7 +20,7 @@ func TestProgressStartsFromTheStudysBest(t *testing.T) {
 		{Number: 1, State: study.Failed, Reason: "exit code 1"},
 	}
 	var w bytes.Buffer
-	progress := newProgress(&w, 4, 2, false, study.Minimize, before)
+	progress := newProgress(context.Background(), &w, 4, 2, false, study.Minimize, before)
 	progress(study.Trial{Number: 2, State: study.Complete, Value: 22, RetryOf: -1})
 	progress(study.Trial{Number: 3, State: study.Complete, Value: 1.25, RetryOf: -1})
 	want := []string{"[3/4] trial 2  value 22            best 3.5", "[4/4] trial 3  value 1.25          best 1.25"}
@@ -29,20 +29,31 @@ func TestProgressStartsFromTheStudysBest(t *testing.T) {
 	}
 }
 
-// TestProgressCountsReRunsOnce: a resumed run re-runs the trials an
-// interrupted one left FAILED and re-queued; a re-run takes its original's
-// place in the budget, so the count never passes the budget ([5/4] before).
+// TestProgressCountsReRunsOnce: a trial interrupted by Ctrl-C is FAILED
+// and re-queued, so it is not counted, and its re-run in a resumed run
+// is; the count never passes the budget ([5/4] before).
 func TestProgressCountsReRunsOnce(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var w bytes.Buffer
+	progress := newProgress(ctx, &w, 4, 0, false, study.Minimize, nil)
+	progress(study.Trial{Number: 0, State: study.Complete, Value: 3.5, RetryOf: -1})
+	cancel()
+	progress(study.Trial{Number: 1, State: study.Failed, Reason: "interrupted", RetryOf: -1})
 	before := []study.Trial{
 		{Number: 0, State: study.Complete, Value: 3.5, RetryOf: -1},
 		{Number: 1, State: study.Failed, Reason: "interrupted", RetryOf: -1},
 	}
-	var w bytes.Buffer
-	progress := newProgress(&w, 4, 2, false, study.Minimize, before)
+	progress = newProgress(context.Background(), &w, 4, 1, false, study.Minimize, before)
 	progress(study.Trial{Number: 2, State: study.Complete, Value: 2, RetryOf: 1})
 	progress(study.Trial{Number: 3, State: study.Complete, Value: 5, RetryOf: -1})
 	progress(study.Trial{Number: 4, State: study.Complete, Value: 1, RetryOf: -1})
-	want := []string{"[2/4] trial 2  value 2             best 2", "[3/4] trial 3  value 5             best 2", "[4/4] trial 4  value 1             best 1"}
+	want := []string{
+		"[1/4] trial 0  value 3.5           best 3.5",
+		"[1/4] trial 1  FAILED: interrupted  best 3.5",
+		"[2/4] trial 2  value 2             best 2",
+		"[3/4] trial 3  value 5             best 2",
+		"[4/4] trial 4  value 1             best 1",
+	}
 	if got := strings.Split(strings.TrimSpace(w.String()), "\n"); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("progress lines\n%q\nwant\n%q", got, want)
 	}

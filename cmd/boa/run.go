@@ -66,6 +66,7 @@ func runCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			go func() { <-ctx.Done(); stop() }() // a second Ctrl-C kills at once
 			switch {
 			case len(args) == 1 && f.function != "":
 				return errors.New("give a study file or --function, not both")
@@ -141,16 +142,24 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "study %s: %s, sampler %s, %d of %d trials done, storage %s\n",
-		st.Name(), st.Direction(), modelLabel(st), len(before), cfg.Trials, url)
 	remaining, err := st.Remaining(ctx)
 	if err != nil {
 		return err
 	}
-	progress := newProgress(stderr, cfg.Trials, remaining, false, st.Direction(), before)
+	again := reRuns(before)
+	done := cfg.Trials - remaining - again
+	fmt.Fprintf(stderr, "study %s: %s, sampler %s, %d of %d trials done, storage %s\n",
+		st.Name(), st.Direction(), modelLabel(st), done, cfg.Trials, url)
+	if again > 0 {
+		fmt.Fprintf(stderr, "boa: %d interrupted or lost trials run again first\n", again)
+	}
+	progress := newProgress(ctx, stderr, cfg.Trials, done, false, st.Direction(), before)
 	err = st.Optimize(ctx, objective(st), 0, study.OptimizeOptions{Workers: max(1, cfg.Workers), OnTrial: progress})
 	trials, terr := st.Trials(context.WithoutCancel(ctx))
-	if terr != nil {
+	switch {
+	case terr != nil && err != nil:
+		return fmt.Errorf("%w (and the trials could not be listed: %v)", err, terr)
+	case terr != nil:
 		return terr
 	}
 	printStudySummary(stdout, st, trials)
@@ -169,6 +178,18 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
 	}
 	return err
+}
+
+// reRuns counts the interrupted or lost trials waiting to run again; each
+// takes its original's place in the budget.
+func reRuns(trials []study.Trial) int {
+	n := 0
+	for _, t := range trials {
+		if t.RetryOf >= 0 && t.State == study.Waiting {
+			n++
+		}
+	}
+	return n
 }
 
 // openStudy creates the file's study, or opens it with --resume after
@@ -354,7 +375,7 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 		// the order in which --workers finish the others.
 		return p.Evaluate(t.Params, rand.New(rand.NewPCG(f.seed, uint64(t.Number))))
 	}
-	progress := newProgress(stderr, f.trials, f.trials, f.json, study.Minimize, nil)
+	progress := newProgress(ctx, stderr, f.trials, 0, f.json, study.Minimize, nil)
 	err = st.Optimize(ctx, objective, f.trials, study.OptimizeOptions{Workers: f.workers, OnTrial: progress})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err

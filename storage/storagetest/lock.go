@@ -62,7 +62,7 @@ func testLockExclusion(t *testing.T, s storage.Storage) {
 	_, err = s.Lock(ctx(t), 999999, "a", time.Minute)
 	wantErr(t, "Lock unknown study", err, storage.ErrNotFound)
 	_, err = s.Lock(ctx(t), st.ID, "a", 0)
-	wantPlainErr(t, "Lock with ttl 0", err)
+	wantInvalid(t, "Lock with ttl 0", err)
 }
 
 func testLockExpiry(t *testing.T, s storage.Storage) {

@@ -102,13 +102,12 @@ func wantErr(t *testing.T, what string, err, sentinel error) {
 	}
 }
 
-// wantPlainErr checks that err is a validation error: non-nil, and not one
-// of the sentinels that mean something else to callers.
-func wantPlainErr(t *testing.T, what string, err error) {
+// wantInvalid checks that err is a validation error: it wraps
+// storage.ErrInvalid and none of the other sentinels.
+func wantInvalid(t *testing.T, what string, err error) {
 	t.Helper()
-	if err == nil {
-		t.Errorf("%s: no error", what)
-		return
+	if !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("%s: error %v, want one wrapping storage.ErrInvalid", what, err)
 	}
 	for _, s := range []error{storage.ErrNotFound, storage.ErrExists, storage.ErrFinished, storage.ErrNotRunning, storage.ErrLocked} {
 		if errors.Is(err, s) {
@@ -158,7 +157,7 @@ func testStudyValidation(t *testing.T, s storage.Storage) {
 		{Name: "x", Direction: "minimize", Budget: -1},
 	} {
 		_, err := s.CreateStudy(ctx(t), st)
-		wantPlainErr(t, fmt.Sprintf("CreateStudy(%+v)", st), err)
+		wantInvalid(t, fmt.Sprintf("CreateStudy(%+v)", st), err)
 	}
 	if list, _ := s.ListStudies(ctx(t)); len(list) != 0 {
 		t.Errorf("invalid studies were stored: %+v", list)

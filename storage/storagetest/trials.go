@@ -63,14 +63,14 @@ func testAddTrialValidation(t *testing.T, s storage.Storage) {
 		"zero RetryOf": {StudyID: st.ID},
 	} {
 		_, err := s.AddTrial(ctx(t), tr)
-		wantPlainErr(t, "AddTrial "+name, err)
+		wantInvalid(t, "AddTrial "+name, err)
 	}
 	first := add(t, s, st.ID, storage.Running, 0)
 	if first.Number != 0 {
 		t.Errorf("rejected trials used up numbers: first accepted trial has number %d", first.Number)
 	}
 	_, err := s.AddTrial(ctx(t), storage.Trial{StudyID: st.ID, RetryOf: 0})
-	wantPlainErr(t, "AddTrial retrying a RUNNING trial", err)
+	wantInvalid(t, "AddTrial retrying a RUNNING trial", err)
 	if err := s.FinishTrial(ctx(t), first.ID, storage.Finish{State: storage.Failed, Reason: "boom"}); err != nil {
 		t.Fatal(err)
 	}
@@ -238,8 +238,11 @@ func testFinishTrial(t *testing.T, s storage.Storage) {
 		"NaN value":         {State: storage.Complete, Value: ptr(math.NaN())},
 		"Inf value":         {State: storage.Pruned, Value: ptr(math.Inf(1))},
 		"NaN metric":        {State: storage.Complete, Value: ptr(1), Metrics: map[string]float64{"m": math.NaN()}},
+		"NUL in reason":     {State: storage.Failed, Reason: "core\x00dumped"},
+		"bad UTF-8 reason":  {State: storage.Failed, Reason: "caf\xe9"},
+		"NUL in metric":     {State: storage.Complete, Value: ptr(1), Metrics: map[string]float64{"a\x00b": 1}},
 	} {
-		wantPlainErr(t, "FinishTrial "+name, s.FinishTrial(ctx(t), tr.ID, f))
+		wantInvalid(t, "FinishTrial "+name, s.FinishTrial(ctx(t), tr.ID, f))
 	}
 	if got, _ := s.GetTrial(ctx(t), tr.ID); got.State != storage.Running {
 		t.Fatalf("a rejected finish changed the trial: %+v", got)
@@ -300,7 +303,7 @@ func testReports(t *testing.T, s storage.Storage) {
 	if len(all) != 2 || !reflect.DeepEqual(all[0].Reports, want) || !reflect.DeepEqual(all[1].Reports, []storage.Report{{Step: 1, Value: 3}}) {
 		t.Errorf("Trials reports = %+v", all)
 	}
-	wantPlainErr(t, "Report NaN", s.Report(ctx(t), tr.ID, 11, math.NaN()))
+	wantInvalid(t, "Report NaN", s.Report(ctx(t), tr.ID, 11, math.NaN()))
 	wantErr(t, "Report unknown", s.Report(ctx(t), 999999, 1, 1), storage.ErrNotFound)
 	waiting := add(t, s, st.ID, storage.Waiting, 2)
 	wantErr(t, "Report on a WAITING trial", s.Report(ctx(t), waiting.ID, 1, 1), storage.ErrNotRunning)
