@@ -163,10 +163,16 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return terr
 	}
 	printStudySummary(stdout, st, trials)
-	running := 0
-	for _, t := range trials {
-		if t.State == study.Running {
+	running, complete := 0, 0
+	var failed *study.Trial
+	for i, t := range trials {
+		switch {
+		case t.State == study.Running:
 			running++
+		case t.State == study.Complete:
+			complete++
+		case t.State == study.Failed && failed == nil:
+			failed = &trials[i]
 		}
 	}
 	if running > 0 && err == nil {
@@ -174,8 +180,17 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		// process, or to one that was killed and has not yet gone stale.
 		fmt.Fprintf(stderr, "boa: %d trials are still RUNNING, held by another process or by one that was killed; a killed one's trials are re-run by the first boa run --resume after their lease (%v without a heartbeat)\n", running, f.lease)
 	}
-	if errors.Is(err, context.Canceled) {
+	switch {
+	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
+	case err == nil && complete == 0 && failed != nil:
+		// Every trial failing is most often the command's fault (a typo,
+		// a missing file): a script running boa must see it.
+		where := ""
+		if failed.LogPath != "" {
+			where = " (its output: " + strings.TrimSuffix(failed.LogPath, ".out") + ".{out,err})"
+		}
+		return fmt.Errorf("no trial completed; the first failure, trial %d: %s%s", failed.Number, firstLine(failed.Reason), where)
 	}
 	return err
 }
