@@ -171,11 +171,11 @@ func (s *server) enqueue(w http.ResponseWriter, r *http.Request) error {
 	}
 	// Under the suggestion lease, so that the budget check and the insert
 	// are one step for every process's asks.
-	unlock, err := s.store.Lock(r.Context(), e.st.ID(), "enqueue", time.Minute)
+	lease, err := s.store.Lock(r.Context(), e.st.ID(), "enqueue", time.Minute)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer lease.Unlock()
 	if budget := e.st.Budget(); budget > 0 {
 		trials, err := s.store.Trials(r.Context(), e.st.ID())
 		if err != nil {

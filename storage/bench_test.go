@@ -98,7 +98,7 @@ func BenchmarkAsk(b *testing.B) {
 			st := storagetest.NewStudy(b, s, "ask")
 			ctx := context.Background()
 			timed(b, nil, func(int) error {
-				unlock, err := s.Lock(ctx, st.ID, "bench", time.Minute)
+				lease, err := s.Lock(ctx, st.ID, "bench", time.Minute)
 				if err != nil {
 					return err
 				}
@@ -106,7 +106,7 @@ func BenchmarkAsk(b *testing.B) {
 					Params: []byte(`{"x":0.5}`), X: []float64{0.5}}); err != nil {
 					return err
 				}
-				return unlock()
+				return lease.Unlock()
 			})
 		})
 	}

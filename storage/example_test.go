@@ -25,7 +25,7 @@ func Example() {
 		panic(err)
 	}
 
-	unlock, err := s.Lock(ctx, st.ID, "worker-1", 30*time.Second)
+	lease, err := s.Lock(ctx, st.ID, "worker-1", 30*time.Second)
 	if err != nil {
 		panic(err)
 	}
@@ -33,7 +33,7 @@ func Example() {
 	if _, err := s.AddTrial(ctx, storage.Trial{StudyID: st.ID, Params: json.RawMessage(`{"x":1.5}`), X: []float64{0.65}, RetryOf: -1}); err != nil {
 		panic(err)
 	}
-	if err := unlock(); err != nil {
+	if err := lease.Unlock(); err != nil {
 		panic(err)
 	}
 

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -43,6 +44,26 @@ func pollLock(ctx context.Context, studyID int64, holder string, try func() (boo
 	}
 }
 
-func leaseLostError(studyID int64, holder string) error {
-	return fmt.Errorf("storage: unlock study %d for %q: lease expired and was taken over: %w", studyID, holder, ErrLocked)
+// Lease is a suggestion lease taken by Storage.Lock.
+type Lease struct {
+	renew  func(context.Context) error
+	unlock func() error
+	once   sync.Once
+}
+
+// Renew extends the lease to its ttl from now, as a heartbeat does a
+// trial's, for a holder that needs it longer than the ttl. It reports
+// ErrLocked when the lease expired and was taken over meanwhile: whatever
+// the holder did under it since may have overlapped the new holder's work.
+func (l *Lease) Renew(ctx context.Context) error { return l.renew(ctx) }
+
+// Unlock releases the lease. It reports ErrLocked when the lease expired
+// and was taken over meanwhile; calls after the first return nil.
+func (l *Lease) Unlock() (err error) {
+	l.once.Do(func() { err = l.unlock() })
+	return err
+}
+
+func leaseLostError(what string, studyID int64, holder string) error {
+	return fmt.Errorf("storage: %s study %d for %q: lease expired and was taken over: %w", what, studyID, holder, ErrLocked)
 }

@@ -331,7 +331,7 @@ func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time) ([]T
 	return failed, nil
 }
 
-func (m *Memory) Lock(ctx context.Context, studyID int64, holder string, ttl time.Duration) (func() error, error) {
+func (m *Memory) Lock(ctx context.Context, studyID int64, holder string, ttl time.Duration) (*Lease, error) {
 	if err := validateLock(studyID, ttl); err != nil {
 		return nil, err
 	}
@@ -356,19 +356,25 @@ func (m *Memory) Lock(ctx context.Context, studyID int64, holder string, ttl tim
 	if err := pollLock(ctx, studyID, holder, try); err != nil {
 		return nil, err
 	}
-	var once sync.Once
-	return func() (err error) {
-		once.Do(func() {
-			m.mu.Lock()
-			defer m.mu.Unlock()
-			if l, ok := m.leases[studyID]; ok && l.token == token {
-				delete(m.leases, studyID)
-				return
-			}
-			err = leaseLostError(studyID, holder)
-		})
-		return err
-	}, nil
+	renew := func(context.Context) error {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if l, ok := m.leases[studyID]; ok && l.token == token {
+			m.leases[studyID] = memLease{token: token, expires: m.now().Add(ttl)}
+			return nil
+		}
+		return leaseLostError("renew the lease of", studyID, holder)
+	}
+	unlock := func() error {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if l, ok := m.leases[studyID]; ok && l.token == token {
+			delete(m.leases, studyID)
+			return nil
+		}
+		return leaseLostError("unlock", studyID, holder)
+	}
+	return &Lease{renew: renew, unlock: unlock}, nil
 }
 
 func (m *Memory) PutState(ctx context.Context, studyID int64, key string, value []byte) error {

@@ -67,7 +67,7 @@ func TestHelperProcess(t *testing.T) {
 		return true
 	}
 	for j := range perChild {
-		unlock, err := s.Lock(t.Context(), st.ID, "child-"+id, 30*time.Second)
+		lease, err := s.Lock(t.Context(), st.ID, "child-"+id, 30*time.Second)
 		if err != nil {
 			t.Fatalf("child %s: lock: %v", id, err)
 		}
@@ -76,7 +76,7 @@ func TestHelperProcess(t *testing.T) {
 		if err != nil {
 			t.Fatalf("child %s: add: %v", id, err)
 		}
-		if err := unlock(); err != nil {
+		if err := lease.Unlock(); err != nil {
 			t.Fatalf("child %s: unlock: %v", id, err)
 		}
 		if j%10 == 0 {

@@ -222,7 +222,7 @@ func (s *sqlStore) GetState(ctx context.Context, studyID int64, key string) ([]b
 	return v, nil
 }
 
-func (s *sqlStore) Lock(ctx context.Context, studyID int64, holder string, ttl time.Duration) (func() error, error) {
+func (s *sqlStore) Lock(ctx context.Context, studyID int64, holder string, ttl time.Duration) (*Lease, error) {
 	if err := validateLock(studyID, ttl); err != nil {
 		return nil, err
 	}
@@ -255,23 +255,33 @@ func (s *sqlStore) Lock(ctx context.Context, studyID int64, holder string, ttl t
 	if err := pollLock(ctx, studyID, holder, try); err != nil {
 		return nil, err
 	}
-	var once sync.Once
-	return func() (err error) {
-		once.Do(func() {
-			// Unlock has no context of its own; bound it so a dead database
-			// cannot hang the caller.
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			n, e := s.exec(ctx, `DELETE FROM study_leases WHERE study_id = $1 AND token = $2`, studyID, token)
-			switch {
-			case e != nil:
-				err = fmt.Errorf("storage: unlock study %d for %q: %w", studyID, holder, e)
-			case n == 0:
-				err = leaseLostError(studyID, holder)
-			}
-		})
-		return err
-	}, nil
+	renew := func(ctx context.Context) error {
+		now := s.now()
+		n, err := s.exec(ctx, `UPDATE study_leases SET expires_us = $1 WHERE study_id = $2 AND token = $3`,
+			now.Add(ttl).UnixMicro(), studyID, token)
+		switch {
+		case err != nil:
+			return fmt.Errorf("storage: renew the lease of study %d for %q: %w", studyID, holder, err)
+		case n == 0:
+			return leaseLostError("renew the lease of", studyID, holder)
+		}
+		return nil
+	}
+	unlock := func() error {
+		// Unlock has no context of its own; bound it so a dead database
+		// cannot hang the caller.
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		n, err := s.exec(ctx, `DELETE FROM study_leases WHERE study_id = $1 AND token = $2`, studyID, token)
+		switch {
+		case err != nil:
+			return fmt.Errorf("storage: unlock study %d for %q: %w", studyID, holder, err)
+		case n == 0:
+			return leaseLostError("unlock", studyID, holder)
+		}
+		return nil
+	}
+	return &Lease{renew: renew, unlock: unlock}, nil
 }
 
 func (s *sqlStore) Close() error {

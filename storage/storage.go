@@ -175,12 +175,11 @@ type Storage interface {
 	// All in one transaction; concurrent reapers never double-requeue.
 	// Returns the trials marked FAILED.
 	Reap(ctx context.Context, studyID int64, before time.Time) ([]Trial, error)
-	// Lock takes the study's suggestion lease for holder for at most ttl.
-	// It waits (polling, honouring ctx) while another lease is live; an
-	// expired lease is taken over. Leases are exclusive per call, not per
-	// holder name. The returned unlock releases it; it reports ErrLocked if
-	// the lease had expired and was taken over meanwhile.
-	Lock(ctx context.Context, studyID int64, holder string, ttl time.Duration) (unlock func() error, err error)
+	// Lock takes the study's suggestion lease for holder for ttl, which
+	// Lease.Renew extends. It waits (polling, honouring ctx) while another
+	// lease is live; an expired lease is taken over. Leases are exclusive
+	// per call, not per holder name.
+	Lock(ctx context.Context, studyID int64, holder string, ttl time.Duration) (*Lease, error)
 	// PutState stores sampler state that cannot be recomputed from history.
 	PutState(ctx context.Context, studyID int64, key string, value []byte) error
 	GetState(ctx context.Context, studyID int64, key string) ([]byte, error) // ErrNotFound when absent

@@ -169,18 +169,25 @@ func describeResult(r Result) string {
 
 // heartbeat beats for trial id every third of the lease until stopped.
 func (s *Study) heartbeat(ctx context.Context, id int64) (stop func()) {
+	return every(ctx, max(s.lease/3, 10*time.Millisecond), func(ctx context.Context) {
+		_ = s.store.Heartbeat(ctx, id) // a missed beat is retried at the next tick
+	})
+}
+
+// every calls f every interval until stopped or ctx is done.
+func every(ctx context.Context, interval time.Duration, f func(context.Context)) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tick := time.NewTicker(max(s.lease/3, 10*time.Millisecond))
+		tick := time.NewTicker(interval)
 		defer tick.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				_ = s.store.Heartbeat(ctx, id) // a missed beat is retried at the next tick
+				f(ctx)
 			}
 		}
 	}()

@@ -57,7 +57,7 @@ const DefaultLease = 30 * time.Second
 // suggestLease bounds how long one process may hold the study's
 // suggestion lease: longer than any suggestion takes, short enough that a
 // process killed while suggesting does not stall the others for long.
-const suggestLease = 2 * time.Minute
+var suggestLease = 2 * time.Minute // a variable for tests
 
 // Spec defines a new study.
 type Spec struct {
@@ -271,11 +271,15 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	if err := claimAll(); err != nil || len(out) == n {
 		return out, err
 	}
-	unlock, err := s.store.Lock(ctx, s.rec.ID, s.worker, suggestLease)
+	lease, err := s.store.Lock(ctx, s.rec.ID, s.worker, suggestLease)
 	if err != nil {
 		return out, s.errorf("take the suggestion lease: %w", err)
 	}
-	defer unlock()
+	defer lease.Unlock() // its error is moot: the renewal below fenced the inserts
+	// A suggestion may take longer than the lease (a GP on thousands of
+	// trials): renewed, the lease keeps the others waiting meanwhile. A
+	// failed renewal is retried at the next tick.
+	defer every(ctx, suggestLease/3, func(ctx context.Context) { _ = lease.Renew(ctx) })()
 	recs, err := s.store.Trials(ctx, s.rec.ID)
 	if err != nil {
 		return out, s.errorf("load trials: %w", err)
@@ -298,6 +302,12 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	us, err := s.suggest(ctx, h, k)
 	if err != nil {
 		return out, err
+	}
+	// Still the holder? Then nobody suggests for ttl from now. Otherwise
+	// another process may have suggested meanwhile without seeing these
+	// points, and adding them could duplicate its trials.
+	if err := lease.Renew(ctx); err != nil {
+		return out, s.errorf("the suggestion lease lapsed while %s suggested (not renewed for %v), so these suggestions are dropped: %w", s.sampler.Name(), suggestLease, err)
 	}
 	// The new trials share a batch number, so that a batch sampler can
 	// tell its batches apart when it replays the history (batch CoCaBO,

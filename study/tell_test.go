@@ -4,12 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/storage"
 )
 
@@ -181,5 +184,52 @@ func TestTellKeepsUnstorableReasons(t *testing.T) {
 				t.Fatalf("reason %q, metrics %v", ts[0].Reason, ts[1].Metrics)
 			}
 		})
+	}
+}
+
+// slowSampler suggests at random after a delay, saying when it starts.
+type slowSampler struct {
+	delay   time.Duration
+	started chan struct{}
+}
+
+func (s *slowSampler) Name() string { return "random" }
+func (s *slowSampler) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
+	close(s.started)
+	time.Sleep(s.delay)
+	return h.Space.Sample(rng), nil
+}
+
+// TestSuggestionLeaseOutlivesASlowSuggestion: a suggestion that takes
+// longer than the suggestion lease keeps it by renewing it, so another
+// process's suggestion waits and then sees it as pending. Without the
+// renewal the other took the lease over and suggested blind to it.
+func TestSuggestionLeaseOutlivesASlowSuggestion(t *testing.T) {
+	defer func(d time.Duration) { suggestLease = d }(suggestLease)
+	suggestLease = 150 * time.Millisecond
+	store := storage.NewMemory()
+	a, err := Create(bg, store, Spec{Name: "s", Space: testSpace(t), Sampler: "random", Budget: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(bg, store, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := &slowSampler{delay: 4 * suggestLease, started: make(chan struct{})}
+	a.sampler = slow
+	rec := &recorder{}
+	b.sampler = rec
+	asked := make(chan error)
+	go func() { _, err := a.Ask(bg); asked <- err }()
+	<-slow.started
+	if _, err := b.Ask(bg); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-asked; err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rec.pending, []int{1}) {
+		t.Fatalf("the second suggestion saw %v pending trials, want [1]: it did not wait for the slow one", rec.pending)
 	}
 }

@@ -19,7 +19,7 @@ func testLockExclusion(t *testing.T, s storage.Storage) {
 	counter := 0 // deliberately unsynchronised: only the lease protects it
 	err := parallel(goroutines, func(g int) error {
 		for range rounds {
-			unlock, err := s.Lock(ctx(t), st.ID, fmt.Sprintf("holder-%d", g%2), time.Minute)
+			lease, err := s.Lock(ctx(t), st.ID, fmt.Sprintf("holder-%d", g%2), time.Minute)
 			if err != nil {
 				return err
 			}
@@ -30,7 +30,7 @@ func testLockExclusion(t *testing.T, s storage.Storage) {
 			time.Sleep(100 * time.Microsecond)
 			counter = c + 1
 			inside.Add(-1)
-			if err := unlock(); err != nil {
+			if err := lease.Unlock(); err != nil {
 				return err
 			}
 		}
@@ -53,10 +53,10 @@ func testLockExclusion(t *testing.T, s storage.Storage) {
 	if err != nil {
 		t.Fatalf("lease of another study blocked: %v", err)
 	}
-	if err := errors.Join(u1(), u2()); err != nil {
+	if err := errors.Join(u1.Unlock(), u2.Unlock()); err != nil {
 		t.Fatal(err)
 	}
-	if err := u1(); err != nil {
+	if err := u1.Unlock(); err != nil {
 		t.Errorf("second unlock: %v, want nil", err)
 	}
 	_, err = s.Lock(ctx(t), 999999, "a", time.Minute)
@@ -82,9 +82,45 @@ func testLockExpiry(t *testing.T, s storage.Storage) {
 	if waited := time.Since(start); waited < ttl {
 		t.Errorf("lease taken over after %v, before its ttl %v", waited, ttl)
 	}
-	wantErr(t, "unlock of a lease taken over", crashed(), storage.ErrLocked)
-	if err := unlock(); err != nil {
+	wantErr(t, "renewal of a lease taken over", crashed.Renew(ctx(t)), storage.ErrLocked)
+	wantErr(t, "unlock of a lease taken over", crashed.Unlock(), storage.ErrLocked)
+	if err := unlock.Unlock(); err != nil {
 		t.Errorf("unlock of the live lease: %v", err)
+	}
+}
+
+// testLockRenew: a renewed lease outlives its ttl; once renewals stop it
+// expires and is taken over.
+func testLockRenew(t *testing.T, s storage.Storage) {
+	st := NewStudy(t, s, "s")
+	const ttl = 200 * time.Millisecond
+	held, err := s.Lock(ctx(t), st.ID, "slow", ttl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, cancel := context.WithTimeout(ctx(t), 3*ttl)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Lock(c, st.ID, "waiter", time.Minute)
+		done <- err
+	}()
+	for range 12 {
+		time.Sleep(ttl / 4)
+		if err := held.Renew(ctx(t)); err != nil {
+			t.Fatalf("renewing a live lease: %v", err)
+		}
+	}
+	if err := <-done; !errors.Is(err, storage.ErrLocked) {
+		t.Fatalf("Lock while the lease was renewed = %v, want ErrLocked after 3 ttl", err)
+	}
+	next, err := s.Lock(ctx(t), st.ID, "next", time.Minute) // taken over after ttl without renewal
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, "renewal of a lease taken over", held.Renew(ctx(t)), storage.ErrLocked)
+	if err := next.Unlock(); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -104,7 +140,7 @@ func testLockCancel(t *testing.T, s storage.Storage) {
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("Lock took %v to notice its context ended", took)
 	}
-	if err := unlock(); err != nil {
+	if err := unlock.Unlock(); err != nil {
 		t.Fatal(err)
 	}
 	// Free again: taken at once.
@@ -114,7 +150,7 @@ func testLockCancel(t *testing.T, s storage.Storage) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := u(); err != nil {
+	if err := u.Unlock(); err != nil {
 		t.Error(err)
 	}
 }

@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"ConcurrentReap", testConcurrentReap},
 		{"LockExclusion", testLockExclusion},
 		{"LockExpiry", testLockExpiry},
+		{"LockRenew", testLockRenew},
 		{"LockCancel", testLockCancel},
 		{"State", testState},
 		{"LargeStudy", testLargeStudy},
