@@ -82,3 +82,27 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 		t.Errorf("header without clashes: %s", got)
 	}
 }
+
+// TestTrialListShowsTheWorker: boa trials ends each row with the worker
+// that ran the trial, "-" when none is recorded (a queued trial).
+func TestTrialListShowsTheWorker(t *testing.T) {
+	sp, err := space.New(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	printTrialList(&buf, sp, []study.Trial{
+		{Number: 0, State: study.Complete, Value: 0.5, Params: space.Assignment{"x": 0.5}, Metrics: map[string]float64{"acc": 0.9}, Worker: "gpu-node-3"},
+		{Number: 1, State: study.Waiting, Params: space.Assignment{"x": 0.25}},
+	})
+	got := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	want := [][]string{{"TRIAL", "STATE", "VALUE", "x", "acc", "WORKER"}, {"0", "COMPLETE", "0.5", "0.5", "0.9", "gpu-node-3"}, {"1", "WAITING", "-", "0.25", "-", "-"}}
+	if len(got) != len(want) {
+		t.Fatalf("table:\n%s", buf.String())
+	}
+	for i, line := range got {
+		if f := strings.Fields(line); !slices.Equal(f, want[i]) {
+			t.Errorf("line %d: %q, want %q", i, f, want[i])
+		}
+	}
+}
