@@ -2,15 +2,19 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/transform"
@@ -84,15 +88,218 @@ func Load(path string) (*Study, error) {
 	return s, nil
 }
 
-// ParseYAML reads and validates a study file. Unknown fields are errors.
+// ParseYAML reads and validates a study file. A file that is not YAML
+// stops at the syntax error; otherwise every problem is reported, not
+// only the first: unknown or repeated fields, values of the wrong type,
+// each parameter's problems and those of Validate, one error each (joined
+// with errors.Join, in line order), each naming its field and its line.
 func ParseYAML(data []byte) (*Study, error) {
-	var s Study
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&s); err != nil {
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
 		return nil, yamlError(err)
 	}
-	return &s, s.Validate()
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = resolveAlias(root.Content[0])
+	}
+	switch {
+	case root.Kind == yaml.DocumentNode || isNull(root):
+		return nil, errors.New("the study file is empty")
+	case root.Kind != yaml.MappingNode:
+		return nil, &fieldError{line: root.Line, msg: "a study file is a mapping of fields (name: ..., space: ...), got " + nodeKind(root)}
+	}
+	var (
+		s     Study
+		errs  []error
+		lines = map[string]int{} // field → line, for Validate's errors
+		info  = fileInfo{lines: lines, failed: map[string]bool{}}
+	)
+	add := func(line int, field, format string, args ...any) {
+		errs = append(errs, &fieldError{line: line, field: field, msg: fmt.Sprintf(format, args...)})
+		info.failed[field] = true
+		if strings.HasPrefix(field, "objective.") {
+			info.failed["objective"] = true // its checks need every field read
+		}
+	}
+	eachField(root, "", studyFields, lines, add, func(key, val *yaml.Node) {
+		f := key.Value
+		switch f {
+		case "name":
+			decodeField(val, &s.Name, "a string", f, add)
+		case "direction":
+			decodeField(val, &s.Direction, "minimize or maximize", f, add)
+		case "storage":
+			decodeField(val, &s.Storage, "a storage URL", f, add)
+		case "sampler":
+			decodeField(val, &s.Sampler, "a sampler name", f, add)
+		case "trials":
+			decodeField(val, &s.Trials, "an integer", f, add)
+		case "workers":
+			decodeField(val, &s.Workers, "an integer", f, add)
+		case "seed":
+			decodeField(val, &s.Seed, "an integer from 0", f, add)
+		case "transform":
+			decodeField(val, &s.Transform, "none, log or copula", f, add)
+		case "space":
+			if isNull(val) {
+				return // Validate says that a study needs a space
+			}
+			if val.Kind == yaml.MappingNode {
+				info.namesKnown = true
+				for i := 0; i < len(val.Content); i += 2 {
+					info.paramNames = append(info.paramNames, val.Content[i].Value)
+				}
+			}
+			sp := new(space.Space)
+			if err := val.Decode(sp); err != nil {
+				info.spaceFailed = true
+				errs = append(errs, splitErrors(err)...)
+				return
+			}
+			s.Space = sp
+		case "objective":
+			if isNull(val) {
+				return
+			}
+			s.Objective = &Objective{}
+			if val.Kind != yaml.MappingNode {
+				add(key.Line, f, "want a mapping such as {command: [python3, train.py, \"{x}\"]}, got %s", nodeKind(val))
+				return
+			}
+			parseObjective(val, s.Objective, lines, add)
+		}
+	})
+	errs = append(errs, s.validate(info)...)
+	if len(errs) == 0 {
+		return &s, nil
+	}
+	slices.SortStableFunc(errs, func(a, b error) int { return cmp.Compare(errorLine(a), errorLine(b)) })
+	return &s, errors.Join(errs...)
+}
+
+var (
+	studyFields     = []string{"name", "direction", "storage", "sampler", "trials", "workers", "seed", "transform", "space", "objective"}
+	objectiveFields = []string{"command", "function", "timeout", "env", "dir", "logs"}
+)
+
+// eachField calls fn with each field of mapping n that is one of known,
+// records its line in lines (under prefix+name), and reports the unknown
+// and repeated ones.
+func eachField(n *yaml.Node, prefix string, known []string, lines map[string]int,
+	add func(line int, field, format string, args ...any), fn func(key, val *yaml.Node)) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, val := n.Content[i], resolveAlias(n.Content[i+1])
+		path := prefix + key.Value
+		switch {
+		case !slices.Contains(known, key.Value):
+			add(key.Line, path, "unknown field; the fields are %s", strings.Join(known, ", "))
+		case lines[path] > 0:
+			add(key.Line, path, "given twice (lines %d and %d)", lines[path], key.Line)
+		default:
+			lines[path] = key.Line
+			fn(key, val)
+		}
+	}
+}
+
+func parseObjective(n *yaml.Node, o *Objective, lines map[string]int, add func(line int, field, format string, args ...any)) {
+	eachField(n, "objective.", objectiveFields, lines, add, func(key, val *yaml.Node) {
+		f := "objective." + key.Value
+		switch key.Value {
+		case "command":
+			if val.Kind != yaml.SequenceNode && !isNull(val) {
+				add(key.Line, f, "want a list: [program, arg, ...], got %s", nodeKind(val))
+				return
+			}
+			decodeField(val, &o.Command, "a list of strings: [program, arg, ...]", f, add)
+		case "function":
+			decodeField(val, &o.Function, "the name of a built-in function", f, add)
+		case "timeout":
+			if val.Kind != yaml.ScalarNode {
+				add(key.Line, f, "want a duration like 90s, 10m or 1h30m, got %s", nodeKind(val))
+			} else if err := o.Timeout.parse(val.Value); err != nil {
+				add(key.Line, f, "%s", strings.TrimPrefix(err.Error(), "timeout: "))
+			}
+		case "env":
+			decodeField(val, &o.Env, "a mapping of variable names to values, such as {OMP_NUM_THREADS: \"1\"}", f, add)
+		case "dir":
+			decodeField(val, &o.Dir, "a directory", f, add)
+		case "logs":
+			decodeField(val, &o.Logs, "a directory", f, add)
+		}
+	})
+}
+
+// decodeField decodes n into v, or reports that field wants something else.
+func decodeField(n *yaml.Node, v any, want, field string, add func(line int, field, format string, args ...any)) {
+	if err := n.Decode(v); err != nil {
+		add(n.Line, field, "want %s, got %s", want, nodeKind(n))
+	}
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+func nodeKind(n *yaml.Node) string {
+	switch {
+	case n.Kind == yaml.MappingNode:
+		return "a mapping"
+	case n.Kind == yaml.SequenceNode:
+		return "a list"
+	case isNull(n):
+		return "nothing"
+	case n.Kind == yaml.ScalarNode:
+		return strconv.Quote(n.Value)
+	}
+	return "a document"
+}
+
+// fieldError is one problem of a study file: the field at fault ("trials",
+// "objective.env") and its line, 0 when unknown (a missing field, JSON).
+type fieldError struct {
+	line  int
+	field string
+	msg   string
+}
+
+// Error formats the problem as `line L: FIELD: message`, or `FIELD:
+// message` without a line.
+func (e *fieldError) Error() string {
+	s := e.msg
+	if e.field != "" {
+		s = e.field + ": " + s
+	}
+	if e.line > 0 {
+		s = fmt.Sprintf("line %d: %s", e.line, s)
+	}
+	return s
+}
+
+// splitErrors returns the errors that err joins, or err alone.
+func splitErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// errorLine is the line of a study file error, 0 when unknown.
+func errorLine(err error) int {
+	var fe *fieldError
+	var pe *space.ParamError
+	switch {
+	case errors.As(err, &fe):
+		return fe.line
+	case errors.As(err, &pe):
+		return pe.Line
+	}
+	return 0
 }
 
 // ParseJSON reads and validates a study file written as JSON (the body of
@@ -123,45 +330,88 @@ func yamlError(err error) error {
 	return errors.New(strings.TrimPrefix(msg, "yaml: "))
 }
 
-// Validate checks the fields that the YAML and JSON decoders cannot.
+// Validate checks the fields that the YAML and JSON decoders cannot,
+// and the objective's command and env against the space (what the
+// runner would refuse before the first trial: a {name} that is not a
+// parameter or is a conditional one, an env name with '='). Every problem
+// is reported, one error each, joined with errors.Join.
 func (s *Study) Validate() error {
+	return errors.Join(s.validate(fileInfo{})...)
+}
+
+// fileInfo is what ParseYAML knows beyond the Study: the line of each
+// field, and whether space: was given but had errors (reported already),
+// with the parameter names it declares.
+type fileInfo struct {
+	lines       map[string]int  // "trials", "objective.env", ... → line
+	failed      map[string]bool // fields whose value could not be read (reported already)
+	spaceFailed bool
+	paramNames  []string // known when namesKnown: space: was a mapping
+	namesKnown  bool
+}
+
+// validate is Validate for a file described by f.
+func (s *Study) validate(f fileInfo) []error {
 	var errs []error
-	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	add := func(field, format string, args ...any) {
+		if !f.failed[field] {
+			errs = append(errs, &fieldError{line: f.lines[field], field: field, msg: fmt.Sprintf(format, args...)})
+		}
+	}
 	switch {
 	case strings.TrimSpace(s.Name) == "":
-		add("name: a study needs a name")
+		add("name", "a study needs a name")
 	case len(s.Name) > 128 || strings.ContainsAny(s.Name, "/\\\x00\n"):
-		add("name: %q must be at most 128 characters without slashes or newlines", s.Name)
+		add("name", "%q must be at most 128 characters without slashes or newlines", s.Name)
 	}
 	switch strings.ToLower(s.Direction) {
 	case "", "minimize", "minimise", "maximize", "maximise":
 	default:
-		add("direction: must be minimize or maximize, got %q", s.Direction)
+		add("direction", "must be minimize or maximize, got %q", s.Direction)
 	}
 	if _, err := transform.Parse(s.Transform); err != nil {
-		add("transform: %v", err)
+		add("transform", "%v", err)
 	}
 	if s.Trials < 0 {
-		add("trials: must be 0 (no limit) or more, got %d", s.Trials)
+		add("trials", "must be 0 (no limit) or more, got %d", s.Trials)
 	}
 	if s.Workers < 0 {
-		add("workers: must be 1 or more, got %d", s.Workers)
+		add("workers", "must be 1 or more, got %d", s.Workers)
 	}
-	if s.Space == nil || s.Space.Len() == 0 {
-		add("space: a study needs at least one parameter")
+	validSpace := s.Space != nil && s.Space.Len() > 0
+	if !validSpace && !f.spaceFailed {
+		add("space", "a study needs at least one parameter")
 	}
-	if err := sampler.Check(s.SamplerName(), s.Space); err != nil {
-		add("sampler: %v", err)
+	var sp *space.Space
+	if validSpace {
+		sp = s.Space
+	}
+	if err := sampler.Check(s.SamplerName(), sp); err != nil {
+		add("sampler", "%v", err)
 	}
 	if o := s.Objective; o != nil {
 		switch {
 		case len(o.Command) > 0 && o.Function != "":
-			add("objective: give either command or function, not both")
+			add("objective", "give either command or function, not both")
 		case len(o.Command) == 0 && o.Function == "":
-			add("objective: needs a command (a list: [program, arg, ...]) or a built-in function")
+			add("objective", "needs a command (a list: [program, arg, ...]) or a built-in function")
+		case len(o.Command) > 0:
+			cmd := runner.Command{Args: o.Command}
+			var err error
+			if validSpace {
+				err = runner.ValidateSpace(cmd, s.Space)
+			} else if f.spaceFailed && f.namesKnown {
+				err = runner.Validate(cmd, f.paramNames)
+			}
+			if err != nil {
+				add("objective.command", "%v", err)
+			}
+		}
+		if _, err := runner.Env(o.Env); err != nil {
+			add("objective.env", "%s", strings.TrimPrefix(err.Error(), "env: "))
 		}
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
 // Direction, Storage, Sampler and Workers with their defaults applied.

@@ -85,21 +85,29 @@ func TestErrors(t *testing.T) {
 	}{
 		{"empty", "", []string{"empty"}},
 		{"not yaml", "name: [unclosed\n", []string{"line"}},
-		{"unknown field", "name: a\nsampelr: gpbo\n" + space, []string{"line 2", "sampelr"}},
+		{"unknown field", "name: a\nsampelr: gpbo\n" + space, []string{"line 2: sampelr: unknown field", "sampler"}},
 		{"no name", space, []string{"name"}},
 		{"bad direction", "name: a\ndirection: up\n" + space, []string{"direction", "up"}},
-		{"negative trials", "name: a\ntrials: -3\n" + space, []string{"trials", "-3"}},
+		{"negative trials", "name: a\ntrials: -3\n" + space, []string{"line 2: trials", "-3"}},
 		{"bad transform", "name: a\ntransform: sqrt\n" + space, []string{"transform", "sqrt", "log, copula"}},
-		{"trials not int", "name: a\ntrials: many\n" + space, []string{"line 2", "many"}},
+		{"trials not int", "name: a\ntrials: many\n" + space, []string{"line 2: trials: want an integer", "many"}},
 		{"no space", "name: a\n", []string{"space"}},
 		{"low >= high", "name: a\nspace:\n  x: {type: float, low: 2, high: 1}\n", []string{"space.x", "line 3", "low"}},
 		{"log through 0", "name: a\nspace:\n  x: {type: float, low: 0, high: 1, log: true}\n", []string{"space.x", "log"}},
 		{"both objectives", "name: a\n" + space + "objective: {command: [x], function: branin}\n", []string{"objective", "not both"}},
 		{"no objective", "name: a\n" + space + "objective: {timeout: 1m}\n", []string{"objective", "command"}},
-		{"bad timeout", "name: a\n" + space + "objective: {command: [x], timeout: soon}\n", []string{"timeout", "soon"}},
+		{"bad timeout", "name: a\n" + space + "objective: {command: [x], timeout: soon}\n", []string{"line 4: objective.timeout", "soon"}},
 		{"slash in name", "name: a/b\n" + space, []string{"name", "slash"}},
 		{"unknown sampler", "name: a\nsampler: cocaboo\n" + space, []string{"sampler", "cocaboo", "known: auto"}},
 		{"every problem at once", "name: a\nsampler: cocaboo\ntransform: lg\ntrials: -3\n" + space, []string{"sampler", "cocaboo", "transform", "lg", "trials", "-3"}},
+		{"unknown placeholder", "name: a\n" + space + "objective: {command: [echo, \"{y}\"]}\n", []string{"line 4: objective.command", "unknown parameter {y}", "known: x"}},
+		{"conditional placeholder", "name: a\n" + conditional + "objective: {command: [echo, \"{degree}\"]}\n", []string{"line 6: objective.command", "{degree} is a conditional parameter", "BOA_PARAMS"}},
+		{"env name with =", "name: a\n" + space + "objective:\n  command: [echo]\n  env: {\"A=B\": x}\n", []string{`line 6: objective.env: variable name "A=B" contains '='`}},
+		{"unknown objective field", "name: a\n" + space + "objective:\n  comand: [echo]\n", []string{"line 5: objective.comand: unknown field", "command, function"}},
+		{"command not a list", "name: a\n" + space + "objective: {command: python3 train.py}\n", []string{"line 4: objective.command", "want a list", `"python3 train.py"`}},
+		{"field given twice", "name: a\nname: b\n" + space, []string{"line 2: name: given twice (lines 1 and 2)"}},
+		{"not a mapping", "- name: a\n", []string{"line 1", "mapping", "got a list"}},
+		{"comments only", "# nothing yet\n", []string{"empty"}},
 		{"conditional space for cocabo", "name: a\nsampler: cocabo\n" + conditional, []string{"sampler", "cocabo", `"degree" is conditional`}},
 		{"conditional space for casmopolitan", "name: a\nsampler: casmopolitan\n" + conditional, []string{"sampler", "casmopolitan", `"degree" is conditional`}},
 	} {
@@ -139,5 +147,59 @@ func TestConditionalSpaceSamplers(t *testing.T) {
 		if _, err := ParseYAML([]byte(doc)); err != nil {
 			t.Errorf("sampler %q: %v", name, err)
 		}
+	}
+}
+
+// TestEveryErrorAtOnce: a file with problems of every kind gets them all
+// in one error, in line order, each with its line: an unknown field does
+// not hide the others, a bad space does not hide the top-level fields,
+// and a command's placeholders are checked even when the space has
+// errors of its own.
+func TestEveryErrorAtOnce(t *testing.T) {
+	doc := `name: a
+sampelr: gpbo
+direction: up
+trials: -3
+space:
+  C:      {type: float, low: 0, high: 1, log: true}
+  kernel: {type: categorical, choices: [rbf, poly]}
+  degree: {type: int, low: 2, high: 5, when: {kernal: [poly]}}
+objective:
+  command: [python3, train.py, "{nope}"]
+  timeout: soon
+  env: {"A=B": x}
+`
+	_, err := ParseYAML([]byte(doc))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	want := []string{
+		"line 2: sampelr: unknown field",
+		`line 3: direction: must be minimize or maximize, got "up"`,
+		"line 4: trials: must be 0 (no limit) or more, got -3",
+		"space.C (line 6): log scale needs low > 0",
+		`space.degree (line 8): condition on unknown parameter "kernal"`,
+		`line 10: objective.command: command[2] "{nope}": unknown parameter {nope} (known: C, kernel, degree)`,
+		`line 11: objective.timeout: "soon" is not a duration`,
+		`line 12: objective.env: variable name "A=B" contains '='`,
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%v", len(lines), len(want), err)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("error %d: %q, want it to start with %q", i, lines[i], w)
+		}
+	}
+}
+
+// TestJSONChecksTheObjective: the HTTP API's study (ParseJSON) gets the
+// same checks of the objective as a file, without lines.
+func TestJSONChecksTheObjective(t *testing.T) {
+	_, err := ParseJSON([]byte(`{"name":"a","space":{"x":{"type":"float","low":0,"high":1}},"objective":{"command":["echo","{y}"],"env":{"A=B":"x"}}}`))
+	if err == nil || !strings.Contains(err.Error(), "objective.command: command[1] \"{y}\": unknown parameter {y}") ||
+		!strings.Contains(err.Error(), `objective.env: variable name "A=B"`) {
+		t.Fatalf("err = %v", err)
 	}
 }

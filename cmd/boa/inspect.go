@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -102,7 +103,7 @@ func trialsCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				printTrialTable(cmd.OutOrStdout(), st.Space(), trials)
+				printTrialList(cmd.OutOrStdout(), st.Space(), trials)
 				for _, t := range trials {
 					if t.State == study.Failed {
 						fmt.Fprintf(cmd.OutOrStdout(), "trial %d failed: %s\n", t.Number, firstLine(t.Reason))
@@ -114,6 +115,53 @@ func trialsCmd() *cobra.Command {
 	}
 	storageFlag(cmd, &url)
 	return cmd
+}
+
+// printTrialList prints the table of boa trials: the columns of
+// printTrialTable (the run summary's) and the worker that ran each trial,
+// last: host:pid for boa run, the worker's name for the HTTP API (boa
+// worker --name), "-" when none is recorded.
+func printTrialList(w io.Writer, sp *space.Space, trials []study.Trial) {
+	var metrics []string
+	for _, t := range trials {
+		for k := range t.Metrics {
+			if !slices.Contains(metrics, k) {
+				metrics = append(metrics, k)
+			}
+		}
+	}
+	slices.Sort(metrics)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := []string{"TRIAL", "STATE", "VALUE"}
+	head = append(head, sp.Names()...)
+	head = append(head, metrics...)
+	head = append(head, "WORKER")
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, t := range trials {
+		row := []string{fmt.Sprint(t.Number), t.State.String(), valueText(t)}
+		for _, name := range sp.Names() {
+			row = append(row, cellText(t.Params, name))
+		}
+		for _, m := range metrics {
+			row = append(row, cellText(t.Metrics, m))
+		}
+		worker := t.Worker
+		if worker == "" {
+			worker = "-"
+		}
+		row = append(row, worker)
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
+}
+
+// cellText is m[key] as the tables print it, or "-" when absent.
+func cellText[V any](m map[string]V, key string) string {
+	v, ok := m[key]
+	if !ok {
+		return "-"
+	}
+	return paramText(v)
 }
 
 func bestCmd() *cobra.Command {
@@ -166,7 +214,10 @@ func exportCmd() *cobra.Command {
 CSV columns: number, state, value (empty unless COMPLETE or PRUNED), one
 column per parameter (empty when inactive), metric:NAME for each metric
 any trial reported, reason (why a trial failed, first line) and batch
-(shared by the trials proposed together; empty for a queued trial).
+(shared by the trials proposed together; empty for a queued trial). A
+parameter's column is its name, or param:NAME when the name is one of
+number, state, value, reason, batch or starts with metric: or param:,
+so that no two columns have the same header.
 JSON: one object per trial with the same fields, plus reports, worker,
 retry_of and the start and finish times.`,
 		Args: cobra.ExactArgs(1),
@@ -247,10 +298,28 @@ func writeJSON(w io.Writer, trials []study.Trial) error {
 	return enc.Encode(out)
 }
 
+// csvSystemColumns are the CSV columns that are not a parameter or a
+// metric.
+var csvSystemColumns = []string{"number", "state", "value", "reason", "batch"}
+
+// csvParamColumn is the CSV header of parameter name: the name itself,
+// or param:NAME when the name would be taken for another column (a
+// system column such as batch or value) or could be mistaken for a
+// prefixed one (it starts with metric: or param:). Every header is then
+// unique: metric columns are metric:NAME, and a bare name is always a
+// parameter.
+func csvParamColumn(name string) string {
+	if slices.Contains(csvSystemColumns, name) || strings.HasPrefix(name, "metric:") || strings.HasPrefix(name, "param:") {
+		return "param:" + name
+	}
+	return name
+}
+
 // writeCSV writes one row per trial: number, state, value, one column per
-// parameter (empty when inactive), the metrics named in any trial, the
-// reason a trial failed and its batch (empty when none). New columns go
-// last, so that scripts reading columns by position keep working.
+// parameter (empty when inactive; csvParamColumn names it), the metrics
+// named in any trial, the reason a trial failed and its batch (empty when
+// none). New columns go last, so that scripts reading columns by position
+// keep working.
 func writeCSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 	var metrics []string
 	seen := map[string]bool{}
@@ -263,7 +332,10 @@ func writeCSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 		}
 	}
 	cw := csv.NewWriter(w)
-	head := append([]string{"number", "state", "value"}, sp.Names()...)
+	head := []string{"number", "state", "value"}
+	for _, name := range sp.Names() {
+		head = append(head, csvParamColumn(name))
+	}
 	for _, m := range metrics {
 		head = append(head, "metric:"+m)
 	}
