@@ -26,7 +26,7 @@ type OptimizeOptions struct {
 // workers are running are pending for the sampler. An error, panic, NaN or
 // Inf from the objective fails that trial only. Optimize stops early with
 // an error when the sampler or the storage fails, or when ctx is done;
-// trials interrupted by ctx are FAILED "interrupted" and re-queued.
+// trials interrupted by ctx are FAILED "interrupted: <cause>" and re-queued.
 func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o OptimizeOptions) error {
 	if n <= 0 && s.rec.Budget <= 0 {
 		return s.errorf("Optimize needs a number of trials or a study budget")

@@ -103,7 +103,7 @@ func trialsCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				printTrialList(cmd.OutOrStdout(), st.Space(), trials)
+				printTrialTable(cmd.OutOrStdout(), st.Space(), trials, true)
 				for _, t := range trials {
 					if t.State == study.Failed {
 						fmt.Fprintf(cmd.OutOrStdout(), "trial %d failed: %s\n", t.Number, firstLine(t.Reason))
@@ -115,53 +115,6 @@ func trialsCmd() *cobra.Command {
 	}
 	storageFlag(cmd, &url)
 	return cmd
-}
-
-// printTrialList prints the table of boa trials: the columns of
-// printTrialTable (the run summary's) and the worker that ran each trial,
-// last: host:pid for boa run, the worker's name for the HTTP API (boa
-// worker --name), "-" when none is recorded.
-func printTrialList(w io.Writer, sp *space.Space, trials []study.Trial) {
-	var metrics []string
-	for _, t := range trials {
-		for k := range t.Metrics {
-			if !slices.Contains(metrics, k) {
-				metrics = append(metrics, k)
-			}
-		}
-	}
-	slices.Sort(metrics)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := []string{"TRIAL", "STATE", "VALUE"}
-	head = append(head, sp.Names()...)
-	head = append(head, metrics...)
-	head = append(head, "WORKER")
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	for _, t := range trials {
-		row := []string{fmt.Sprint(t.Number), t.State.String(), valueText(t)}
-		for _, name := range sp.Names() {
-			row = append(row, cellText(t.Params, name))
-		}
-		for _, m := range metrics {
-			row = append(row, cellText(t.Metrics, m))
-		}
-		worker := t.Worker
-		if worker == "" {
-			worker = "-"
-		}
-		row = append(row, worker)
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
-	}
-	tw.Flush()
-}
-
-// cellText is m[key] as the tables print it, or "-" when absent.
-func cellText[V any](m map[string]V, key string) string {
-	v, ok := m[key]
-	if !ok {
-		return "-"
-	}
-	return paramText(v)
 }
 
 func bestCmd() *cobra.Command {

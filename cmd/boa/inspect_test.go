@@ -91,10 +91,10 @@ func TestTrialListShowsTheWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	printTrialList(&buf, sp, []study.Trial{
+	printTrialTable(&buf, sp, []study.Trial{
 		{Number: 0, State: study.Complete, Value: 0.5, Params: space.Assignment{"x": 0.5}, Metrics: map[string]float64{"acc": 0.9}, Worker: "gpu-node-3"},
 		{Number: 1, State: study.Waiting, Params: space.Assignment{"x": 0.25}},
-	})
+	}, true)
 	got := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	want := [][]string{{"TRIAL", "STATE", "VALUE", "x", "acc", "WORKER"}, {"0", "COMPLETE", "0.5", "0.5", "0.9", "gpu-node-3"}, {"1", "WAITING", "-", "0.25", "-", "-"}}
 	if len(got) != len(want) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -115,12 +116,13 @@ func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 		return 0
 	})
 	fmt.Fprintf(w, "best: trial %d, value %.6g\n\n", done[0].Number, done[0].Value)
-	printTrialTable(w, st.Space(), done[:min(5, len(done))])
+	printTrialTable(w, st.Space(), done[:min(5, len(done))], false)
 }
 
 // printTrialTable prints trials as an aligned table, one column per
-// parameter and per metric.
-func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial) {
+// parameter and per metric, and with withWorker the worker that ran each
+// (host:pid for boa run, the worker's name through the HTTP API) last.
+func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWorker bool) {
 	var metrics []string
 	for _, t := range trials {
 		for k := range t.Metrics {
@@ -134,28 +136,33 @@ func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial) {
 	head := []string{"TRIAL", "STATE", "VALUE"}
 	head = append(head, sp.Names()...)
 	head = append(head, metrics...)
+	if withWorker {
+		head = append(head, "WORKER")
+	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, t := range trials {
 		row := []string{fmt.Sprint(t.Number), t.State.String(), valueText(t)}
 		for _, name := range sp.Names() {
-			v, ok := t.Params[name]
-			if !ok {
-				row = append(row, "-")
-				continue
-			}
-			row = append(row, paramText(v))
+			row = append(row, cellText(t.Params, name))
 		}
 		for _, m := range metrics {
-			v, ok := t.Metrics[m]
-			if !ok {
-				row = append(row, "-")
-				continue
-			}
-			row = append(row, paramText(v))
+			row = append(row, cellText(t.Metrics, m))
+		}
+		if withWorker {
+			row = append(row, cmp.Or(t.Worker, "-"))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
+}
+
+// cellText is m[key] as the tables print it, or "-" when absent.
+func cellText[V any](m map[string]V, key string) string {
+	v, ok := m[key]
+	if !ok {
+		return "-"
+	}
+	return paramText(v)
 }
 
 func valueText(t study.Trial) string {
