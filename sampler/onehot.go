@@ -61,7 +61,7 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 		o.logger().Warn("onehot-gp: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
 		return untriedPoint(h, rng), nil
 	}
-	model = believe(sp, model, h.WithoutValue())
+	model, _ = believe(sp, model, h.WithoutValue()) // LCB has no incumbent
 	af := acq.LCB{Kappa: o.Kappa}
 	objective, free := acqObjective(sp, model, af)
 	seen := h.seen()
