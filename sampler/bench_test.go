@@ -27,6 +27,43 @@ func BenchmarkGPBOSuggest(b *testing.B) {
 	}
 }
 
+// BenchmarkGPBOBatchOneByOne times a batch of 4 asked one point at a
+// time, as study.AskBatch asks a sampler without SuggestBatch: the four
+// suggestions see the same n observations (a full-refit round, n = 500)
+// and the earlier points of the batch as pending.
+func BenchmarkGPBOBatchOneByOne(b *testing.B) {
+	const n, d, batch = 500, 10, 4
+	fn, _ := functions.Get("ackley", d)
+	rng := rand.New(rand.NewPCG(1, 2))
+	ps := make([]space.Param, d)
+	for i := range ps {
+		ps[i] = space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: 0, High: 1}
+	}
+	sp := space.MustNew(ps...)
+	obs := make([]Observation, n)
+	for i := range obs {
+		u := sp.Sample(rng)
+		obs[i] = Observation{X: u, Y: fn.EvalUnit(u)}
+	}
+	g := NewGPBO()
+	if _, err := g.fit(sp, obs[:n-1], rng); err != nil {
+		b.Fatal(err)
+	}
+	warm := g.warm.get("", len(g.warm.p))
+	for b.Loop() {
+		g.warm.set("", warm, 0) // fitted to the n−1 earlier observations
+		h := &History{Space: sp, Seed: 1, Trials: n, Observed: obs}
+		for s := range batch {
+			u, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(s))))
+			if err != nil {
+				b.Fatal(err)
+			}
+			h.Pending = append(h.Pending, u)
+			h.Trials++
+		}
+	}
+}
+
 func benchSuggest(b *testing.B, n, d int) {
 	const steps = 10
 	fn, _ := functions.Get("ackley", d)
@@ -48,7 +85,7 @@ func benchSuggest(b *testing.B, n, d int) {
 	warm := g.warm.get("", len(g.warm.p))
 	var spent time.Duration
 	for b.Loop() {
-		g.warm.set("", warm)
+		g.warm.set("", warm, 0)
 		start := time.Now()
 		for s := range steps {
 			h := &History{Space: sp, Seed: 1, Trials: n + s, Observed: obs[:n+s]}

@@ -97,7 +97,8 @@ func (c *Casmopolitan) transformY(y []float64) []float64 {
 
 // fitLocal fits the GP of the current epoch (the reference code resets
 // it at each restart) by gp.Fit with Restarts starts, warm-started from
-// the previous fit when the kernel has the same parameters.
+// the previous fit when the kernel has the same parameters, or reuses the
+// previous fit when it was to the same data (warmStart.fittedTo).
 //
 // Long epochs get gpbo's deviation for speed (fullFit): the fit was 86 %
 // of a suggestion at 300 trials on Ackley-53, 1.3 s; the papers' budgets
@@ -106,6 +107,12 @@ func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng 
 	k := c.newKernel(cs, true)
 	cfg := gp.Config{Kernel: k, Noise: casmoNoiseInit, NoiseBound: casmoNoiseBound, Restarts: c.Restarts, MaxIter: c.FitIters, Rand: rng}
 	cfg.Warm = c.warm.get("", k.NumParams()+1)
+	data := fingerprint(X, y)
+	if p := c.warm.fittedTo("", k.NumParams()+1, data); p != nil {
+		if m, err := withParams(X, y, k, p); err == nil {
+			return m, nil
+		}
+	}
 	polish := c.RefitEvery > 1 && len(y)%c.RefitEvery != 0 || !fullFit(len(y))
 	if cfg.Warm != nil && polish {
 		cfg.Restarts = 1
@@ -114,7 +121,7 @@ func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng 
 	if err != nil {
 		return nil, err
 	}
-	c.warm.set("", m.Params())
+	c.warm.set("", m.Params(), data)
 	return m, nil
 }
 

@@ -99,7 +99,8 @@ func (g *GPBO) logger() *slog.Logger {
 }
 
 // fit fits the GP to the completed trials, warm-started from the last fit,
-// or between refits (RefitEvery) reuses the last fitted values.
+// or reuses the last fitted values: between refits (RefitEvery), and when
+// they were fitted to the same data (warmStart.fittedTo).
 func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, error) {
 	X := make([][]float64, len(obs))
 	y := make([]float64, len(obs))
@@ -113,8 +114,13 @@ func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 		cfg.Priors, cfg.NoisePrior = mapPriors(k)
 	}
 	cfg.Warm = g.warm.get("", k.NumParams()+1)
-	if cfg.Warm != nil && (len(obs)-g.initPoints(sp))%max(1, g.RefitEvery) != 0 {
-		if m, err := withParams(X, y, k, cfg.Warm); err == nil {
+	data := fingerprint(X, y)
+	reuse := g.warm.fittedTo("", k.NumParams()+1, data)
+	if reuse == nil && (len(obs)-g.initPoints(sp))%max(1, g.RefitEvery) != 0 {
+		reuse = cfg.Warm
+	}
+	if reuse != nil {
+		if m, err := withParams(X, y, k, reuse); err == nil {
 			return m, nil
 		}
 		// A factorisation failure with the old values: refit below.
@@ -126,7 +132,7 @@ func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 	if err != nil {
 		return nil, err
 	}
-	g.warm.set("", m.Params())
+	g.warm.set("", m.Params(), data)
 	return m, nil
 }
 

@@ -51,3 +51,36 @@ func TestGPBORefitEvery(t *testing.T) {
 		last = p
 	}
 }
+
+// TestFitToTheSameDataIsReused: a second fit to the same observations (the
+// next point of a batch asked one by one, an ask after a failed trial)
+// reuses the first's hyper-parameters instead of fitting again, whatever
+// its random starts; new data is fitted.
+func TestFitToTheSameDataIsReused(t *testing.T) {
+	sp := space.MustNew(space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "b", Kind: space.Float, Low: 0, High: 1})
+	rng := rand.New(rand.NewPCG(3, 4))
+	var obs []Observation
+	for range 30 {
+		u := sp.Sample(rng)
+		obs = append(obs, Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]})
+	}
+	g := NewGPBO()
+	first, err := g.fit(sp, obs, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := g.fit(sp, obs, rand.New(rand.NewPCG(9, 9)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(first.Params(), again.Params()) || g.warm.fits != 1 {
+		t.Fatalf("a fit to the same data fitted again (%d fits): %v, then %v", g.warm.fits, first.Params(), again.Params())
+	}
+	obs[0].Y += 1
+	if _, err := g.fit(sp, obs, rand.New(rand.NewPCG(9, 9))); err != nil {
+		t.Fatal(err)
+	}
+	if g.warm.fits != 2 {
+		t.Fatalf("a fit to other data was not fitted (%d fits)", g.warm.fits)
+	}
+}

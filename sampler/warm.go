@@ -1,6 +1,8 @@
 package sampler
 
 import (
+	"hash/fnv"
+	"math"
 	"slices"
 	"sync"
 )
@@ -11,9 +13,11 @@ import (
 // model layout they belong to, so a sampler reused on another space starts
 // cold. It is safe for concurrent use.
 type warmStart struct {
-	mu  sync.Mutex
-	key string
-	p   []float64
+	mu   sync.Mutex
+	key  string
+	p    []float64
+	data uint64 // fingerprint of the data p was fitted to
+	fits int    // how many fits were stored, for tests
 }
 
 // get returns a copy of the stored values if they belong to key and there
@@ -27,9 +31,44 @@ func (w *warmStart) get(key string, n int) []float64 {
 	return slices.Clone(w.p)
 }
 
-// set stores the fitted values p for key.
-func (w *warmStart) set(key string, p []float64) {
+// fittedTo returns a copy of the stored values if they were fitted to
+// the data of fingerprint data, with key and n values, else nil. A fit to
+// the same data again is wasted: the points of a batch asked one by one
+// (study.AskBatch), or an ask after a trial that failed, see the same
+// observations, and at n = 1000 a full fit takes seconds.
+func (w *warmStart) fittedTo(key string, n int, data uint64) []float64 {
 	w.mu.Lock()
-	w.key, w.p = key, p
+	defer w.mu.Unlock()
+	if w.key != key || len(w.p) != n || w.data != data {
+		return nil
+	}
+	return slices.Clone(w.p)
+}
+
+// set stores the values p fitted for key to the data of fingerprint data.
+func (w *warmStart) set(key string, p []float64, data uint64) {
+	w.mu.Lock()
+	w.key, w.p, w.data = key, p, data
+	w.fits++
 	w.mu.Unlock()
+}
+
+// fingerprint identifies a GP's training data for fittedTo.
+func fingerprint(X [][]float64, y []float64) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	put := func(v float64) {
+		u := math.Float64bits(v)
+		for i := range b {
+			b[i] = byte(u >> (8 * i))
+		}
+		h.Write(b[:])
+	}
+	for i, x := range X {
+		for _, v := range x {
+			put(v)
+		}
+		put(y[i])
+	}
+	return h.Sum64()
 }
