@@ -64,6 +64,35 @@ func BenchmarkGPBOBatchOneByOne(b *testing.B) {
 	}
 }
 
+// BenchmarkGPBOSuggestPending times one gpbo suggestion with n = 800
+// observations and 64 pending points (64 parallel workers): the fit is
+// reused (the same data each op), so the op is Kriging Believer and the
+// acquisition search.
+func BenchmarkGPBOSuggestPending(b *testing.B) {
+	const n, d, pending = 800, 10, 64
+	fn, _ := functions.Get("ackley", d)
+	rng := rand.New(rand.NewPCG(1, 2))
+	ps := make([]space.Param, d)
+	for i := range ps {
+		ps[i] = space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: 0, High: 1}
+	}
+	sp := space.MustNew(ps...)
+	h := &History{Space: sp, Seed: 1, Trials: n + pending}
+	for range n {
+		u := sp.Sample(rng)
+		h.Observed = append(h.Observed, Observation{X: u, Y: fn.EvalUnit(u)})
+	}
+	for range pending {
+		h.Pending = append(h.Pending, sp.Sample(rng))
+	}
+	g := NewGPBO()
+	for b.Loop() {
+		if _, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func benchSuggest(b *testing.B, n, d int) {
 	const steps = 10
 	fn, _ := functions.Get("ackley", d)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/boaopt/boa/acq"
@@ -164,20 +165,39 @@ func mapPriors(k *kernel.Stationary) ([]gp.Prior, gp.Prior) {
 }
 
 // believe adds every pending point to the model as an observation at its
-// posterior mean, one after another (Kriging Believer), so the acquisition
-// does not propose what is already running. It also returns the lowest
-// fantasised value (+Inf with none), which the improvement-based
-// acquisitions must count as observed: see fantasyIncumbent.
+// posterior mean (Kriging Believer), so the acquisition does not propose
+// what is already running. It also returns the lowest fantasised value
+// (+Inf with none), which the improvement-based acquisitions must count as
+// observed: see fantasyIncumbent.
+//
+// Kriging Believer adds the points one after another, each at the mean of
+// the model that has the earlier ones [000 App. B.1, Alg. 17]; but an
+// observation at the model's own mean leaves the mean everywhere
+// unchanged (the update is proportional to y − μ = 0), so all are added
+// at once, at their means under m: one copy of the Cholesky factor rather
+// than one per point (at n = 800 with 64 pending, 389 MB per suggestion;
+// BenchmarkGPBOSuggestPending). When that fails (a point the model cannot
+// take, e.g. a duplicate), they are added one by one, skipping such points.
 func believe(sp *space.Space, m *gp.GP, pending [][]float64) (*gp.GP, float64) {
+	if len(pending) == 0 {
+		return m, math.Inf(1)
+	}
+	F := make([][]float64, len(pending))
+	for i, p := range pending {
+		F[i] = sp.Features(p, nil)
+	}
+	means := make([]float64, len(F))
+	m.PredictBatch(F, means, make([]float64, len(F)))
+	if fm, err := m.Fantasize(F, means); err == nil {
+		return fm, slices.Min(means)
+	}
 	low := math.Inf(1)
-	for _, p := range pending {
-		f := sp.Features(p, nil)
-		mean, _ := m.Predict(f)
-		fm, err := m.Fantasize([][]float64{f}, []float64{mean})
+	for i, f := range F {
+		fm, err := m.Fantasize([][]float64{f}, means[i:i+1])
 		if err != nil {
 			continue // a pending point the model cannot take (e.g. a duplicate) changes nothing
 		}
-		m, low = fm, min(low, mean)
+		m, low = fm, min(low, means[i])
 	}
 	return m, low
 }

@@ -84,3 +84,46 @@ func TestFitToTheSameDataIsReused(t *testing.T) {
 		t.Fatalf("a fit to other data was not fitted (%d fits)", g.warm.fits)
 	}
 }
+
+// TestBelieveAllAtOnceIsKrigingBeliever: adding the pending points at once,
+// at their means under the model, gives the model of Kriging Believer's
+// one-by-one additions (each at the mean of the model with the earlier
+// ones): an observation at the model's mean leaves the mean unchanged.
+func TestBelieveAllAtOnceIsKrigingBeliever(t *testing.T) {
+	sp := space.MustNew(space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "b", Kind: space.Float, Low: 0, High: 1})
+	rng := rand.New(rand.NewPCG(5, 6))
+	var obs []Observation
+	for range 40 {
+		u := sp.Sample(rng)
+		obs = append(obs, Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]})
+	}
+	m, err := NewGPBO().fit(sp, obs, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pending [][]float64
+	for range 6 {
+		pending = append(pending, sp.Sample(rng))
+	}
+	atOnce, low := believe(sp, m, pending)
+	oneByOne, want := m, math.Inf(1)
+	for _, p := range pending {
+		f := sp.Features(p, nil)
+		mean, _ := oneByOne.Predict(f)
+		if oneByOne, err = oneByOne.Fantasize([][]float64{f}, []float64{mean}); err != nil {
+			t.Fatal(err)
+		}
+		want = min(want, mean)
+	}
+	if math.Abs(low-want) > 1e-9 {
+		t.Errorf("lowest fantasy %v, one by one %v", low, want)
+	}
+	for range 20 {
+		f := sp.Features(sp.Sample(rng), nil)
+		m1, v1 := atOnce.Predict(f)
+		m2, v2 := oneByOne.Predict(f)
+		if math.Abs(m1-m2) > 1e-9 || math.Abs(v1-v2) > 1e-9 {
+			t.Fatalf("at %v: at once %v ± %v, one by one %v ± %v", f, m1, v1, m2, v2)
+		}
+	}
+}
