@@ -167,21 +167,6 @@ func (c *Casmopolitan) restartCentre(cs *casmoSpace, bests []Observation, rng *r
 	return slices.Clone(cands[best]), cands, m
 }
 
-// believeAll fantasises the pending points at their posterior means, one
-// after another (Kriging Believer), and returns the model with the lowest
-// fantasised value (+Inf with none), which the incumbent must count
-// (fantasyIncumbent).
-func believeAll(m *gp.GP, feats [][]float64) (*gp.GP, float64) {
-	low := math.Inf(1)
-	for _, f := range feats {
-		mean, _ := m.Predict(f)
-		if fm, err := m.Fantasize([][]float64{f}, []float64{mean}); err == nil {
-			m, low = fm, min(low, mean)
-		}
-	}
-	return m, low
-}
-
 // scaled is s²·k with log s² a hyper-parameter: the ScaleKernel of the
 // reference code around a kernel that has no variance of its own (the
 // exponentiated overlap of a purely categorical space).

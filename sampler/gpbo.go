@@ -179,12 +179,17 @@ func mapPriors(k *kernel.Stationary) ([]gp.Prior, gp.Prior) {
 // BenchmarkGPBOSuggestPending). When that fails (a point the model cannot
 // take, e.g. a duplicate), they are added one by one, skipping such points.
 func believe(sp *space.Space, m *gp.GP, pending [][]float64) (*gp.GP, float64) {
-	if len(pending) == 0 {
-		return m, math.Inf(1)
-	}
 	F := make([][]float64, len(pending))
 	for i, p := range pending {
 		F[i] = sp.Features(p, nil)
+	}
+	return believeAll(m, F)
+}
+
+// believeAll is believe on the model's inputs.
+func believeAll(m *gp.GP, F [][]float64) (*gp.GP, float64) {
+	if len(F) == 0 {
+		return m, math.Inf(1)
 	}
 	means := make([]float64, len(F))
 	m.PredictBatch(F, means, make([]float64, len(F)))
