@@ -27,14 +27,10 @@ func BenchmarkGPBOSuggest(b *testing.B) {
 	}
 }
 
-// BenchmarkGPBOBatchOneByOne times a batch of 4 asked one point at a
-// time, as study.AskBatch asks a sampler without SuggestBatch: the four
-// suggestions see the same n observations (a full-refit round, n = 500)
-// and the earlier points of the batch as pending.
-func BenchmarkGPBOBatchOneByOne(b *testing.B) {
-	const n, d, batch = 500, 10, 4
+// ackleyObservations returns the unit cube in d dimensions and n random
+// observations of Ackley on it.
+func ackleyObservations(n, d int, rng *rand.Rand) (*space.Space, []Observation) {
 	fn, _ := functions.Get("ackley", d)
-	rng := rand.New(rand.NewPCG(1, 2))
 	ps := make([]space.Param, d)
 	for i := range ps {
 		ps[i] = space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: 0, High: 1}
@@ -45,6 +41,17 @@ func BenchmarkGPBOBatchOneByOne(b *testing.B) {
 		u := sp.Sample(rng)
 		obs[i] = Observation{X: u, Y: fn.EvalUnit(u)}
 	}
+	return sp, obs
+}
+
+// BenchmarkGPBOBatchOneByOne times a batch of 4 asked one point at a
+// time, as study.AskBatch asks a sampler without SuggestBatch: the four
+// suggestions see the same n observations (a full-refit round, n = 500)
+// and the earlier points of the batch as pending.
+func BenchmarkGPBOBatchOneByOne(b *testing.B) {
+	const n, d, batch = 500, 10, 4
+	rng := rand.New(rand.NewPCG(1, 2))
+	sp, obs := ackleyObservations(n, d, rng)
 	g := NewGPBO()
 	if _, err := g.fit(sp, obs[:n-1], rng); err != nil {
 		b.Fatal(err)
@@ -70,18 +77,9 @@ func BenchmarkGPBOBatchOneByOne(b *testing.B) {
 // acquisition search.
 func BenchmarkGPBOSuggestPending(b *testing.B) {
 	const n, d, pending = 800, 10, 64
-	fn, _ := functions.Get("ackley", d)
 	rng := rand.New(rand.NewPCG(1, 2))
-	ps := make([]space.Param, d)
-	for i := range ps {
-		ps[i] = space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: 0, High: 1}
-	}
-	sp := space.MustNew(ps...)
-	h := &History{Space: sp, Seed: 1, Trials: n + pending}
-	for range n {
-		u := sp.Sample(rng)
-		h.Observed = append(h.Observed, Observation{X: u, Y: fn.EvalUnit(u)})
-	}
+	sp, obs := ackleyObservations(n, d, rng)
+	h := &History{Space: sp, Seed: 1, Trials: n + pending, Observed: obs}
 	for range pending {
 		h.Pending = append(h.Pending, sp.Sample(rng))
 	}
@@ -95,18 +93,8 @@ func BenchmarkGPBOSuggestPending(b *testing.B) {
 
 func benchSuggest(b *testing.B, n, d int) {
 	const steps = 10
-	fn, _ := functions.Get("ackley", d)
 	rng := rand.New(rand.NewPCG(1, 2))
-	ps := make([]space.Param, d)
-	for i := range ps {
-		ps[i] = space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: 0, High: 1}
-	}
-	sp := space.MustNew(ps...)
-	var obs []Observation
-	for range n + steps {
-		u := sp.Sample(rng)
-		obs = append(obs, Observation{X: u, Y: fn.EvalUnit(u)})
-	}
+	sp, obs := ackleyObservations(n+steps, d, rng)
 	g := NewGPBO()
 	if _, err := g.fit(sp, obs[:n-1], rng); err != nil {
 		b.Fatal(err)

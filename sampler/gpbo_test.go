@@ -52,18 +52,24 @@ func TestGPBORefitEvery(t *testing.T) {
 	}
 }
 
+// smoothObservations returns a 2-D unit square and n random observations
+// of a smooth function on it.
+func smoothObservations(n int, rng *rand.Rand) (*space.Space, []Observation) {
+	sp := space.MustNew(space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "b", Kind: space.Float, Low: 0, High: 1})
+	obs := make([]Observation, n)
+	for i := range obs {
+		u := sp.Sample(rng)
+		obs[i] = Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]}
+	}
+	return sp, obs
+}
+
 // TestFitToTheSameDataIsReused: a second fit to the same observations (the
 // next point of a batch asked one by one, an ask after a failed trial)
 // reuses the first's hyper-parameters instead of fitting again, whatever
 // its random starts; new data is fitted.
 func TestFitToTheSameDataIsReused(t *testing.T) {
-	sp := space.MustNew(space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "b", Kind: space.Float, Low: 0, High: 1})
-	rng := rand.New(rand.NewPCG(3, 4))
-	var obs []Observation
-	for range 30 {
-		u := sp.Sample(rng)
-		obs = append(obs, Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]})
-	}
+	sp, obs := smoothObservations(30, rand.New(rand.NewPCG(3, 4)))
 	g := NewGPBO()
 	first, err := g.fit(sp, obs, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
@@ -90,13 +96,8 @@ func TestFitToTheSameDataIsReused(t *testing.T) {
 // one-by-one additions (each at the mean of the model with the earlier
 // ones): an observation at the model's mean leaves the mean unchanged.
 func TestBelieveAllAtOnceIsKrigingBeliever(t *testing.T) {
-	sp := space.MustNew(space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "b", Kind: space.Float, Low: 0, High: 1})
 	rng := rand.New(rand.NewPCG(5, 6))
-	var obs []Observation
-	for range 40 {
-		u := sp.Sample(rng)
-		obs = append(obs, Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]})
-	}
+	sp, obs := smoothObservations(40, rng)
 	m, err := NewGPBO().fit(sp, obs, rng)
 	if err != nil {
 		t.Fatal(err)
