@@ -294,14 +294,11 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 	if cmd.LogDir == "" {
 		cmd.LogDir = "boa-logs"
 	}
-	env, err := runner.Env(o.Env)
+	env, err := runner.Env(o.Env) // config.Load has checked it, and the command
 	if err != nil {
 		return nil, fmt.Errorf("objective.%w", err)
 	}
 	cmd.Env = env
-	if err := runner.ValidateSpace(cmd, cfg.Space); err != nil {
-		return nil, fmt.Errorf("objective.command: %w", err)
-	}
 	if err := cmd.Check(); err != nil {
 		return nil, fmt.Errorf("objective: %w", err)
 	}
