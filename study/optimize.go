@@ -51,7 +51,11 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 	for range workers {
 		wg.Go(func() {
 			for claim() {
-				t, err := s.Ask(ctx)
+				var t Trial
+				err := s.patiently(ctx, func() (err error) {
+					t, err = s.Ask(ctx)
+					return err
+				})
 				if errors.Is(err, ErrBudget) {
 					return
 				}
@@ -103,33 +107,44 @@ func (s *Study) run(ctx context.Context, objective Objective, t *Trial) (Trial, 
 	return s.trial(rec)
 }
 
-// tellPatiently tells r, retrying with backoff while the storage fails
-// (a PostgreSQL restart, a SQLite file locked for long) for up to the
-// lease: after that another process may have taken the trial for dead.
-// Once ctx is done it tries once more and gives up, with an error that
-// names the result, so that it is not lost from sight.
+// tellPatiently tells r, patiently. Once ctx is done it tries once more
+// and gives up, with an error that names the result, so that it is not
+// lost from sight.
 func (s *Study) tellPatiently(ctx context.Context, t *Trial, r Result) error {
 	tctx := context.WithoutCancel(ctx)
-	deadline := time.Now().Add(s.lease)
-	wait := 50 * time.Millisecond
-	for retried := false; ; retried = true {
+	retried := false
+	err := s.patiently(ctx, func() error {
 		err := s.Tell(tctx, t.ID, r)
 		if retried && errors.Is(err, storage.ErrFinished) {
 			// An earlier try may have been recorded although it
 			// failed (its commit acknowledged late): if so, it stands.
 			err = s.toldAlready(tctx, t, r, err)
 		}
-		if err == nil {
-			return nil
-		}
-		if permanent(err) || ctx.Err() != nil || time.Now().After(deadline) {
-			return fmt.Errorf("trial %d %v: its result (%s) was not recorded: %w", t.Number, t.Params, describeResult(r), err)
+		retried = true
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("trial %d %v: its result (%s) was not recorded: %w", t.Number, t.Params, describeResult(r), err)
+	}
+	return nil
+}
+
+// patiently calls try until it succeeds or fails for good (not
+// transient), ctx is done or the lease has passed, waiting 50 ms doubling
+// to 5 s between tries: a storage briefly down (a PostgreSQL restart, a
+// SQLite file locked for long) must not end a run, and after the lease
+// another process may have taken this one's trials for dead.
+func (s *Study) patiently(ctx context.Context, try func() error) error {
+	deadline := time.Now().Add(s.lease)
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
+		err := try()
+		if err == nil || !transient(err) || ctx.Err() != nil || time.Now().After(deadline) {
+			return err
 		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(wait):
 		}
-		wait = min(2*wait, 5*time.Second)
 	}
 }
 
@@ -149,16 +164,24 @@ func (s *Study) toldAlready(ctx context.Context, t *Trial, r Result, err error) 
 	return nil
 }
 
-// permanent reports whether a tell failed for a reason retrying cannot
-// change.
-func permanent(err error) bool {
-	for _, p := range []error{storage.ErrInvalid, storage.ErrFinished, storage.ErrNotFound, storage.ErrNotRunning} {
+// transient reports whether an ask or a tell failed for a reason that may
+// pass: the storage's, but not its refusals, nor the budget's end, nor
+// the sampler's or the stored history's (lasting).
+func transient(err error) bool {
+	for _, p := range []error{ErrBudget, storage.ErrInvalid, storage.ErrFinished, storage.ErrNotFound, storage.ErrNotRunning} {
 		if errors.Is(err, p) {
-			return true
+			return false
 		}
 	}
-	return false
+	var l lasting
+	return !errors.As(err, &l)
 }
+
+// lasting marks an error that retrying cannot change although it is not
+// the storage's refusal: a sampler's, or a stored trial boa cannot read.
+type lasting struct{ error }
+
+func (e lasting) Unwrap() error { return e.error }
 
 func describeResult(r Result) string {
 	if r.Err != nil {

@@ -297,7 +297,7 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	}
 	h, err := s.history(recs)
 	if err != nil {
-		return out, err
+		return out, lasting{err}
 	}
 	us, err := s.suggest(ctx, h, k)
 	if err != nil {
@@ -343,7 +343,7 @@ func (s *Study) suggest(ctx context.Context, h *sampler.History, k int) ([][]flo
 		return rand.New(rand.NewPCG(s.rec.Seed, uint64(trial)))
 	})
 	if err != nil {
-		return nil, s.errorf("%s: %w", s.sampler.Name(), err)
+		return nil, lasting{s.errorf("%s: %w", s.sampler.Name(), err)}
 	}
 	return us, nil
 }
@@ -361,7 +361,7 @@ func (s *Study) claim(ctx context.Context) (Trial, bool, error) {
 func (s *Study) trial(rec storage.Trial) (Trial, error) {
 	t, err := fromRecord(s.space, rec)
 	if err != nil {
-		return Trial{}, s.errorf("%w", err)
+		return Trial{}, lasting{s.errorf("%w", err)}
 	}
 	t.study = s
 	return t, nil

@@ -17,7 +17,7 @@ import (
 )
 
 // faultySQLite is a study on a real SQLite file whose trials cannot be
-// finished while fault() is on: a trigger makes SQLite itself refuse the
+// added nor finished while fault() is on: a trigger makes SQLite itself refuse the
 // update, as a storage in trouble would (a full disk, a lost server).
 func faultySQLite(t *testing.T, lease time.Duration) (s *Study, fault func(on bool)) {
 	t.Helper()
@@ -41,6 +41,9 @@ func faultySQLite(t *testing.T, lease time.Duration) (s *Study, fault func(on bo
 		`CREATE TABLE fault (on_ INTEGER)`,
 		`CREATE TRIGGER fault BEFORE UPDATE OF state ON trials
 		 WHEN NEW.state <> 'RUNNING' AND EXISTS (SELECT 1 FROM fault)
+		 BEGIN SELECT RAISE(ABORT, 'injected storage fault'); END`,
+		`CREATE TRIGGER fault_insert BEFORE INSERT ON trials
+		 WHEN EXISTS (SELECT 1 FROM fault)
 		 BEGIN SELECT RAISE(ABORT, 'injected storage fault'); END`,
 	} {
 		if _, err := db.Exec(q); err != nil {
@@ -78,12 +81,30 @@ func TestOptimizeRetriesATellTheStorageRefuses(t *testing.T) {
 	}
 }
 
+// TestOptimizeWaitsForAStorageThatCannotAsk: a storage that fails for a
+// while when a trial is asked for (a database restarting) delays the
+// study; it does not end it.
+func TestOptimizeWaitsForAStorageThatCannotAsk(t *testing.T) {
+	s, fault := faultySQLite(t, time.Minute)
+	fault(true)
+	time.AfterFunc(300*time.Millisecond, func() { fault(false) })
+	err := s.Optimize(bg, func(context.Context, *Trial) (float64, error) { return 1, nil }, 0, OptimizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts := trials(t, s); len(ts) != 2 || ts[0].State != Complete || ts[1].State != Complete {
+		t.Fatalf("trials %+v; want 2 COMPLETE", ts)
+	}
+}
+
 // TestOptimizeNamesAResultItCannotRecord: when the storage keeps failing
 // past the lease, Optimize stops with an error that gives the result.
 func TestOptimizeNamesAResultItCannotRecord(t *testing.T) {
 	s, fault := faultySQLite(t, 300*time.Millisecond)
-	fault(true)
-	err := s.Optimize(bg, func(context.Context, *Trial) (float64, error) { return 0.25, nil }, 0, OptimizeOptions{})
+	err := s.Optimize(bg, func(context.Context, *Trial) (float64, error) {
+		fault(true)
+		return 0.25, nil
+	}, 0, OptimizeOptions{})
 	if err == nil || !strings.Contains(err.Error(), "its result (value 0.25) was not recorded") || !strings.Contains(err.Error(), "injected storage fault") {
 		t.Fatalf("err = %v; want one naming the result and the storage's error", err)
 	}
