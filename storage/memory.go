@@ -320,8 +320,8 @@ func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time) ([]T
 		}
 		t.State, t.Reason, t.Finished = Failed, staleReason(t.Heartbeat), now
 		failed = append(failed, cloneTrial(*t))
-		if t.RetryOf >= 0 || m.retried[[2]int64{studyID, int64(t.Number)}] {
-			continue
+		if t.RetryOf >= 0 && lost(m.trials[ids[t.RetryOf]-1].Reason) || m.retried[[2]int64{studyID, int64(t.Number)}] {
+			continue // a configuration lost twice is not re-run forever
 		}
 		m.insert(&Trial{
 			StudyID: studyID, Params: cloneRaw(t.Params), X: cloneFloats(t.X),

@@ -350,7 +350,14 @@ func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time) ([
 			}
 			failed = append(failed, t)
 			if t.RetryOf >= 0 {
-				continue // a retry that crashed again is not re-run forever
+				var reason string
+				if err := tx.QueryRowContext(ctx, `SELECT reason FROM trials WHERE study_id = $1 AND number = $2`,
+					t.StudyID, t.RetryOf).Scan(&reason); err != nil {
+					return err
+				}
+				if lost(reason) {
+					continue // a configuration lost twice is not re-run forever
+				}
 			}
 			if err := s.requeue(ctx, tx, t, now); err != nil {
 				return err

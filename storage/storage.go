@@ -171,7 +171,9 @@ type Storage interface {
 	// Reap marks the study's RUNNING trials whose Heartbeat is before
 	// `before` as FAILED with Reason "stale: no heartbeat since <time>", and
 	// re-queues each one's Params/X once as a new WAITING trial with RetryOf
-	// = its number, unless it is itself a retry or was already re-queued.
+	// = its number, unless it was already re-queued or re-runs a trial that
+	// was stale too (a configuration lost twice is not re-run forever; the
+	// re-run of an interrupted trial is).
 	// All in one transaction; concurrent reapers never double-requeue.
 	// Returns the trials marked FAILED.
 	Reap(ctx context.Context, studyID int64, before time.Time) ([]Trial, error)

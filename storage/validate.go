@@ -142,6 +142,9 @@ func staleReason(heartbeat time.Time) string {
 	return "stale: no heartbeat since " + heartbeat.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
 
+// lost reports whether a FAILED trial's reason is Reap's: its worker died.
+func lost(reason string) bool { return strings.HasPrefix(reason, "stale: ") }
+
 func cloneRaw(b json.RawMessage) json.RawMessage {
 	if len(b) == 0 {
 		return nil

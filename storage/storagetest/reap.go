@@ -117,6 +117,40 @@ func testReapRetryOfRetry(t *testing.T, s storage.Storage) {
 	}
 }
 
+// testReapRetryOfInterrupted: a re-run of an interrupted trial (not a
+// lost one) that is lost in its turn is re-run once, as a first loss is.
+func testReapRetryOfInterrupted(t *testing.T, s storage.Storage) {
+	st := NewStudy(t, s, "s")
+	orig := add(t, s, st.ID, storage.Running, 0)
+	if err := s.FinishTrial(ctx(t), orig.ID, storage.Finish{State: storage.Failed, Reason: "interrupted"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddTrial(ctx(t), storage.Trial{StudyID: st.ID, State: storage.Waiting, RetryOf: orig.Number, Params: orig.Params}); err != nil {
+		t.Fatal(err)
+	}
+	retry, ok, err := s.ClaimTrial(ctx(t), st.ID, "w")
+	if err != nil || !ok {
+		t.Fatalf("claiming the retry = %+v, %v, %v", retry, ok, err)
+	}
+	if _, err := s.Reap(ctx(t), st.ID, staleCut()); err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := s.Trials(ctx(t), st.ID)
+	if len(ts) != 3 || ts[2].State != storage.Waiting || ts[2].RetryOf != retry.Number {
+		t.Fatalf("the lost re-run of an interrupted trial was not re-queued: %+v", ts)
+	}
+	// Lost a second time: not re-run again.
+	if _, ok, err := s.ClaimTrial(ctx(t), st.ID, "w"); err != nil || !ok {
+		t.Fatal(err)
+	}
+	if _, err := s.Reap(ctx(t), st.ID, staleCut()); err != nil {
+		t.Fatal(err)
+	}
+	if ts, _ := s.Trials(ctx(t), st.ID); len(ts) != 3 {
+		t.Errorf("a configuration lost twice was re-queued again: %d trials", len(ts))
+	}
+}
+
 func testConcurrentReap(t *testing.T, s storage.Storage) {
 	const stale, reapers = 20, 4
 	st := NewStudy(t, s, "s")

@@ -42,6 +42,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"ConcurrentFinish", testConcurrentFinish},
 		{"Reap", testReap},
 		{"ReapRetryOfRetry", testReapRetryOfRetry},
+		{"ReapRetryOfInterrupted", testReapRetryOfInterrupted},
 		{"ConcurrentReap", testConcurrentReap},
 		{"LockExclusion", testLockExclusion},
 		{"LockExpiry", testLockExpiry},
