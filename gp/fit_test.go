@@ -245,3 +245,21 @@ func TestFitConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeTargetsKeepPredictionsFinite: a target of 1e300 (a diverged run)
+// is clipped to ±maxTarget, so that the posterior on the original scale,
+// whose variance is sd² times a standardised one, stays finite.
+func TestHugeTargetsKeepPredictionsFinite(t *testing.T) {
+	X := [][]float64{{0}, {0.25}, {0.5}, {0.75}, {1}}
+	y := []float64{0.3, 0.1, 1e300, 0.2, -0.1}
+	g, err := Fit(X, y, Config{Kernel: kernel.NewStationary(kernel.Matern52, 1, false), Rand: rand.New(rand.NewPCG(1, 1))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []float64{0, 0.1, 0.5, 0.9} {
+		mean, v := g.Predict([]float64{x})
+		if math.IsNaN(mean) || math.IsInf(mean, 0) || math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Errorf("Predict(%v) = %v, %v; want finite", x, mean, v)
+		}
+	}
+}

@@ -126,26 +126,37 @@ func copyRows(X [][]float64, k kernel.Kernel) ([][]float64, error) {
 	return out, nil
 }
 
+// maxTarget bounds the targets a GP takes: beyond, the variance on the
+// original scale (sd² of the targets times a standardised variance)
+// overflows, and every acquisition value with it. A diverged training run
+// that prints 1e300 would otherwise turn the samplers random for the rest
+// of the study; clipped, it is merely very bad.
+const maxTarget = 1e150
+
 // standardize returns ỹ = (y − mean)/sd with the unbiased sd (sd := 1 when
-// it is below 1e-12 or n = 1) [spec §1.3, Decision].
+// it is below 1e-12 or n = 1) [spec §1.3, Decision], y clipped to
+// ±maxTarget.
 func standardize(y []float64) (ys []float64, offset, scale float64) {
-	n := float64(len(y))
-	for _, v := range y {
+	ys = make([]float64, len(y))
+	for i, v := range y {
+		ys[i] = min(max(v, -maxTarget), maxTarget)
+	}
+	n := float64(len(ys))
+	for _, v := range ys {
 		offset += v
 	}
 	offset /= n
 	var ss float64
-	for _, v := range y {
+	for _, v := range ys {
 		ss += (v - offset) * (v - offset)
 	}
 	scale = 1
-	if len(y) > 1 {
+	if len(ys) > 1 {
 		if sd := math.Sqrt(ss / (n - 1)); sd >= 1e-12 {
 			scale = sd
 		}
 	}
-	ys = make([]float64, len(y))
-	for i, v := range y {
+	for i, v := range ys {
 		ys[i] = (v - offset) / scale
 	}
 	return ys, offset, scale
