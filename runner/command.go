@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -44,11 +45,16 @@ type Report struct {
 
 // Result is what the command reported.
 type Result struct {
-	Value          float64            // the last BOA_RESULT
-	Metrics        map[string]float64 // BOA_METRIC name value (last wins)
-	Reports        []Report           // BOA_REPORT step value, in order of appearance
-	ExitCode       int                // -1 when killed by a signal or never started
-	Stdout, Stderr string             // log file paths ("" when LogDir is empty or the file could not be created)
+	Value    float64            // the last BOA_RESULT
+	Metrics  map[string]float64 // BOA_METRIC name value (last wins)
+	Reports  []Report           // BOA_REPORT step value, in order of appearance
+	ExitCode int                // -1 when killed by a signal or never started
+	// Signal is the signal that killed the command when Run did not send
+	// it (0 otherwise): a SIGTERM sent to boa's whole process group or
+	// control group (systemd, Slurm's scancel) reaches the command too,
+	// maybe before it reaches boa.
+	Signal         syscall.Signal
+	Stdout, Stderr string // log file paths ("" when LogDir is empty or the file could not be created)
 	Duration       time.Duration
 
 	// Warnings are problems that do not fail the trial, for the caller to

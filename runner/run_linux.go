@@ -90,6 +90,7 @@ func execute(ctx context.Context, c Command, args, env []string, outLog, errLog 
 		msg := fmt.Sprintf("exit code %d", ee.ExitCode())
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			msg = fmt.Sprintf("killed by signal %d (%v)", int(ws.Signal()), ws.Signal())
+			res.Signal = ws.Signal()
 		}
 		if t := st.lines(3); t != "" {
 			msg += ": " + t

@@ -311,6 +311,9 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			out, _ := runner.LogPaths(cmd.LogDir, rt)
 			_ = st.Storage().SetLogPath(ctx, t.ID, out)
 			res, err := runner.Run(ctx, cmd, rt, func(r runner.Report) { _ = t.Report(ctx, r.Step, r.Value) })
+			if err != nil {
+				awaitOwnStop(ctx, res)
+			}
 			if len(res.Warnings) > 0 {
 				mu.Lock()
 				for _, w := range res.Warnings {
@@ -322,6 +325,21 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			return res.Value, err
 		}
 	}, nil
+}
+
+// awaitOwnStop waits up to a second for ctx to end when the trial's
+// command died of SIGTERM or SIGINT that boa did not send: sent to boa's
+// whole process group or control group (systemd's default KillMode,
+// Slurm's scancel), the signal may reach the command before boa, and the
+// trial must then be recorded as interrupted and re-queued, not FAILED.
+func awaitOwnStop(ctx context.Context, res runner.Result) {
+	if res.Signal != syscall.SIGTERM && res.Signal != syscall.SIGINT {
+		return
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Second):
+	}
 }
 
 // runResult is the JSON line of DESIGN.md §2.1.

@@ -200,6 +200,9 @@ func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Durat
 		}
 	}
 	res, err := runner.Run(rctx, w.cmd, runner.Trial{ID: t.ID, Number: t.Number, Study: w.f.study, Params: t.Params}, onReport)
+	if err != nil {
+		awaitOwnStop(ctx, res)
+	}
 	lost := context.Cause(rctx) == errTrialLost
 	cancel(nil)
 	for _, warning := range res.Warnings {
