@@ -91,7 +91,7 @@ type tellRequest struct {
 	Value   json.RawMessage            `json:"value"`
 	Reason  string                     `json:"reason"`
 	Metrics map[string]json.RawMessage `json:"metrics"`
-	Requeue bool                       `json:"requeue"` // FAILED only: run the configuration again, once
+	Requeue bool                       `json:"requeue"` // FAILED only: add a WAITING re-run of the configuration
 }
 
 // maxReason bounds a stored failure reason; longer ones are cut.
