@@ -356,23 +356,21 @@ func (m *Memory) Lock(ctx context.Context, studyID int64, holder string, ttl tim
 	if err := pollLock(ctx, studyID, holder, try); err != nil {
 		return nil, err
 	}
-	renew := func(context.Context) error {
+	// held runs f on the leases if this holder's is still there.
+	held := func(what string, f func()) error {
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		if l, ok := m.leases[studyID]; ok && l.token == token {
-			m.leases[studyID] = memLease{token: token, expires: m.now().Add(ttl)}
-			return nil
+		if l, ok := m.leases[studyID]; !ok || l.token != token {
+			return leaseLostError(what, studyID, holder)
 		}
-		return leaseLostError("renew the lease of", studyID, holder)
+		f()
+		return nil
+	}
+	renew := func(context.Context) error {
+		return held("renew the lease of", func() { m.leases[studyID] = memLease{token: token, expires: m.now().Add(ttl)} })
 	}
 	unlock := func() error {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		if l, ok := m.leases[studyID]; ok && l.token == token {
-			delete(m.leases, studyID)
-			return nil
-		}
-		return leaseLostError("unlock", studyID, holder)
+		return held("unlock", func() { delete(m.leases, studyID) })
 	}
 	return &Lease{renew: renew, unlock: unlock}, nil
 }

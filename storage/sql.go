@@ -255,31 +255,28 @@ func (s *sqlStore) Lock(ctx context.Context, studyID int64, holder string, ttl t
 	if err := pollLock(ctx, studyID, holder, try); err != nil {
 		return nil, err
 	}
-	renew := func(ctx context.Context) error {
-		now := s.now()
-		n, err := s.exec(ctx, `UPDATE study_leases SET expires_us = $1 WHERE study_id = $2 AND token = $3`,
-			now.Add(ttl).UnixMicro(), studyID, token)
+	// held runs q, with the study id and the token as $1 and $2, on the
+	// lease row if it is still this holder's.
+	held := func(ctx context.Context, what, q string, args ...any) error {
+		n, err := s.exec(ctx, q, append([]any{studyID, token}, args...)...)
 		switch {
 		case err != nil:
-			return fmt.Errorf("storage: renew the lease of study %d for %q: %w", studyID, holder, err)
+			return fmt.Errorf("storage: %s study %d for %q: %w", what, studyID, holder, err)
 		case n == 0:
-			return leaseLostError("renew the lease of", studyID, holder)
+			return leaseLostError(what, studyID, holder)
 		}
 		return nil
+	}
+	renew := func(ctx context.Context) error {
+		return held(ctx, "renew the lease of", `UPDATE study_leases SET expires_us = $3 WHERE study_id = $1 AND token = $2`,
+			s.now().Add(ttl).UnixMicro())
 	}
 	unlock := func() error {
 		// Unlock has no context of its own; bound it so a dead database
 		// cannot hang the caller.
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		n, err := s.exec(ctx, `DELETE FROM study_leases WHERE study_id = $1 AND token = $2`, studyID, token)
-		switch {
-		case err != nil:
-			return fmt.Errorf("storage: unlock study %d for %q: %w", studyID, holder, err)
-		case n == 0:
-			return leaseLostError("unlock", studyID, holder)
-		}
-		return nil
+		return held(ctx, "unlock", `DELETE FROM study_leases WHERE study_id = $1 AND token = $2`)
 	}
 	return &Lease{renew: renew, unlock: unlock}, nil
 }
