@@ -98,7 +98,7 @@ func (c *Casmopolitan) transformY(y []float64) []float64 {
 // fitLocal fits the GP of the current epoch (the reference code resets
 // it at each restart) by gp.Fit with Restarts starts, warm-started from
 // the previous fit when the kernel has the same parameters, or reuses the
-// previous fit when it was to the same data (warmStart.fittedTo).
+// previous fit when it was to the same data (warmStart.reuse).
 //
 // Long epochs get gpbo's deviation for speed (fullFit): the fit was 86 %
 // of a suggestion at 300 trials on Ackley-53, 1.3 s; the papers' budgets
@@ -106,13 +106,11 @@ func (c *Casmopolitan) transformY(y []float64) []float64 {
 func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng *rand.Rand) (*gp.GP, error) {
 	k := c.newKernel(cs, true)
 	cfg := gp.Config{Kernel: k, Noise: casmoNoiseInit, NoiseBound: casmoNoiseBound, Restarts: c.Restarts, MaxIter: c.FitIters, Rand: rng}
-	cfg.Warm = c.warm.get("", k.NumParams()+1)
-	data := fingerprint(X, y)
-	if p := c.warm.fittedTo("", k.NumParams()+1, data); p != nil {
-		if m, err := withParams(X, y, k, p); err == nil {
-			return m, nil
-		}
+	m, data := c.warm.reuse("", k, X, y, false)
+	if m != nil {
+		return m, nil
 	}
+	cfg.Warm = c.warm.get("", k.NumParams()+1)
 	polish := c.RefitEvery > 1 && len(y)%c.RefitEvery != 0 || !fullFit(len(y))
 	if cfg.Warm != nil && polish {
 		cfg.Restarts = 1

@@ -49,7 +49,7 @@ func (c *CoCaBO) kernel(l *mixedLayout) kernel.Kernel {
 // t = (len(obs) − InitPoints)/step is a multiple of RefitEvery or when
 // there is no usable cache; otherwise the cached values are reused
 // [000 §5.5; mixed spec §4.1], as they are when they were fitted to the
-// same data (warmStart.fittedTo). step is 1 for Suggest and b for
+// same data (warmStart.reuse). step is 1 for Suggest and b for
 // SuggestBatch, so that RefitEvery counts batches as the reference code
 // does.
 func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Rand) (*gp.GP, error) {
@@ -63,26 +63,17 @@ func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Ra
 		y = transform.GaussianCopula(y)
 	}
 	k := c.kernel(l)
-	nk := k.NumParams()
 	key := fmt.Sprintf("%v|%v|%d|%g|%t|%t|%t|%t", l.cat, l.levels, len(l.cont), c.Lambda, c.LearnLambda, c.ARD, c.SumHalf, c.Copula)
-	cached := c.warm.get(key, nk+1)
-	data := fingerprint(X, y)
-	reuse := c.warm.fittedTo(key, nk+1, data)
 	t := max(0, len(obs)-c.initPoints()) / max(1, step)
-	if reuse == nil && t%c.refitEvery() != 0 {
-		reuse = cached
-	}
-	if reuse != nil {
-		if m, err := withParams(X, y, k, reuse); err == nil {
-			return m, nil
-		}
-		// A factorisation failure with the old values: refit below.
+	m, data := c.warm.reuse(key, k, X, y, t%c.refitEvery() != 0)
+	if m != nil {
+		return m, nil
 	}
 	restarts := c.Restarts
 	if restarts <= 0 {
 		restarts = cocaboRestarts
 	}
-	m, err := gp.Fit(X, y, gp.Config{Kernel: k, Restarts: restarts, Rand: rng, Warm: cached})
+	m, err := gp.Fit(X, y, gp.Config{Kernel: k, Restarts: restarts, Rand: rng, Warm: c.warm.get(key, k.NumParams()+1)})
 	if err != nil {
 		return nil, err
 	}

@@ -101,7 +101,7 @@ func (g *GPBO) logger() *slog.Logger {
 
 // fit fits the GP to the completed trials, warm-started from the last fit,
 // or reuses the last fitted values: between refits (RefitEvery), and when
-// they were fitted to the same data (warmStart.fittedTo).
+// they were fitted to the same data (warmStart.reuse).
 func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, error) {
 	X := make([][]float64, len(obs))
 	y := make([]float64, len(obs))
@@ -114,18 +114,11 @@ func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 	if !g.MLE {
 		cfg.Priors, cfg.NoisePrior = mapPriors(k)
 	}
+	m, data := g.warm.reuse("", k, X, y, (len(obs)-g.initPoints(sp))%max(1, g.RefitEvery) != 0)
+	if m != nil {
+		return m, nil
+	}
 	cfg.Warm = g.warm.get("", k.NumParams()+1)
-	data := fingerprint(X, y)
-	reuse := g.warm.fittedTo("", k.NumParams()+1, data)
-	if reuse == nil && (len(obs)-g.initPoints(sp))%max(1, g.RefitEvery) != 0 {
-		reuse = cfg.Warm
-	}
-	if reuse != nil {
-		if m, err := withParams(X, y, k, reuse); err == nil {
-			return m, nil
-		}
-		// A factorisation failure with the old values: refit below.
-	}
 	if cfg.Warm != nil && !fullFit(len(obs)) {
 		cfg.Restarts = 1
 	}

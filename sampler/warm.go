@@ -5,6 +5,9 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/boaopt/boa/gp"
+	"github.com/boaopt/boa/kernel"
 )
 
 // warmStart is the only state a GP sampler keeps between calls: the last
@@ -43,6 +46,26 @@ func (w *warmStart) fittedTo(key string, n int, data uint64) []float64 {
 		return nil
 	}
 	return slices.Clone(w.p)
+}
+
+// reuse returns the GP on (X, y) with kernel k at the stored values when
+// they were fitted to this very data, or, betweenRefits, at the last
+// fitted values whatever their data; nil when neither applies or the
+// values no longer factorise, and the caller fits. data is the data's
+// fingerprint, for set.
+func (w *warmStart) reuse(key string, k kernel.Kernel, X [][]float64, y []float64, betweenRefits bool) (m *gp.GP, data uint64) {
+	n := k.NumParams() + 1
+	data = fingerprint(X, y)
+	p := w.fittedTo(key, n, data)
+	if p == nil && betweenRefits {
+		p = w.get(key, n)
+	}
+	if p != nil {
+		if m, err := withParams(X, y, k, p); err == nil {
+			return m, data
+		}
+	}
+	return nil, data
 }
 
 // set stores the values p fitted for key to the data of fingerprint data.
