@@ -171,6 +171,9 @@ func latencyCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if dim < 1 {
+				return fmt.Errorf("--dim must be at least 1, got %d", dim)
+			}
 			for _, n := range ns {
 				if n < 2 {
 					return fmt.Errorf("--n values must be at least 2, got %d", n)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/boaopt/boa/bench"
@@ -25,6 +26,17 @@ func TestBenchBatch(t *testing.T) {
 	for _, r := range rep.Results {
 		if r.Batch != 3 || len(r.Best) != 10 || len(r.SuggestSeconds) != 4 {
 			t.Errorf("%s: batch %d, %d evaluations, %d asks; want 3, 10, 4", r.Sampler, r.Batch, len(r.Best), len(r.SuggestSeconds))
+		}
+	}
+}
+
+// TestBenchLatencyBadDim: a dimension below 1 is an error naming the flag,
+// not a panic in the kernel.
+func TestBenchLatencyBadDim(t *testing.T) {
+	for _, dim := range []string{"0", "-2"} {
+		_, err := boa(t, "bench", "latency", "--n", "5", "--dim", dim, "--samplers", "random")
+		if err == nil || !strings.Contains(err.Error(), "--dim") {
+			t.Errorf("--dim %s: %v, want an error about --dim", dim, err)
 		}
 	}
 }
