@@ -48,6 +48,23 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 	if cfg.Seeds < 1 || cfg.Budget < 1 {
 		return nil, fmt.Errorf("bench: need at least one seed and an evaluation budget of at least 1 (seeds %d, budget %d)", cfg.Seeds, cfg.Budget)
 	}
+	// Runs are summarised by problem and sampler name: a name given twice
+	// would pool two sets of runs into one row and rank them against each
+	// other.
+	seen := map[string]bool{}
+	for _, p := range cfg.Problems {
+		if seen[p.Name()] {
+			return nil, fmt.Errorf("bench: problem %s given twice (results are grouped by name; tables are named after their kind and file name)", p.Name())
+		}
+		seen[p.Name()] = true
+	}
+	clear(seen)
+	for _, s := range cfg.Samplers {
+		if seen[s] {
+			return nil, fmt.Errorf("bench: sampler %s given twice", s)
+		}
+		seen[s] = true
+	}
 	type job struct {
 		p       Problem
 		sampler string

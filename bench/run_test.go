@@ -222,3 +222,20 @@ func TestSamplerWithTransform(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRejectsRepeatedNames: the summary groups runs by problem and
+// sampler name, so a name given twice would count its runs twice (runs,
+// ranks and wins) instead of being compared with itself.
+func TestRunRejectsRepeatedNames(t *testing.T) {
+	p, _ := ParseProblem("branin")
+	q, _ := ParseProblem("branin")
+	for _, cfg := range []Config{
+		{Problems: []Problem{p}, Samplers: []string{"random", "random"}, Seeds: 1, Budget: 3},
+		{Problems: []Problem{p, q}, Samplers: []string{"random"}, Seeds: 1, Budget: 3},
+	} {
+		runs, err := Run(context.Background(), cfg, nil)
+		if err == nil || !strings.Contains(err.Error(), "twice") {
+			t.Errorf("%d runs, error %v; want an error about a repeated name", len(runs), err)
+		}
+	}
+}
