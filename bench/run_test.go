@@ -239,3 +239,18 @@ func TestRunRejectsRepeatedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestLogTransformOfNonPositiveValuesFailsTheRun: a study with the log
+// transform records a value ≤ 0 as a failed trial, so its sampler never
+// sees it; the run must fail and say why, not go on as a random search
+// under gpbo+log's name.
+func TestLogTransformOfNonPositiveValuesFailsTheRun(t *testing.T) {
+	p, _ := ParseProblem("hartmann6") // values in [−3.32, 0]
+	runs, err := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"gpbo+log"}, Seeds: 1, Budget: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(runs[0].Error, "log") {
+		t.Fatalf("run error %q, final best %v; want the run failed by the log transform", runs[0].Error, runs[0].FinalBest)
+	}
+}

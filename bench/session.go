@@ -137,6 +137,12 @@ func (s *boaSession) Tell(ctx context.Context, value float64) error {
 	if len(s.running) == 0 {
 		return fmt.Errorf("bench: tell without a running trial")
 	}
+	// The study records a value its transform cannot take (log: ≤ 0) as a
+	// failed trial and its sampler never sees it: the run would go on as a
+	// random search under the sampler's name.
+	if err := s.st.Transform().Check(value); err != nil {
+		return fmt.Errorf("bench: value %v: %w", value, err)
+	}
 	id := s.running[0]
 	s.running = s.running[1:]
 	return s.st.Tell(ctx, id, study.Result{Value: value})
