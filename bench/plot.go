@@ -16,7 +16,7 @@ import (
 // best-so-far curve (regret on a log scale where the optimum is known) of
 // each optimiser and its interquartile band, and suggest-time.png with the
 // median suggestion time against the number of observations. It returns
-// the file names.
+// the file names; there are none when every run failed.
 func (r *Report) WritePlots(dir string) ([]string, error) {
 	var files []string
 	for _, problem := range r.problems() {
@@ -25,6 +25,11 @@ func (r *Report) WritePlots(dir string) ([]string, error) {
 			return files, fmt.Errorf("plot %s: %w", problem, err)
 		}
 		files = append(files, name)
+	}
+	if len(r.Summary) == 0 {
+		// Every run failed: nothing to plot, and gonum's log axis panics
+		// on an empty plot.
+		return files, nil
 	}
 	if err := r.suggestPlot(filepath.Join(dir, "suggest-time.png")); err != nil {
 		return files, fmt.Errorf("plot suggestion times: %w", err)

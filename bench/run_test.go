@@ -254,3 +254,25 @@ func TestLogTransformOfNonPositiveValuesFailsTheRun(t *testing.T) {
 		t.Fatalf("run error %q, final best %v; want the run failed by the log transform", runs[0].Error, runs[0].FinalBest)
 	}
 }
+
+// TestReportFilesWhenEveryRunFails: --out still writes results.json and
+// report.md, with the errors, when no run succeeded (an Optuna that cannot
+// start); plotting nothing on a log axis used to panic.
+func TestReportFilesWhenEveryRunFails(t *testing.T) {
+	p, _ := ParseProblem("branin")
+	runs, err := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"magic"}, Seeds: 2, Budget: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := NewReport(runs).WriteDir(dir, "boa bench test"); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if !strings.Contains(string(md), "2 runs failed") {
+		t.Errorf("report.md:\n%s", md)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {
+		t.Error(err)
+	}
+}
