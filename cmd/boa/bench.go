@@ -63,6 +63,9 @@ func benchCmd() *cobra.Command {
 			if len(ps) == 0 {
 				return errors.New("no problems: give --problems and/or --table")
 			}
+			if noisy && len(tables) == 0 {
+				return errors.New("--noisy applies to --table problems only; none given")
+			}
 			ss, err := availableSamplers(samplers, stderr)
 			if err != nil {
 				return err

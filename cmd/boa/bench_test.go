@@ -40,3 +40,12 @@ func TestBenchLatencyBadDim(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchNoisyNeedsATable: --noisy changes only tabular problems; given
+// without --table it would be accepted and silently do nothing.
+func TestBenchNoisyNeedsATable(t *testing.T) {
+	_, err := boa(t, "bench", "--problems", "branin", "--samplers", "random", "--seeds", "1", "--budget", "2", "--noisy", "--json")
+	if err == nil || !strings.Contains(err.Error(), "--noisy") {
+		t.Fatalf("%v, want an error about --noisy", err)
+	}
+}
