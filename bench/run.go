@@ -117,7 +117,10 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 // evaluations in all, asked for batch at a time when batch > 1 (the last
 // batch may be smaller). SuggestSeconds has one entry per ask, so per batch.
 func runOne(ctx context.Context, p Problem, sampler string, seed, budget, batch int) RunResult {
-	r := RunResult{Problem: p.Name(), Sampler: sampler, Seed: seed, FinalBest: Number(math.NaN())}
+	// Empty lists, not nil: the JSON contract has lists there, also for a
+	// run that fails before its first evaluation.
+	r := RunResult{Problem: p.Name(), Sampler: sampler, Seed: seed, FinalBest: Number(math.NaN()),
+		Best: []float64{}, SuggestSeconds: []float64{}}
 	fail := func(err error) RunResult {
 		r.Error = err.Error()
 		return r

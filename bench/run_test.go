@@ -276,3 +276,20 @@ func TestReportFilesWhenEveryRunFails(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestFailedRunHasEmptyLists: best and suggest_seconds are lists in the
+// JSON contract (DESIGN.md §2.5), empty for a run that failed before its
+// first evaluation, not null.
+func TestFailedRunHasEmptyLists(t *testing.T) {
+	p, _ := ParseProblem("branin")
+	runs, _ := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"magic"}, Seeds: 1, Budget: 3}, nil)
+	var buf bytes.Buffer
+	if err := NewReport(runs).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"best":[]`, `"suggest_seconds":[]`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("JSON lacks %s: %s", want, buf.String())
+		}
+	}
+}
