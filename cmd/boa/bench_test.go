@@ -49,3 +49,24 @@ func TestBenchNoisyNeedsATable(t *testing.T) {
 		t.Fatalf("%v, want an error about --noisy", err)
 	}
 }
+
+// TestBenchSkipsProblemWithoutData: a problem whose data file is absent
+// (MaxSAT-60 without its instance) is skipped with a message, as the spec
+// (mixed §6.6) and mixed.ErrNoData say, and the other problems run.
+func TestBenchSkipsProblemWithoutData(t *testing.T) {
+	t.Setenv("BOA_MAXSAT_DIR", t.TempDir())
+	out, err := boa(t, "bench", "--problems", "maxsat60,branin", "--samplers", "random", "--seeds", "1", "--budget", "3", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep bench.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Problem != "branin" {
+		t.Fatalf("results %+v, want branin's run only", rep.Results)
+	}
+	if _, err := boa(t, "bench", "--problems", "maxsat60", "--samplers", "random", "--seeds", "1", "--budget", "3"); err == nil || !strings.Contains(err.Error(), "no problems") {
+		t.Fatalf("only a problem without data: %v", err)
+	}
+}
