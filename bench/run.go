@@ -43,7 +43,9 @@ type RunResult struct {
 // Run runs the benchmark. Runs are independent and deterministic per
 // seed; they are spread over Parallel goroutines. progress, if not nil, is
 // called after each run (never concurrently). A run that fails records its
-// error and the others go on.
+// error and the others go on. When ctx is cancelled, Run returns the runs
+// that finished before, in order, with ctx's error: the runs it stopped are
+// left out, as are those it did not start.
 func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult, error) {
 	if cfg.Seeds < 1 || cfg.Budget < 1 {
 		return nil, fmt.Errorf("bench: need at least one seed and an evaluation budget of at least 1 (seeds %d, budget %d)", cfg.Seeds, cfg.Budget)
@@ -71,15 +73,18 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 		seed    int
 		at      int
 	}
+	// Seed by seed, every sampler in turn: a benchmark stopped half-way
+	// has compared the samplers on the same seeds.
 	var jobs []job
 	for _, p := range cfg.Problems {
-		for _, s := range cfg.Samplers {
-			for seed := 1; seed <= cfg.Seeds; seed++ {
+		for seed := 1; seed <= cfg.Seeds; seed++ {
+			for _, s := range cfg.Samplers {
 				jobs = append(jobs, job{p, s, seed, len(jobs)})
 			}
 		}
 	}
 	results := make([]RunResult, len(jobs))
+	finished := make([]bool, len(jobs))
 	work := make(chan job)
 	var (
 		wg sync.WaitGroup
@@ -93,8 +98,11 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 		wg.Go(func() {
 			for j := range work {
 				r := runOne(ctx, j.p, j.sampler, j.seed, cfg.Budget, cfg.Batch)
+				if r.Error != "" && ctx.Err() != nil {
+					continue // stopped, not failed
+				}
 				mu.Lock()
-				results[j.at] = r
+				results[j.at], finished[j.at] = r, true
 				if progress != nil {
 					progress(r)
 				}
@@ -102,15 +110,26 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 			}
 		})
 	}
+send:
 	for _, j := range jobs {
 		select {
 		case work <- j:
 		case <-ctx.Done():
+			break send
 		}
 	}
 	close(work)
 	wg.Wait()
-	return results, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		var done []RunResult
+		for i, r := range results {
+			if finished[i] {
+				done = append(done, r)
+			}
+		}
+		return done, err
+	}
+	return results, nil
 }
 
 // runOne runs one optimiser on one problem with one seed, budget

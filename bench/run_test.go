@@ -293,3 +293,29 @@ func TestFailedRunHasEmptyLists(t *testing.T) {
 		}
 	}
 }
+
+// TestRunInterruptedKeepsFinishedRuns: cancelling a benchmark returns the
+// runs that finished, without the ones it stopped or never started.
+func TestRunInterruptedKeepsFinishedRuns(t *testing.T) {
+	p, _ := ParseProblem("branin")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := Config{Problems: []Problem{p}, Samplers: []string{"random", "gpbo"}, Seeds: 5, Budget: 30, Parallel: 1}
+	calls := 0
+	runs, err := Run(ctx, cfg, func(RunResult) {
+		if calls++; calls == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if len(runs) < 2 || len(runs) != calls || len(runs) == 10 {
+		t.Fatalf("%d runs returned after %d progress calls; want the 2 or so that finished of 10", len(runs), calls)
+	}
+	for _, r := range runs {
+		if r.Error != "" || len(r.Best) != 30 {
+			t.Fatalf("an unfinished run was returned: %+v", r)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -99,20 +101,37 @@ func benchCmd() *cobra.Command {
 				}
 				fmt.Fprintf(stderr, "[%d/%d] %s %s seed %d: %s\n", done, total, r.Problem, r.Sampler, r.Seed, status)
 			})
-			if err != nil {
+			// Interrupted, the runs that finished are still reported, and
+			// written with --out, before the command fails.
+			var failure error
+			switch {
+			case errors.Is(err, context.Canceled):
+				failure = fmt.Errorf("interrupted: %d of %d runs finished", len(runs), total)
+				if len(runs) == 0 {
+					return failure
+				}
+			case err != nil:
 				return err
+			case !slices.ContainsFunc(runs, func(r bench.RunResult) bool { return r.Error == "" }):
+				failure = fmt.Errorf("all %d runs failed; the first: %s %s seed %d: %s", len(runs), runs[0].Problem, runs[0].Sampler, runs[0].Seed, runs[0].Error)
 			}
 			report := bench.NewReport(runs)
 			if out != "" {
-				if err := report.WriteDir(out, "boa "+strings.Join(os.Args[1:], " ")); err != nil {
+				command := "boa " + strings.Join(os.Args[1:], " ")
+				if failure != nil {
+					command += " (" + failure.Error() + ")"
+				}
+				if err := report.WriteDir(out, command); err != nil {
 					return err
 				}
 				fmt.Fprintf(stderr, "wrote %s/results.json, report.md and plots\n", out)
 			}
 			if asJSON {
-				return report.WriteJSON(cmd.OutOrStdout())
+				err = report.WriteJSON(cmd.OutOrStdout())
+			} else {
+				err = printBenchSummary(cmd.OutOrStdout(), report.Summary)
 			}
-			return printBenchSummary(cmd.OutOrStdout(), report.Summary)
+			return cmp.Or(err, failure)
 		},
 	}
 	fl := cmd.Flags()

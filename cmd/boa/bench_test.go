@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boaopt/boa/bench"
 )
@@ -68,5 +74,66 @@ func TestBenchSkipsProblemWithoutData(t *testing.T) {
 	}
 	if _, err := boa(t, "bench", "--problems", "maxsat60", "--samplers", "random", "--seeds", "1", "--budget", "3"); err == nil || !strings.Contains(err.Error(), "no problems") {
 		t.Fatalf("only a problem without data: %v", err)
+	}
+}
+
+// TestBenchAllRunsFailed: when no run succeeds, boa bench still writes its
+// report and then exits with an error naming the first failure.
+func TestBenchAllRunsFailed(t *testing.T) {
+	dir := t.TempDir()
+	// Hartmann-6 is negative, which the log transform refuses.
+	_, err := boa(t, "bench", "--problems", "hartmann6", "--samplers", "gpbo+log", "--seeds", "2", "--budget", "5", "--out", dir)
+	if err == nil || !strings.Contains(err.Error(), "all 2 runs failed; the first: hartmann6 gpbo+log seed 1") {
+		t.Fatalf("err = %v, want one saying every run failed", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestE2EBenchInterrupted: Ctrl-C during boa bench keeps the runs that
+// finished: the summary and --out have them, and the exit status is 1.
+func TestE2EBenchInterrupted(t *testing.T) {
+	bin := boaBinary(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "bench", "--problems", "branin", "--samplers", "random,gpbo", "--seeds", "20", "--budget", "60", "--parallel", "1", "--out", dir)
+	var stdout bytes.Buffer
+	stderr := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = &stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(stderr.String(), "[3/40]") {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("no three runs finished in 30 s:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted: ") {
+		t.Fatalf("exit %v, want 1 saying it was interrupted; stderr:\n%s", err, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep bench.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rep.Results); n < 3 || n == 40 {
+		t.Fatalf("%d runs in results.json, want the 3 or so that finished", n)
+	}
+	for _, r := range rep.Results {
+		if r.Error != "" || len(r.Best) != 60 {
+			t.Fatalf("an unfinished run was written: %s %s seed %d: %q", r.Problem, r.Sampler, r.Seed, r.Error)
+		}
+	}
+	if !strings.Contains(stdout.String(), "branin") {
+		t.Fatalf("no summary printed:\n%s", stdout.String())
 	}
 }

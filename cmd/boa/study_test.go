@@ -165,7 +165,9 @@ func TestRunStudyFileBadInput(t *testing.T) {
 		{"env name with =", "timeout: 30s", "timeout: 30s\n  env: {\"A=B\": x}", "objective.env: variable name \"A=B\" contains '='"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			file, url := writeStudy(t, strings.Replace(sphereStudy, tc.from, tc.to, 1))
+			// Logs in a temporary folder, should a case run trials.
+			study := strings.ReplaceAll(sphereStudy, "LOGS", filepath.Join(t.TempDir(), "logs"))
+			file, url := writeStudy(t, strings.Replace(study, tc.from, tc.to, 1))
 			_, err := boa(t, "run", file, "--storage", url)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want mention of %q", err, tc.want)
