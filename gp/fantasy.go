@@ -18,7 +18,8 @@ import (
 // 1e-6·k(x_f,x_f)·10^t (t < 6) guards it. g itself is unchanged.
 //
 // It serves Kriging Believer (y = predicted mean) and Constant Liar
-// (y = a constant) for pending evaluations. Copying the factor costs
+// (y = a constant) for pending evaluations. y is clipped to ±1e150, as in
+// Fit. Copying the factor costs
 // O((n+q)²) for q fantasies.
 func (g *GP) Fantasize(X [][]float64, y []float64) (*GP, error) {
 	q := len(X)
@@ -85,7 +86,9 @@ func (g *GP) Fantasize(X [][]float64, y []float64) (*GP, error) {
 			u.Data[i*nn+m] = c[i]
 		}
 		u.Data[m*nn+m] = math.Sqrt(d2)
-		ys[m] = (y[j] - g.offset) / g.scale
+		// Clipped as Fit clips its targets: a finite 1e308 would otherwise
+		// overflow to ±Inf once standardised and turn every prediction NaN.
+		ys[m] = (min(max(y[j], -maxTarget), maxTarget) - g.offset) / g.scale
 	}
 	f := &GP{
 		x: xs, y: ys, offset: g.offset, scale: g.scale,

@@ -87,3 +87,28 @@ func TestFantasizeDuplicateNoiseless(t *testing.T) {
 		t.Error("wrong-dimension fantasy accepted")
 	}
 }
+
+// TestFantasizeHugeTarget: a finite but huge fantasy target (a Constant Liar
+// value from a diverged run) is clipped as Fit clips its targets, so the
+// predictions stay finite instead of turning NaN.
+func TestFantasizeHugeTarget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	X, y := randData(10, 2, rng)
+	g, err := Fit(X, y, Config{Kernel: kernel.NewStationary(kernel.Matern52, 2, true), Rand: rng})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []float64{1e308, -1e308, math.MaxFloat64} {
+		f, err := g.Fantasize([][]float64{{0.5, 0.5}}, []float64{v})
+		if err != nil {
+			t.Fatalf("y = %g: %v", v, err)
+		}
+		dm, dv := make([]float64, 2), make([]float64, 2)
+		m, s := f.PredictGrad([]float64{0.3, 0.3}, dm, dv)
+		for _, w := range []float64{m, s, dm[0], dm[1], dv[0], dv[1]} {
+			if math.IsNaN(w) || math.IsInf(w, 0) {
+				t.Fatalf("fantasy y = %g: mean %v, variance %v, gradients %v %v", v, m, s, dm, dv)
+			}
+		}
+	}
+}
