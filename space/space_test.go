@@ -181,3 +181,35 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestConditionOnAWideInt(t *testing.T) {
+	// An Int parent may have 2e15+1 levels: a condition on it must not
+	// allocate one flag per level (it panicked with "makeslice: len out
+	// of range").
+	s, err := New(
+		Param{Name: "n", Kind: Int, Low: -1e15, High: 1e15},
+		Param{Name: "x", Kind: Float, Low: 0, High: 1, When: map[string][]string{"n": {"1000000000000000", "-3", "7", "-3"}}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Params()[1].When["n"]; strings.Join(got, ",") != "1000000000000000,-3,7" {
+		t.Errorf("canonical condition values %v", got)
+	}
+	for _, tc := range []struct {
+		n      int
+		active bool
+	}{{-1e15, false}, {-3, true}, {-2, false}, {7, true}, {1e15, true}, {1e15 - 1, false}} {
+		a := Assignment{"n": tc.n}
+		if tc.active {
+			a["x"] = 0.25
+		}
+		u, err := s.Encode(a)
+		if err != nil {
+			t.Fatalf("n = %d: %v", tc.n, err)
+		}
+		if got := s.Decode(u); len(got) != len(a) || got["n"] != tc.n {
+			t.Errorf("n = %d: Decode(Encode(%v)) = %v", tc.n, a, got)
+		}
+	}
+}
