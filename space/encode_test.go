@@ -123,6 +123,21 @@ func TestFloatEncoding(t *testing.T) {
 	}
 }
 
+func TestWideFloatRange(t *testing.T) {
+	// The widest range New accepts still encodes every value to its own
+	// place: −1e308…1e308 (width +Inf) encoded everything below 1e308 to 0.
+	s := MustNew(Param{Name: "x", Kind: Float, Low: -8e307, High: 8e307})
+	for _, v := range []float64{-8e307, -1e307, 0, 1, 1e307, 8e307} {
+		u, err := s.Encode(Assignment{"x": v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Decode(u)["x"].(float64); math.Abs(got-v) > 1e-15*8e307 {
+			t.Errorf("%g → %v → %g", v, u, got)
+		}
+	}
+}
+
 func TestRound(t *testing.T) {
 	s := svm()
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -221,5 +221,18 @@ func (p *Param) checkBounds() []*ParamError {
 	if p.Log && p.Low <= 0 {
 		add("log", "log scale needs low > 0, got low = %s", Format(p.Low))
 	}
+	if len(errs) > 0 || p.Kind != Float {
+		return errs
+	}
+	// The encoding divides by the width of the range (ln high − ln low on a
+	// log scale): it must be a finite number above 0, or every value would
+	// encode to the same point.
+	if p.Log {
+		if math.Log(p.High) == math.Log(p.Low) {
+			add("high", "low = %s and high = %s are too close for a log scale; drop log: true", Format(p.Low), Format(p.High))
+		}
+	} else if math.IsInf(p.High-p.Low, 0) {
+		add("high", "the range from low = %s to high = %s is wider than the largest float64; narrow it", Format(p.Low), Format(p.High))
+	}
 	return errs
 }

@@ -44,9 +44,10 @@ func (c *cond) allows(k int) bool {
 // New validates params and builds a space. The error lists every problem
 // found, each a *ParamError naming the parameter and what is wrong: empty or
 // duplicate names, bounds (low ≥ high, log scale with low ≤ 0, NaN/Inf, Int
-// bounds that are not whole numbers), empty or duplicate values and choices,
-// ordinal values out of order, conditions on unknown or continuous parents,
-// condition values the parent can never take, and cyclic conditions. The
+// bounds that are not whole numbers, a Float range whose width overflows),
+// empty or duplicate values and choices, ordinal values out of order,
+// conditions on unknown or continuous parents, condition values the parent
+// can never take, and cyclic conditions. The
 // order of declaration of parents and children does not matter.
 func New(params ...Param) (*Space, error) {
 	s, errs := build(params, nil)
