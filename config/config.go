@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -133,11 +134,11 @@ func ParseYAML(data []byte) (*Study, error) {
 		case "sampler":
 			decodeField(val, &s.Sampler, "a sampler name", f, add)
 		case "trials":
-			decodeField(val, &s.Trials, "an integer", f, add)
+			decodeWhole(val, &s.Trials, "an integer", f, add)
 		case "workers":
-			decodeField(val, &s.Workers, "an integer", f, add)
+			decodeWhole(val, &s.Workers, "an integer", f, add)
 		case "seed":
-			decodeField(val, &s.Seed, "an integer from 0", f, add)
+			decodeWhole(val, &s.Seed, "an integer from 0", f, add)
 		case "transform":
 			decodeField(val, &s.Transform, "none, log or copula", f, add)
 		case "space":
@@ -235,6 +236,17 @@ func decodeField(n *yaml.Node, v any, want, field string, add func(line int, fie
 	if err := n.Decode(v); err != nil {
 		add(n.Line, field, "want %s, got %s", want, nodeKind(n))
 	}
+}
+
+// decodeWhole is decodeField for an integer field: the YAML decoder would
+// truncate a float (trials: 2.5 became 2) where the file has a mistake.
+func decodeWhole(n *yaml.Node, v any, want, field string, add func(line int, field, format string, args ...any)) {
+	var f float64
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && n.Decode(&f) == nil && f != math.Trunc(f) {
+		add(n.Line, field, "want %s, got %s", want, nodeKind(n))
+		return
+	}
+	decodeField(n, v, want, field, add)
 }
 
 func resolveAlias(n *yaml.Node) *yaml.Node {

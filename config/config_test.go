@@ -64,6 +64,18 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+func TestWholeFloatsAreIntegers(t *testing.T) {
+	// 1e3 is a whole number written as a float: it is 1000, while 2.5 is
+	// an error (TestErrors).
+	s, err := ParseYAML([]byte("name: a\ntrials: 1e3\nworkers: 2.0\nseed: 7\nspace:\n  x: {type: float, low: 0, high: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Trials != 1000 || s.Workers != 2 || s.Seed != 7 {
+		t.Errorf("trials %d, workers %d, seed %d", s.Trials, s.Workers, s.Seed)
+	}
+}
+
 func TestParseJSONMatchesYAML(t *testing.T) {
 	j := `{"name":"svm","direction":"maximize","trials":5,"space":{"C":{"type":"float","low":0.001,"high":1000,"log":true},
 	"k":{"type":"categorical","choices":["a","b"]}},"objective":{"command":["x","{C}"],"timeout":"90s"}}`
@@ -91,6 +103,9 @@ func TestErrors(t *testing.T) {
 		{"negative trials", "name: a\ntrials: -3\n" + space, []string{"line 2: trials", "-3"}},
 		{"bad transform", "name: a\ntransform: sqrt\n" + space, []string{"transform", "sqrt", "log, copula"}},
 		{"trials not int", "name: a\ntrials: many\n" + space, []string{"line 2: trials: want an integer", "many"}},
+		{"trials not whole", "name: a\ntrials: 2.5\n" + space, []string{`line 2: trials: want an integer, got "2.5"`}},
+		{"workers not whole", "name: a\nworkers: 1.9\n" + space, []string{`line 2: workers: want an integer, got "1.9"`}},
+		{"seed not whole", "name: a\nseed: 1.7\n" + space, []string{`line 2: seed: want an integer from 0, got "1.7"`}},
 		{"no space", "name: a\n", []string{"space"}},
 		{"low >= high", "name: a\nspace:\n  x: {type: float, low: 2, high: 1}\n", []string{"space.x", "line 3", "low"}},
 		{"log through 0", "name: a\nspace:\n  x: {type: float, low: 0, high: 1, log: true}\n", []string{"space.x", "log"}},
