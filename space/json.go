@@ -94,7 +94,7 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 		case "high":
 			r.p.High, msg = jsonNumber(v, "high")
 		case "log":
-			if json.Unmarshal(v, &r.p.Log) != nil {
+			if isNull(v) || json.Unmarshal(v, &r.p.Log) != nil {
 				msg = fmt.Sprintf("log must be true or false, got %s", v)
 			}
 		case "values":
@@ -133,11 +133,15 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 
 func jsonNumber(v json.RawMessage, field string) (float64, string) {
 	var f float64
-	if json.Unmarshal(v, &f) != nil {
+	if isNull(v) || json.Unmarshal(v, &f) != nil {
 		return 0, fmt.Sprintf("%s must be a number, got %s", field, v)
 	}
 	return f, ""
 }
+
+// isNull reports whether v is JSON null, which encoding/json decodes into a
+// number or a bool as "no change": "low": null would silently be 0.
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
 
 // jsonScalars reads a list of scalars (or one scalar) as strings.
 func jsonScalars(v json.RawMessage, field string) ([]string, string) {
