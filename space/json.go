@@ -69,6 +69,7 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
 		add("", "want an object such as {\"type\": \"float\", \"low\": 0, \"high\": 1}, got %s", data)
+		r.unread = true
 		return errs
 	}
 	keys := make([]string, 0, len(fields))
@@ -88,6 +89,7 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 		case "type":
 			if json.Unmarshal(v, &r.kind) != nil {
 				msg = fmt.Sprintf("type must be a string such as \"float\", got %s", v)
+				r.unread = true
 			}
 		case "low":
 			r.p.Low, msg = jsonNumber(v, "low")
@@ -119,9 +121,11 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 			}
 			r.p.When = make(map[string][]string, len(w))
 			for parent, vals := range w {
-				if r.p.When[parent], msg = jsonScalars(vals, "when."+parent); msg != "" {
-					break
+				var vs []string
+				if vs, msg = jsonScalars(vals, "when."+parent); msg != "" {
+					break // not kept: "lists no values" would report it again
 				}
+				r.p.When[parent] = vs
 			}
 		}
 		if msg != "" {
