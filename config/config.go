@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -96,8 +97,23 @@ func Load(path string) (*Study, error) {
 // with errors.Join, in line order), each naming its field and its line.
 func ParseYAML(data []byte) (*Study, error) {
 	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
 		return nil, yamlError(err)
+	}
+	// A second document (after ---) would be ignored without a word; an
+	// empty one (a trailing ---) is harmless.
+	for {
+		var next yaml.Node
+		err := dec.Decode(&next)
+		if errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, yamlError(err)
+		}
+		if len(next.Content) == 1 && !isNull(next.Content[0]) {
+			return nil, &fieldError{line: next.Content[0].Line, msg: "a second YAML document (after ---); a study file holds one study"}
+		}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {

@@ -76,6 +76,14 @@ func TestWholeFloatsAreIntegers(t *testing.T) {
 	}
 }
 
+func TestEmptyTrailingDocument(t *testing.T) {
+	// A trailing --- (an empty document) is harmless; a second study is
+	// not (TestErrors).
+	if _, err := ParseYAML([]byte("name: a\nspace:\n  x: {type: float, low: 0, high: 1}\n---\n# nothing\n")); err != nil {
+		t.Error(err)
+	}
+}
+
 func TestParseJSONMatchesYAML(t *testing.T) {
 	j := `{"name":"svm","direction":"maximize","trials":5,"space":{"C":{"type":"float","low":0.001,"high":1000,"log":true},
 	"k":{"type":"categorical","choices":["a","b"]}},"objective":{"command":["x","{C}"],"timeout":"90s"}}`
@@ -106,6 +114,7 @@ func TestErrors(t *testing.T) {
 		{"trials not whole", "name: a\ntrials: 2.5\n" + space, []string{`line 2: trials: want an integer, got "2.5"`}},
 		{"workers not whole", "name: a\nworkers: 1.9\n" + space, []string{`line 2: workers: want an integer, got "1.9"`}},
 		{"seed not whole", "name: a\nseed: 1.7\n" + space, []string{`line 2: seed: want an integer from 0, got "1.7"`}},
+		{"two documents", "name: a\n" + space + "---\nname: b\n" + space, []string{"line 5: a second YAML document"}},
 		{"no space", "name: a\n", []string{"space"}},
 		{"low >= high", "name: a\nspace:\n  x: {type: float, low: 2, high: 1}\n", []string{"space.x", "line 3", "low"}},
 		{"log through 0", "name: a\nspace:\n  x: {type: float, low: 0, high: 1, log: true}\n", []string{"space.x", "log"}},
