@@ -238,6 +238,14 @@ func parseObjective(n *yaml.Node, o *Objective, lines map[string]int, add func(l
 				add(key.Line, f, "%s", strings.TrimPrefix(err.Error(), "timeout: "))
 			}
 		case "env":
+			if val.Kind == yaml.MappingNode { // name the variable, not "got a mapping"
+				for i := 0; i+1 < len(val.Content); i += 2 {
+					if v := resolveAlias(val.Content[i+1]); v.Kind != yaml.ScalarNode {
+						add(v.Line, f, "%s: want a value such as \"1\", got %s", val.Content[i].Value, nodeKind(v))
+						return
+					}
+				}
+			}
 			decodeField(val, &o.Env, "a mapping of variable names to values, such as {OMP_NUM_THREADS: \"1\"}", f, add)
 		case "dir":
 			decodeField(val, &o.Dir, "a directory", f, add)

@@ -127,6 +127,7 @@ func TestErrors(t *testing.T) {
 		{"unknown placeholder", "name: a\n" + space + "objective: {command: [echo, \"{y}\"]}\n", []string{"line 4: objective.command", "unknown parameter {y}", "known: x"}},
 		{"conditional placeholder", "name: a\n" + conditional + "objective: {command: [echo, \"{degree}\"]}\n", []string{"line 6: objective.command", "{degree} is a conditional parameter", "BOA_PARAMS"}},
 		{"env name with =", "name: a\n" + space + "objective:\n  command: [echo]\n  env: {\"A=B\": x}\n", []string{`line 6: objective.env: variable name "A=B" contains '='`}},
+		{"env value a list", "name: a\n" + space + "objective:\n  command: [echo]\n  env:\n    A: 1\n    B: [x]\n", []string{`line 8: objective.env: B: want a value such as "1", got a list`}},
 		{"unknown objective field", "name: a\n" + space + "objective:\n  comand: [echo]\n", []string{"line 5: objective.comand: unknown field", "command, function"}},
 		{"command not a list", "name: a\n" + space + "objective: {command: python3 train.py}\n", []string{"line 4: objective.command", "want a list", `"python3 train.py"`}},
 		{"field given twice", "name: a\nname: b\n" + space, []string{"line 2: name: given twice (lines 1 and 2)"}},
