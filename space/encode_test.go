@@ -159,6 +159,21 @@ func TestWideFloatRange(t *testing.T) {
 	}
 }
 
+func TestLogFloatFromTheSmallestNormal(t *testing.T) {
+	// The smallest log-scale low New accepts: values near it survive
+	// Encode and Decode to 1e-12 (below it, 1.1e-308 came back as 1.7e-308).
+	s := MustNew(Param{Name: "C", Kind: Float, Low: 0x1p-1022, High: 1e300, Log: true})
+	for _, v := range []float64{0x1p-1022, 2.5e-308, 1e-300, 1, 1e300} {
+		u, err := s.Encode(Assignment{"C": v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Decode(u)["C"].(float64); math.Abs(got-v) > 1e-12*v {
+			t.Errorf("%g → %v → %g", v, u, got)
+		}
+	}
+}
+
 func TestRound(t *testing.T) {
 	s := svm()
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -226,6 +226,10 @@ func (p *Param) checkBounds() []*ParamError {
 	}
 	if p.Log && p.Low <= 0 {
 		add("log", "log scale needs low > 0, got low = %s", Format(p.Low))
+	} else if p.Log && p.Low < 0x1p-1022 {
+		// Below the smallest normal float64, exp(ln v) keeps too few bits:
+		// 1.1e-308 came back as 1.7e-308.
+		add("low", "log scale needs low ≥ 2.2250738585072014e-308, the smallest normal float64, got low = %s", Format(p.Low))
 	}
 	if p.Kind == Int && p.Log && p.High > maxLogIntBound {
 		add("high", "a log-scale int must lie within 1e13, got high = %s; use a float with log: true and round it", Format(p.High))

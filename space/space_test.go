@@ -40,6 +40,7 @@ func TestNewErrors(t *testing.T) {
 		{"log low < 0", []Param{{Name: "n", Kind: Int, Low: -1, High: 4, Log: true}}, "n", "log scale needs low > 0, got low = -1"},
 		{"int not whole", []Param{{Name: "n", Kind: Int, Low: 0.5, High: 4}}, "n", "whole numbers, got low = 0.5"},
 		{"int too big", []Param{{Name: "n", Kind: Int, Low: 0, High: 1e16}}, "n", "within ±1e15"},
+		{"log low subnormal", []Param{{Name: "C", Kind: Float, Low: 5e-324, High: 1, Log: true}}, "C", "smallest normal float64, got low = 5e-324"},
 		{"log int too big", []Param{{Name: "n", Kind: Int, Low: 1, High: 1e15, Log: true}}, "n", "log-scale int must lie within 1e13, got high = 1e+15"},
 		{"range overflows", []Param{f("x", -1e308, 1e308)}, "x", "wider than the largest float64"},
 		{"log range empty", []Param{{Name: "x", Kind: Float, Low: 1e300, High: math.Nextafter(1e300, 2e300), Log: true}}, "x", "too close for a log scale"},
