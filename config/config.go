@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -95,8 +97,23 @@ func Load(path string) (*Study, error) {
 // with errors.Join, in line order), each naming its field and its line.
 func ParseYAML(data []byte) (*Study, error) {
 	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
 		return nil, yamlError(err)
+	}
+	// A second document (after ---) would be ignored without a word; an
+	// empty one (a trailing ---) is harmless.
+	for {
+		var next yaml.Node
+		err := dec.Decode(&next)
+		if errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, yamlError(err)
+		}
+		if len(next.Content) == 1 && !isNull(next.Content[0]) {
+			return nil, &fieldError{line: next.Content[0].Line, msg: "a second YAML document (after ---); a study file holds one study"}
+		}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
@@ -133,11 +150,11 @@ func ParseYAML(data []byte) (*Study, error) {
 		case "sampler":
 			decodeField(val, &s.Sampler, "a sampler name", f, add)
 		case "trials":
-			decodeField(val, &s.Trials, "an integer", f, add)
+			decodeWhole(val, &s.Trials, "an integer", f, add)
 		case "workers":
-			decodeField(val, &s.Workers, "an integer", f, add)
+			decodeWhole(val, &s.Workers, "an integer", f, add)
 		case "seed":
-			decodeField(val, &s.Seed, "an integer from 0", f, add)
+			decodeWhole(val, &s.Seed, "an integer from 0", f, add)
 		case "transform":
 			decodeField(val, &s.Transform, "none, log or copula", f, add)
 		case "space":
@@ -221,6 +238,14 @@ func parseObjective(n *yaml.Node, o *Objective, lines map[string]int, add func(l
 				add(key.Line, f, "%s", strings.TrimPrefix(err.Error(), "timeout: "))
 			}
 		case "env":
+			if val.Kind == yaml.MappingNode { // name the variable, not "got a mapping"
+				for i := 0; i+1 < len(val.Content); i += 2 {
+					if v := resolveAlias(val.Content[i+1]); v.Kind != yaml.ScalarNode {
+						add(v.Line, f, "%s: want a value such as \"1\", got %s", val.Content[i].Value, nodeKind(v))
+						return
+					}
+				}
+			}
 			decodeField(val, &o.Env, "a mapping of variable names to values, such as {OMP_NUM_THREADS: \"1\"}", f, add)
 		case "dir":
 			decodeField(val, &o.Dir, "a directory", f, add)
@@ -235,6 +260,17 @@ func decodeField(n *yaml.Node, v any, want, field string, add func(line int, fie
 	if err := n.Decode(v); err != nil {
 		add(n.Line, field, "want %s, got %s", want, nodeKind(n))
 	}
+}
+
+// decodeWhole is decodeField for an integer field: the YAML decoder would
+// truncate a float (trials: 2.5 became 2) where the file has a mistake.
+func decodeWhole(n *yaml.Node, v any, want, field string, add func(line int, field, format string, args ...any)) {
+	var f float64
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && n.Decode(&f) == nil && f != math.Trunc(f) {
+		add(n.Line, field, "want %s, got %s", want, nodeKind(n))
+		return
+	}
+	decodeField(n, v, want, field, add)
 }
 
 func resolveAlias(n *yaml.Node) *yaml.Node {

@@ -64,6 +64,26 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+func TestWholeFloatsAreIntegers(t *testing.T) {
+	// 1e3 is a whole number written as a float: it is 1000, while 2.5 is
+	// an error (TestErrors).
+	s, err := ParseYAML([]byte("name: a\ntrials: 1e3\nworkers: 2.0\nseed: 7\nspace:\n  x: {type: float, low: 0, high: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Trials != 1000 || s.Workers != 2 || s.Seed != 7 {
+		t.Errorf("trials %d, workers %d, seed %d", s.Trials, s.Workers, s.Seed)
+	}
+}
+
+func TestEmptyTrailingDocument(t *testing.T) {
+	// A trailing --- (an empty document) is harmless; a second study is
+	// not (TestErrors).
+	if _, err := ParseYAML([]byte("name: a\nspace:\n  x: {type: float, low: 0, high: 1}\n---\n# nothing\n")); err != nil {
+		t.Error(err)
+	}
+}
+
 func TestParseJSONMatchesYAML(t *testing.T) {
 	j := `{"name":"svm","direction":"maximize","trials":5,"space":{"C":{"type":"float","low":0.001,"high":1000,"log":true},
 	"k":{"type":"categorical","choices":["a","b"]}},"objective":{"command":["x","{C}"],"timeout":"90s"}}`
@@ -91,6 +111,10 @@ func TestErrors(t *testing.T) {
 		{"negative trials", "name: a\ntrials: -3\n" + space, []string{"line 2: trials", "-3"}},
 		{"bad transform", "name: a\ntransform: sqrt\n" + space, []string{"transform", "sqrt", "log, copula"}},
 		{"trials not int", "name: a\ntrials: many\n" + space, []string{"line 2: trials: want an integer", "many"}},
+		{"trials not whole", "name: a\ntrials: 2.5\n" + space, []string{`line 2: trials: want an integer, got "2.5"`}},
+		{"workers not whole", "name: a\nworkers: 1.9\n" + space, []string{`line 2: workers: want an integer, got "1.9"`}},
+		{"seed not whole", "name: a\nseed: 1.7\n" + space, []string{`line 2: seed: want an integer from 0, got "1.7"`}},
+		{"two documents", "name: a\n" + space + "---\nname: b\n" + space, []string{"line 5: a second YAML document"}},
 		{"no space", "name: a\n", []string{"space"}},
 		{"low >= high", "name: a\nspace:\n  x: {type: float, low: 2, high: 1}\n", []string{"space.x", "line 3", "low"}},
 		{"log through 0", "name: a\nspace:\n  x: {type: float, low: 0, high: 1, log: true}\n", []string{"space.x", "log"}},
@@ -103,6 +127,7 @@ func TestErrors(t *testing.T) {
 		{"unknown placeholder", "name: a\n" + space + "objective: {command: [echo, \"{y}\"]}\n", []string{"line 4: objective.command", "unknown parameter {y}", "known: x"}},
 		{"conditional placeholder", "name: a\n" + conditional + "objective: {command: [echo, \"{degree}\"]}\n", []string{"line 6: objective.command", "{degree} is a conditional parameter", "BOA_PARAMS"}},
 		{"env name with =", "name: a\n" + space + "objective:\n  command: [echo]\n  env: {\"A=B\": x}\n", []string{`line 6: objective.env: variable name "A=B" contains '='`}},
+		{"env value a list", "name: a\n" + space + "objective:\n  command: [echo]\n  env:\n    A: 1\n    B: [x]\n", []string{`line 8: objective.env: B: want a value such as "1", got a list`}},
 		{"unknown objective field", "name: a\n" + space + "objective:\n  comand: [echo]\n", []string{"line 5: objective.comand: unknown field", "command, function"}},
 		{"command not a list", "name: a\n" + space + "objective: {command: python3 train.py}\n", []string{"line 4: objective.command", "want a list", `"python3 train.py"`}},
 		{"field given twice", "name: a\nname: b\n" + space, []string{"line 2: name: given twice (lines 1 and 2)"}},

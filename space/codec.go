@@ -15,6 +15,9 @@ type rawParam struct {
 	present map[string]bool
 	kind    string
 	p       Param
+	// unread: the declaration or its type could not be read, which is
+	// reported already; the parameter is not checked further.
+	unread bool
 }
 
 func newRaw(name string, line int) *rawParam {
@@ -36,6 +39,12 @@ func (r *rawParam) resolve() (Param, []*ParamError) {
 	var errs []*ParamError
 	add := func(field, format string, args ...any) {
 		errs = append(errs, &ParamError{Param: r.name, Field: field, Line: r.lineOf(field), Msg: fmt.Sprintf(format, args...)})
+	}
+	// Until the type is read the kind is unknown, not Float: a condition
+	// on this parameter must not be refused as one on a float.
+	r.p.Kind = -1
+	if r.unread {
+		return r.p, nil
 	}
 	if !r.present["type"] {
 		add("", "missing type; want one of float, int, ordinal, categorical, bool")

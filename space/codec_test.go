@@ -185,6 +185,39 @@ func TestBadYAML(t *testing.T) {
 	}
 }
 
+func TestOneErrorPerMistake(t *testing.T) {
+	// A declaration or type that cannot be read is reported once: not again
+	// as a missing or unknown type, nor its children's conditions as ones
+	// on a float parent.
+	tests := []struct {
+		name, src, want string
+		json            bool
+	}{
+		{"type a list", "space:\n  x: {type: [float], low: 0, high: 1}\n", "space.x (line 2): type must be one of", false},
+		{"param a number", "space:\n  x: 3\n", `space.x (line 2): want a mapping such as {type: float, low: 0, high: 1}, got "3"`, false},
+		{"parent of unknown type", "space:\n  x: {type: flot}\n  y: {type: bool, when: {x: [a]}}\n", `space.x (line 2): unknown type "flot"`, false},
+		{"parent without type", "space:\n  x: {choices: [a]}\n  y: {type: bool, when: {x: [a]}}\n", "space.x (line 2): missing type", false},
+		{"JSON param a number", `{"x": 3}`, "space.x (line 1): want an object", true},
+		{"JSON type a number", `{"x": {"type": 3}}`, "space.x (line 1): type must be a string", true},
+		{"JSON when null", `{"x": {"type": "categorical", "choices": ["a"]}, "y": {"type": "bool", "when": {"x": null}}}`, "space.y (line 1): when.x must be a list", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Space
+			var err error
+			if tt.json {
+				err = s.UnmarshalJSON([]byte(tt.src))
+			} else {
+				var st struct{ Space *Space }
+				err = yaml.Unmarshal([]byte(tt.src), &st)
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q, want the one error %q…", err, tt.want)
+			}
+		})
+	}
+}
+
 func TestBadJSON(t *testing.T) {
 	tests := []struct {
 		name, src, want string
@@ -197,6 +230,9 @@ func TestBadJSON(t *testing.T) {
 		{"missing type", `{"x": {"low": 0, "high": 1}}`, "space.x (line 1): missing type"},
 		{"not a number", `{"x": {"type": "float", "low": "0", "high": 1}}`, `low must be a number, got "0"`},
 		{"param not object", `{"x": 3}`, "want an object"},
+		{"null bound", `{"x": {"type": "float", "low": null, "high": 1}}`, "low must be a number, got null"},
+		{"null value", `{"w": {"type": "ordinal", "values": [null, 1]}}`, "values[0] must be a number, got null"},
+		{"null log", `{"x": {"type": "float", "low": 1, "high": 2, "log": null}}`, "log must be true or false, got null"},
 		{"bad values", `{"w": {"type": "ordinal", "values": [1, "b"]}}`, `values[1] must be a number`},
 		{"nested choice", `{"k": {"type": "categorical", "choices": [[1]]}}`, "choices[0] must be a single value, got [1]"},
 		{"bad when", `{"k": {"type": "bool", "when": ["a"]}}`, "when must be an object"},

@@ -90,7 +90,7 @@ func (s *Space) Active(u []float64) []bool {
 // when non-nil, marks which coordinates carry a value.
 func (s *Space) activeAt(i int, u []float64, act, present []bool) bool {
 	for _, c := range s.conds[i] {
-		if !act[c.parent] || (present != nil && !present[c.parent]) || !c.allowed[s.level(c.parent, u[c.parent])] {
+		if !act[c.parent] || (present != nil && !present[c.parent]) || !c.allows(s.level(c.parent, u[c.parent])) {
 			return false
 		}
 	}
@@ -230,7 +230,7 @@ func (s *Space) whyNot(i int, u []float64, act, present []bool) string {
 		if !act[c.parent] || !present[c.parent] {
 			return "its parent " + par.Name + " is inactive or missing"
 		}
-		if !c.allowed[s.level(c.parent, u[c.parent])] {
+		if !c.allows(s.level(c.parent, u[c.parent])) {
 			return fmt.Sprintf("it needs %s in [%s], got %s", par.Name,
 				strings.Join(s.params[i].When[par.Name], ", "), Format(s.value(c.parent, u[c.parent])))
 		}

@@ -100,6 +100,27 @@ func TestEveryLevelRoundTrips(t *testing.T) {
 	}
 }
 
+func TestLargestLogIntRoundTrips(t *testing.T) {
+	// At the largest bound New accepts, the top integers, where the cells
+	// are narrowest, still have codes of their own (at 1e15 most did not:
+	// 999999999998000 came back as a neighbour).
+	s := MustNew(Param{Name: "n", Kind: Int, Low: 1, High: maxLogIntBound, Log: true})
+	prev := -1.0
+	for v := int(maxLogIntBound) - 100000; v <= int(maxLogIntBound); v++ {
+		u, err := s.Encode(Assignment{"n": v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u[0] <= prev {
+			t.Fatalf("code of %d = %v is not above the code of %d", v, u[0], v-1)
+		}
+		prev = u[0]
+		if got := s.Decode(u)["n"]; got != v {
+			t.Fatalf("Decode(Encode(%d)) = %v", v, got)
+		}
+	}
+}
+
 func TestFloatEncoding(t *testing.T) {
 	s := MustNew(
 		Param{Name: "x", Kind: Float, Low: -2, High: 6},
@@ -120,6 +141,36 @@ func TestFloatEncoding(t *testing.T) {
 	a = s.Decode([]float64{math.NaN(), 7})
 	if a["x"] != 2.0 || a["C"] != 1e3 {
 		t.Errorf("Decode(NaN, 7) = %v", a)
+	}
+}
+
+func TestWideFloatRange(t *testing.T) {
+	// The widest range New accepts still encodes every value to its own
+	// place: −1e308…1e308 (width +Inf) encoded everything below 1e308 to 0.
+	s := MustNew(Param{Name: "x", Kind: Float, Low: -8e307, High: 8e307})
+	for _, v := range []float64{-8e307, -1e307, 0, 1, 1e307, 8e307} {
+		u, err := s.Encode(Assignment{"x": v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Decode(u)["x"].(float64); math.Abs(got-v) > 1e-15*8e307 {
+			t.Errorf("%g → %v → %g", v, u, got)
+		}
+	}
+}
+
+func TestLogFloatFromTheSmallestNormal(t *testing.T) {
+	// The smallest log-scale low New accepts: values near it survive
+	// Encode and Decode to 1e-12 (below it, 1.1e-308 came back as 1.7e-308).
+	s := MustNew(Param{Name: "C", Kind: Float, Low: 0x1p-1022, High: 1e300, Log: true})
+	for _, v := range []float64{0x1p-1022, 2.5e-308, 1e-300, 1, 1e300} {
+		u, err := s.Encode(Assignment{"C": v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Decode(u)["C"].(float64); math.Abs(got-v) > 1e-12*v {
+			t.Errorf("%g → %v → %g", v, u, got)
+		}
 	}
 }
 

@@ -69,6 +69,7 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
 		add("", "want an object such as {\"type\": \"float\", \"low\": 0, \"high\": 1}, got %s", data)
+		r.unread = true
 		return errs
 	}
 	keys := make([]string, 0, len(fields))
@@ -88,13 +89,14 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 		case "type":
 			if json.Unmarshal(v, &r.kind) != nil {
 				msg = fmt.Sprintf("type must be a string such as \"float\", got %s", v)
+				r.unread = true
 			}
 		case "low":
 			r.p.Low, msg = jsonNumber(v, "low")
 		case "high":
 			r.p.High, msg = jsonNumber(v, "high")
 		case "log":
-			if json.Unmarshal(v, &r.p.Log) != nil {
+			if isNull(v) || json.Unmarshal(v, &r.p.Log) != nil {
 				msg = fmt.Sprintf("log must be true or false, got %s", v)
 			}
 		case "values":
@@ -119,9 +121,11 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 			}
 			r.p.When = make(map[string][]string, len(w))
 			for parent, vals := range w {
-				if r.p.When[parent], msg = jsonScalars(vals, "when."+parent); msg != "" {
-					break
+				var vs []string
+				if vs, msg = jsonScalars(vals, "when."+parent); msg != "" {
+					break // not kept: "lists no values" would report it again
 				}
+				r.p.When[parent] = vs
 			}
 		}
 		if msg != "" {
@@ -133,11 +137,15 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 
 func jsonNumber(v json.RawMessage, field string) (float64, string) {
 	var f float64
-	if json.Unmarshal(v, &f) != nil {
+	if isNull(v) || json.Unmarshal(v, &f) != nil {
 		return 0, fmt.Sprintf("%s must be a number, got %s", field, v)
 	}
 	return f, ""
 }
+
+// isNull reports whether v is JSON null, which encoding/json decodes into a
+// number or a bool as "no change": "low": null would silently be 0.
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
 
 // jsonScalars reads a list of scalars (or one scalar) as strings.
 func jsonScalars(v json.RawMessage, field string) ([]string, string) {

@@ -26,6 +26,12 @@ type Param struct {
 // centre (k+0.5)/L is exact in float64.
 const maxIntBound = 1e15
 
+// maxLogIntBound bounds log-scale Int parameters more tightly: the cell of v
+// is about 1/v wide in ln v, and above ~1e14 that is below the resolution
+// of float64 near ln v ≈ 33, so neighbouring integers would share a code
+// and Decode(Encode(v)) would not give v back. 1e13 leaves a margin of 10.
+const maxLogIntBound = 1e13
+
 // clone returns a deep copy of p.
 func (p Param) clone() Param {
 	p.Values = slices.Clone(p.Values)
@@ -220,6 +226,26 @@ func (p *Param) checkBounds() []*ParamError {
 	}
 	if p.Log && p.Low <= 0 {
 		add("log", "log scale needs low > 0, got low = %s", Format(p.Low))
+	} else if p.Log && p.Low < 0x1p-1022 {
+		// Below the smallest normal float64, exp(ln v) keeps too few bits:
+		// 1.1e-308 came back as 1.7e-308.
+		add("low", "log scale needs low ≥ 2.2250738585072014e-308, the smallest normal float64, got low = %s", Format(p.Low))
+	}
+	if p.Kind == Int && p.Log && p.High > maxLogIntBound {
+		add("high", "a log-scale int must lie within 1e13, got high = %s; use a float with log: true and round it", Format(p.High))
+	}
+	if len(errs) > 0 || p.Kind != Float {
+		return errs
+	}
+	// The encoding divides by the width of the range (ln high − ln low on a
+	// log scale): it must be a finite number above 0, or every value would
+	// encode to the same point.
+	if p.Log {
+		if math.Log(p.High) == math.Log(p.Low) {
+			add("high", "low = %s and high = %s are too close for a log scale; drop log: true", Format(p.Low), Format(p.High))
+		}
+	} else if math.IsInf(p.High-p.Low, 0) {
+		add("high", "the range from low = %s to high = %s is wider than the largest float64; narrow it", Format(p.Low), Format(p.High))
 	}
 	return errs
 }

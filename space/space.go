@@ -27,18 +27,27 @@ type Space struct {
 	keyLevel [][]string
 }
 
-// cond is one parent clause of a When: the parent and its allowed levels.
+// cond is one parent clause of a When: the parent and its allowed levels,
+// sorted. A list rather than a mask over the parent's levels: an Int parent
+// may have up to 2e15+1 of them.
 type cond struct {
 	parent  int
-	allowed []bool
+	allowed []int
+}
+
+// allows reports whether level k of the parent satisfies the clause.
+func (c *cond) allows(k int) bool {
+	_, ok := slices.BinarySearch(c.allowed, k)
+	return ok
 }
 
 // New validates params and builds a space. The error lists every problem
 // found, each a *ParamError naming the parameter and what is wrong: empty or
 // duplicate names, bounds (low ≥ high, log scale with low ≤ 0, NaN/Inf, Int
-// bounds that are not whole numbers), empty or duplicate values and choices,
-// ordinal values out of order, conditions on unknown or continuous parents,
-// condition values the parent can never take, and cyclic conditions. The
+// bounds that are not whole numbers, a Float range whose width overflows),
+// empty or duplicate values and choices, ordinal values out of order,
+// conditions on unknown or continuous parents, condition values the parent
+// can never take, and cyclic conditions. The
 // order of declaration of parents and children does not matter.
 func New(params ...Param) (*Space, error) {
 	s, errs := build(params, nil)
@@ -185,7 +194,7 @@ func (s *Space) buildConds(valid []bool) []*ParamError {
 				continue
 			}
 			par := &s.params[j]
-			c := cond{parent: j, allowed: make([]bool, s.levels[j])}
+			c := cond{parent: j}
 			canon := make([]string, 0, len(vals))
 			for _, v := range vals {
 				k, ok := par.parseLevel(v)
@@ -193,10 +202,11 @@ func (s *Space) buildConds(valid []bool) []*ParamError {
 					errs = append(errs, perr(p.Name, "when", "condition value %q is never taken by %s, which is %s", v, name, par.describe()))
 					continue
 				}
-				if !c.allowed[k] {
+				if !c.allows(k) {
 					canon = append(canon, Format(par.levelValue(k)))
+					at, _ := slices.BinarySearch(c.allowed, k)
+					c.allowed = slices.Insert(c.allowed, at, k)
 				}
-				c.allowed[k] = true
 			}
 			p.When[name] = canon
 			s.conds[i] = append(s.conds[i], c)

@@ -40,6 +40,10 @@ func TestNewErrors(t *testing.T) {
 		{"log low < 0", []Param{{Name: "n", Kind: Int, Low: -1, High: 4, Log: true}}, "n", "log scale needs low > 0, got low = -1"},
 		{"int not whole", []Param{{Name: "n", Kind: Int, Low: 0.5, High: 4}}, "n", "whole numbers, got low = 0.5"},
 		{"int too big", []Param{{Name: "n", Kind: Int, Low: 0, High: 1e16}}, "n", "within ±1e15"},
+		{"log low subnormal", []Param{{Name: "C", Kind: Float, Low: 5e-324, High: 1, Log: true}}, "C", "smallest normal float64, got low = 5e-324"},
+		{"log int too big", []Param{{Name: "n", Kind: Int, Low: 1, High: 1e15, Log: true}}, "n", "log-scale int must lie within 1e13, got high = 1e+15"},
+		{"range overflows", []Param{f("x", -1e308, 1e308)}, "x", "wider than the largest float64"},
+		{"log range empty", []Param{{Name: "x", Kind: Float, Low: 1e300, High: math.Nextafter(1e300, 2e300), Log: true}}, "x", "too close for a log scale"},
 		{"float with choices", []Param{{Name: "x", Kind: Float, High: 1, Choices: []string{"a"}}}, "x", "choices is only for categorical"},
 		{"float with values", []Param{{Name: "x", Kind: Float, High: 1, Values: []float64{1}}}, "x", "values is only for ordinal"},
 		{"categorical with bounds", []Param{{Name: "k", Kind: Categorical, Choices: []string{"a"}, High: 3}}, "k", "low and high are only for float and int"},
@@ -178,6 +182,38 @@ func TestFormat(t *testing.T) {
 	for _, tt := range tests {
 		if got := Format(tt.v); got != tt.want {
 			t.Errorf("Format(%#v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+func TestConditionOnAWideInt(t *testing.T) {
+	// An Int parent may have 2e15+1 levels: a condition on it must not
+	// allocate one flag per level (it panicked with "makeslice: len out
+	// of range").
+	s, err := New(
+		Param{Name: "n", Kind: Int, Low: -1e15, High: 1e15},
+		Param{Name: "x", Kind: Float, Low: 0, High: 1, When: map[string][]string{"n": {"1000000000000000", "-3", "7", "-3"}}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Params()[1].When["n"]; strings.Join(got, ",") != "1000000000000000,-3,7" {
+		t.Errorf("canonical condition values %v", got)
+	}
+	for _, tc := range []struct {
+		n      int
+		active bool
+	}{{-1e15, false}, {-3, true}, {-2, false}, {7, true}, {1e15, true}, {1e15 - 1, false}} {
+		a := Assignment{"n": tc.n}
+		if tc.active {
+			a["x"] = 0.25
+		}
+		u, err := s.Encode(a)
+		if err != nil {
+			t.Fatalf("n = %d: %v", tc.n, err)
+		}
+		if got := s.Decode(u); len(got) != len(a) || got["n"] != tc.n {
+			t.Errorf("n = %d: Decode(Encode(%v)) = %v", tc.n, a, got)
 		}
 	}
 }

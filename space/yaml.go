@@ -80,6 +80,7 @@ func (r *rawParam) readYAML(n *yaml.Node) []*ParamError {
 	}
 	if n.Kind != yaml.MappingNode {
 		add(n.Line, "", "want a mapping such as {type: float, low: 0, high: 1}, got %s", nodeKind(n))
+		r.unread = true
 		return errs
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -100,6 +101,7 @@ func (r *rawParam) readYAML(n *yaml.Node) []*ParamError {
 		case "type":
 			if val.Kind != yaml.ScalarNode {
 				msg = "type must be one of float, int, ordinal, categorical, bool, got " + nodeKind(val)
+				r.unread = true
 			}
 			r.kind = val.Value
 		case "low":
