@@ -70,7 +70,7 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 		return nil, err
 	}
 	if len(h.Observed) < g.initPoints(sp) {
-		return freshDesignPoint(h, sobolPoint(h, h.Trials), rng), nil
+		return freshDesignPoint(h, sobolPoint(h, h.Trials, g.logger()), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -1,11 +1,17 @@
 package sampler
 
 import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/boaopt/boa/qmc"
 	"github.com/boaopt/boa/space"
 )
 
@@ -125,6 +131,35 @@ func TestBelieveAllAtOnceIsKrigingBeliever(t *testing.T) {
 		m2, v2 := oneByOne.Predict(f)
 		if math.Abs(m1-m2) > 1e-9 || math.Abs(v1-v2) > 1e-9 {
 			t.Fatalf("at %v: at once %v ± %v, one by one %v ± %v", f, m1, v1, m2, v2)
+		}
+	}
+}
+
+// TestDesignWarnsBeyondTheSobolTable: with more parameters than the Sobol
+// table has dimensions the design is uniform, and gpbo says so once, with
+// the study's first point (spec gp-and-acquisitions §6.2).
+func TestDesignWarnsBeyondTheSobolTable(t *testing.T) {
+	for _, d := range []int{qmc.MaxSobolDim, qmc.MaxSobolDim + 1} {
+		params := make([]space.Param, d)
+		for i := range params {
+			params[i] = space.Param{Name: fmt.Sprintf("x%d", i), Kind: space.Float, High: 1}
+		}
+		var log bytes.Buffer
+		g := NewGPBO()
+		g.Logger = slog.New(slog.NewTextHandler(&log, nil))
+		h := &History{Space: space.MustNew(params...), Seed: 1}
+		for i := range 3 {
+			h.Trials = i
+			if _, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(i)))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := 0
+		if d > qmc.MaxSobolDim {
+			want = 1
+		}
+		if got := strings.Count(log.String(), "design is uniform random"); got != want {
+			t.Errorf("%d parameters: %d warnings, want %d:\n%s", d, got, want, log.String())
 		}
 	}
 }

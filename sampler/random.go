@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"context"
+	"log/slog"
 	"math/rand/v2"
 
 	"github.com/boaopt/boa/qmc"
@@ -26,13 +27,18 @@ type Sobol struct{}
 func (Sobol) Name() string { return "sobol" }
 
 func (Sobol) Suggest(_ context.Context, h *History, _ *rand.Rand) ([]float64, error) {
-	return sobolPoint(h, h.Trials), nil
+	return sobolPoint(h, h.Trials, slog.Default()), nil
 }
 
 // sobolPoint returns point i of the study's scrambled Sobol sequence,
 // rounded to legal values.
-func sobolPoint(h *History, i int) []float64 {
+func sobolPoint(h *History, i int, log *slog.Logger) []float64 {
 	s := qmc.NewSobol(h.Space.Len(), rand.New(rand.NewPCG(h.Seed, 0x50b01)))
+	if s.Fallback() && i == 0 {
+		// Spec §6.2: beyond the direction-number table, uniform draws and
+		// a warning (once, with the study's first point).
+		log.Warn("sobol: more parameters than the Sobol table has dimensions; the design is uniform random", "parameters", h.Space.Len(), "max", qmc.MaxSobolDim)
+	}
 	s.Skip(i)
 	u := make([]float64, h.Space.Len())
 	s.Next(u)
