@@ -37,7 +37,10 @@ func benchCmd() *cobra.Command {
 			"given with --table nb201:PATH, hpobench:PATH or fcnet:PATH.\n" +
 			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).\n" +
 			"A boa sampler's name may end in +log or +copula: its study fits the model to the log or the\n" +
-			"copula transform of the values (gpbo+log).",
+			"copula transform of the values (gpbo+log).\n\n" +
+			"Runs go seed by seed, every sampler in turn. Ctrl-C stops the benchmark: the runs that\n" +
+			"finished are reported (and written with --out) and the exit status is 1, as it is when\n" +
+			"every run failed.",
 		Example: "  boa bench --problems branin,hartmann6,ackley:5 --samplers gpbo,random,goptuna-tpe --seeds 10 --budget 60 --out bench-out\n" +
 			"  boa bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,gpbo --seeds 10 --budget 100 --json\n" +
 			"  boa bench --problems func3c --samplers cocabo-auto,onehot-gp,random --seeds 10 --budget 344 --batch 4\n" +
