@@ -9,7 +9,13 @@
 // minutes by default), and stops at once when the context ends. Every other
 // status, in particular every 4xx, is returned at once as an *Error.
 //
-// Retrying is safe for every call: report and heartbeat are idempotent,
+// CreateStudy and Enqueue are the exception: the server must not act on
+// them twice (a second enqueue adds a second trial; a second create finds
+// the study the first made and answers 409), so they are retried only when
+// the request cannot have reached the server (connection refused, 429,
+// 503), and a lost answer is returned as an error.
+//
+// Retrying is safe for every other call: report and heartbeat are idempotent,
 // the server answers a repeated tell that carries the result the trial
 // already has with 200 (so a tell whose first answer was lost does not fail
 // on its retry), and a trial handed out by an ask whose answer was lost is
