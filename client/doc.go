@@ -2,7 +2,8 @@
 // docs/http-api.md), the one `boa worker` uses.
 //
 // A Client retries what a network or a restarting server breaks for a
-// moment: connection refused or reset, a response cut short, a timeout, and
+// moment: connection refused or reset, a connection the server closed as
+// idle just as a request went out, a response cut short, a timeout, and
 // the statuses 429, 502, 503 and 504. It waits between attempts with capped
 // exponential backoff and full jitter, so that many workers that lost the
 // same server do not come back in step, for at most WithRetry's budget (2

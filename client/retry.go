@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"syscall"
 )
 
@@ -27,6 +28,8 @@ func transient(ctx context.Context, err error) bool {
 	var op *net.OpError
 	var ne net.Error
 	switch {
+	case serverClosedIdle(err):
+		return true
 	case errors.Is(err, errAttempt),
 		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
@@ -52,5 +55,14 @@ func notSent(ctx context.Context, err error) bool {
 		return e.Status == http.StatusTooManyRequests || e.Status == http.StatusServiceUnavailable
 	}
 	var op *net.OpError
-	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &op) && op.Op == "dial"
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &op) && op.Op == "dial" || serverClosedIdle(err)
+}
+
+// serverClosedIdle reports Go's transport error for a request written on a
+// kept-alive connection just as the server closed it for being idle (its
+// IdleTimeout, or a graceful shutdown; golang.org/issue/19943). The
+// server never read the request. The error is not exported, hence the
+// text.
+func serverClosedIdle(err error) bool {
+	return strings.Contains(err.Error(), "http: server closed idle connection")
 }
