@@ -80,13 +80,15 @@ func trialPath(id int64) string    { return "/api/v1/trials/" + strconv.FormatIn
 // CreateStudy creates a study. spec is the study file (DESIGN.md §2.2) as
 // anything that encodes to its JSON: a *config.Study, a map, a struct, or
 // the JSON itself as []byte or json.RawMessage. A name already taken is an
-// *Error with status 409.
+// *Error with status 409. It is not retried once it may have reached the
+// server: after a lost answer, read the study with Study to see whether it
+// was created.
 func (c *Client) CreateStudy(ctx context.Context, spec any) (Study, error) {
 	if raw, ok := spec.(json.RawMessage); ok {
 		spec = []byte(raw)
 	}
 	var s Study
-	err := c.do(ctx, "POST", "/api/v1/studies", spec, &s)
+	err := c.doOnce(ctx, "POST", "/api/v1/studies", spec, &s)
 	return s, err
 }
 
@@ -128,10 +130,12 @@ func (c *Client) Ask(ctx context.Context, study string, n int, worker string) (B
 	return Batch{Trials: out.Trials, Pending: out.Pending, Lease: time.Duration(out.LeaseSeconds * float64(time.Second))}, nil
 }
 
-// Enqueue adds params as a WAITING trial that the next ask hands out.
+// Enqueue adds params as a WAITING trial that the next ask hands out. It
+// is not retried once it may have reached the server (a second attempt
+// would add a second trial): after a lost answer, see Trials.
 func (c *Client) Enqueue(ctx context.Context, study string, params map[string]any) (Trial, error) {
 	var t Trial
-	err := c.do(ctx, "POST", studyPath(study)+"/trials", map[string]any{"params": params}, &t)
+	err := c.doOnce(ctx, "POST", studyPath(study)+"/trials", map[string]any{"params": params}, &t)
 	return t, err
 }
 

@@ -113,6 +113,17 @@ func StatusOf(err error) int {
 // do sends the request, retrying transient failures, and decodes a 2xx
 // JSON answer into out (when out is not nil).
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	return c.send(ctx, method, path, body, out, transient)
+}
+
+// doOnce is do for a request the server must not act on twice (create a
+// study, enqueue a trial): it is retried only when it cannot have reached
+// the server, never after a lost answer.
+func (c *Client) doOnce(ctx context.Context, method, path string, body, out any) error {
+	return c.send(ctx, method, path, body, out, notSent)
+}
+
+func (c *Client) send(ctx context.Context, method, path string, body, out any, retry func(context.Context, error) bool) error {
 	var payload []byte
 	if body != nil {
 		var err error
@@ -126,7 +137,7 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	wait := firstWait
 	for attempt := 1; ; attempt++ {
 		err := c.once(ctx, method, path, payload, out)
-		if err == nil || !transient(ctx, err) {
+		if err == nil || !retry(ctx, err) {
 			return err
 		}
 		d := c.jitter(wait)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"syscall"
 )
 
@@ -27,6 +28,8 @@ func transient(ctx context.Context, err error) bool {
 	var op *net.OpError
 	var ne net.Error
 	switch {
+	case serverClosedIdle(err):
+		return true
 	case errors.Is(err, errAttempt),
 		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
@@ -36,4 +39,30 @@ func transient(ctx context.Context, err error) bool {
 		return true
 	}
 	return false
+}
+
+// notSent reports whether err is transient and the request cannot have
+// reached a handler: the connection was refused (the server is
+// restarting), or the server answered that it did not take it (429, 503).
+// A reset, a response cut short, a timeout or a proxy's 502 or 504 may
+// come after the server acted on the request.
+func notSent(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Status == http.StatusTooManyRequests || e.Status == http.StatusServiceUnavailable
+	}
+	var op *net.OpError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &op) && op.Op == "dial" || serverClosedIdle(err)
+}
+
+// serverClosedIdle reports Go's transport error for a request written on a
+// kept-alive connection just as the server closed it for being idle (its
+// IdleTimeout, or a graceful shutdown; golang.org/issue/19943). The
+// server never read the request. The error is not exported, hence the
+// text.
+func serverClosedIdle(err error) bool {
+	return strings.Contains(err.Error(), "http: server closed idle connection")
 }

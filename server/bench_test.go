@@ -90,7 +90,7 @@ func openBench(b *testing.B, u string) storage.Storage {
 }
 
 // benchSchema creates a schema for one run and points search_path at it.
-func benchSchema(b *testing.B, base string) string {
+func benchSchema(b testing.TB, base string) string {
 	schema := fmt.Sprintf("boa_bench_%d_%d", time.Now().UnixNano(), os.Getpid())
 	db, err := sql.Open("pgx", base)
 	if err != nil {
