@@ -232,7 +232,15 @@ func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Durat
 		tctx, tcancel = context.WithTimeout(tctx, 15*time.Second)
 		defer tcancel()
 	}
-	r, terr := w.tell(tctx, t, r)
+	terr := w.c.Tell(tctx, t.ID, r)
+	var refused *client.Error
+	if r.State == "" && errors.As(terr, &refused) && refused.Status == http.StatusBadRequest {
+		// The study cannot take the value (a log transform and a value
+		// that is not > 0): the trial fails with the server's reason,
+		// which keeps the value, rather than stay RUNNING until reaped.
+		r = client.Result{State: "FAILED", Reason: refused.Message, Metrics: res.Metrics}
+		terr = w.c.Tell(tctx, t.ID, r)
+	}
 	stopBeat()
 	switch {
 	case terr != nil && client.StatusOf(terr) == http.StatusConflict:
@@ -248,46 +256,6 @@ func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Durat
 		return errWorkerInterrupted
 	}
 	return nil
-}
-
-// tell tells r, and what the server will take of it when it refuses r
-// (400). Ending the worker instead would leave the trial RUNNING until its
-// lease lapses, and its re-run would end the next worker the same way. It
-// returns the result it told.
-func (w *remoteWorker) tell(ctx context.Context, t client.Trial, r client.Result) (client.Result, error) {
-	err := w.c.Tell(ctx, t.ID, r)
-	metrics := r.Metrics
-	if len(metrics) > 0 && refused(err) != "" {
-		// A metric the server cannot take (a name over its length
-		// limit) costs the metrics, not the result: boa run drops a bad
-		// BOA_METRIC line too.
-		r.Metrics = nil
-		why := refused(err)
-		if err = w.c.Tell(ctx, t.ID, r); refused(err) == "" {
-			w.log("trial %d: the server refused its metrics (%s); told the result without them", t.Number, why)
-			return r, err
-		}
-	}
-	if why := refused(err); r.State == "" && why != "" {
-		// The study cannot take the value (a log transform and a value
-		// that is not > 0): the trial fails with the server's reason,
-		// which keeps the value.
-		r = client.Result{State: "FAILED", Reason: why, Metrics: metrics}
-		if err = w.c.Tell(ctx, t.ID, r); len(metrics) > 0 && refused(err) != "" {
-			r.Metrics = nil
-			err = w.c.Tell(ctx, t.ID, r)
-		}
-	}
-	return r, err
-}
-
-// refused returns the server's message when err is a 400, else "".
-func refused(err error) string {
-	var e *client.Error
-	if errors.As(err, &e) && e.Status == http.StatusBadRequest {
-		return e.Message
-	}
-	return ""
 }
 
 // heartbeat beats for t every interval until stopped; a 409 (the trial
