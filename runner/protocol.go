@@ -18,6 +18,11 @@ const (
 	kwReport = "BOA_REPORT"
 )
 
+// MaxMetricName is the longest metric name, in bytes, a BOA_METRIC line
+// may give: the HTTP API takes no longer one, so boa run and boa worker
+// drop the same lines.
+const MaxMetricName = 256
+
 // maxLine bounds the part of a line the parser looks at. Protocol lines are
 // short; longer lines are ordinary output and are skipped without being
 // held in memory.
@@ -118,6 +123,10 @@ func (p *parser) parseLine(s string) {
 	case kwMetric:
 		if len(f) != 3 {
 			p.fail(kwMetric, bad("want BOA_METRIC <name> <value>"))
+			return
+		}
+		if len(f[1]) > MaxMetricName || strings.ContainsRune(f[1], 0) {
+			p.fail(kwMetric, bad("a metric name has at most %d bytes and no NUL character", MaxMetricName))
 			return
 		}
 		v, err := parseValue(f[2])

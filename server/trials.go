@@ -143,7 +143,7 @@ func parseTell(req tellRequest) (outcome, error) {
 			if k == "" {
 				return o, badRequest("metrics: a metric needs a name")
 			}
-			if err := text("metric name", k, 256); err != nil {
+			if err := text("metric name", k, 256); err != nil { // runner.MaxMetricName
 				return o, err
 			}
 			v, err := number(fmt.Sprintf("metrics.%s", k), raw)
