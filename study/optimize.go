@@ -159,7 +159,7 @@ func (s *Study) toldAlready(ctx context.Context, t *Trial, r Result, err error) 
 		return err
 	}
 	if r.Err != nil && interrupted(r) {
-		return s.requeue(ctx, t.ID)
+		return s.Requeue(ctx, t.ID)
 	}
 	return nil
 }

@@ -444,7 +444,7 @@ func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
 		return s.errorf("tell trial %d: %w", id, err)
 	}
 	if r.Err != nil && interrupted(r) {
-		return s.requeue(ctx, id)
+		return s.Requeue(ctx, id)
 	}
 	return nil
 }
@@ -490,12 +490,15 @@ func storable(s string) string {
 	return strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", "\uFFFD"), "\uFFFD")
 }
 
-// requeue adds a WAITING copy of interrupted trial id. A re-run that is
-// interrupted in its turn is re-queued again: an interruption says nothing
-// about the configuration. (A trial whose process died is re-run once
-// only, by the storage's Reap: a configuration that kills its worker
-// twice should not be tried forever.)
-func (s *Study) requeue(ctx context.Context, id int64) error {
+// Requeue adds a WAITING copy of interrupted trial id, which Tell
+// recorded FAILED with Result.Requeue, unless it has one already. Tell
+// calls it; call it again when a Tell's answer was lost, since the storage
+// may have failed between recording the trial and adding its re-run. A
+// re-run that is interrupted in its turn is re-queued again: an
+// interruption says nothing about the configuration. (A trial whose
+// process died is re-run once only, by the storage's Reap: a
+// configuration that kills its worker twice should not be tried forever.)
+func (s *Study) Requeue(ctx context.Context, id int64) error {
 	rec, err := s.store.GetTrial(context.WithoutCancel(ctx), id)
 	if err != nil {
 		return s.errorf("re-queue trial %d: %w", id, err)
