@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
@@ -47,9 +45,6 @@ func (c *cache) byName(ctx context.Context, name string) (*entry, error) {
 	if ok {
 		return e, nil
 	}
-	if !storableName(name) {
-		return nil, errorf(http.StatusNotFound, "study %q not found", name)
-	}
 	st, err := study.Open(ctx, c.store, name)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, errorf(http.StatusNotFound, "study %q not found", name)
@@ -87,13 +82,6 @@ func (c *cache) byID(ctx context.Context, id int64) (*entry, error) {
 		}
 	}
 	return nil, fmt.Errorf("study %d of a stored trial: %w", id, storage.ErrNotFound)
-}
-
-// storableName reports whether a study could have name. One from a path
-// may hold a NUL byte or invalid UTF-8 (%00, %FF), which no study name has
-// and which PostgreSQL refuses in a query (an error, not ErrNotFound).
-func storableName(name string) bool {
-	return utf8.ValidString(name) && !strings.ContainsRune(name, 0)
 }
 
 // lock takes the study's turn to ask, or gives up with ctx.

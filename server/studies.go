@@ -83,9 +83,6 @@ func (s *server) listStudies(w http.ResponseWriter, r *http.Request) error {
 // load reads the stored study named in the path and its trials.
 func (s *server) load(r *http.Request) (storage.Study, []storage.Trial, error) {
 	name := r.PathValue("name")
-	if !storableName(name) {
-		return storage.Study{}, nil, errorf(http.StatusNotFound, "study %q not found", name)
-	}
 	st, err := s.store.GetStudy(r.Context(), name)
 	if errors.Is(err, storage.ErrNotFound) {
 		return st, nil, errorf(http.StatusNotFound, "study %q not found", name)

@@ -161,6 +161,11 @@ func (s *sqlStore) CreateStudy(ctx context.Context, st Study) (Study, error) {
 }
 
 func (s *sqlStore) GetStudy(ctx context.Context, name string) (Study, error) {
+	if storable(name) != nil {
+		// No study has such a name, and PostgreSQL refuses to look for
+		// one (invalid byte sequence): not found, as in every back-end.
+		return Study{}, fmt.Errorf("storage: study %q: %w", name, ErrNotFound)
+	}
 	st, err := scanStudy(s.db.QueryRowContext(ctx, `SELECT `+studyCols+` FROM studies WHERE name = $1`, name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Study{}, fmt.Errorf("storage: study %q: %w", name, ErrNotFound)

@@ -144,6 +144,12 @@ func testStudies(t *testing.T, s storage.Storage) {
 	wantErr(t, "CreateStudy duplicate", err, storage.ErrExists)
 	_, err = s.GetStudy(ctx(t), "nope")
 	wantErr(t, "GetStudy unknown", err, storage.ErrNotFound)
+	// No study can have a name with a NUL byte or invalid UTF-8, which
+	// PostgreSQL refuses even to look for.
+	for _, name := range []string{"a\x00", "\xff"} {
+		_, err = s.GetStudy(ctx(t), name)
+		wantErr(t, fmt.Sprintf("GetStudy(%q)", name), err, storage.ErrNotFound)
+	}
 	list, err = s.ListStudies(ctx(t))
 	if err != nil || len(list) != 2 || !reflect.DeepEqual(list[0], a) || !reflect.DeepEqual(list[1], b) {
 		t.Errorf("ListStudies = %+v, %v; want [a b]", list, err)
