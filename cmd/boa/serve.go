@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -64,11 +63,17 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if f.lease <= 0 {
 		return fmt.Errorf("--lease must be positive, got %v", f.lease)
 	}
-	loopback, err := loopbackAddr(f.addr)
+	if _, _, err := net.SplitHostPort(f.addr); err != nil {
+		return fmt.Errorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8080: %w", f.addr, err)
+	}
+	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return err
 	}
-	if !loopback && f.token == "" {
+	defer ln.Close()
+	// Judged on the address bound, not the name given: a hosts file or
+	// DNS may map "localhost" elsewhere.
+	if a, ok := ln.Addr().(*net.TCPAddr); f.token == "" && (!ok || !a.IP.IsLoopback()) {
 		return fmt.Errorf("refusing to serve on %s without a token: anyone who can reach it could read and change "+
 			"your studies; set BOA_TOKEN (or --token), or listen on 127.0.0.1", f.addr)
 	}
@@ -86,10 +91,6 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		return err
-	}
 	srv := &http.Server{
 		Handler:           server.New(store, server.Options{Token: f.token, Lease: f.lease, Logger: logger}),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -121,20 +122,6 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		return err
 	}
 	return nil
-}
-
-// loopbackAddr reports whether addr listens on the loopback interface only.
-// An empty host listens on every interface.
-func loopbackAddr(addr string) (bool, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false, fmt.Errorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8080: %w", addr, err)
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true, nil
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback(), nil
 }
 
 // redactURL hides the password of a storage URL in logs.
