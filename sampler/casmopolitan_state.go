@@ -60,9 +60,12 @@ type casmoState struct {
 //
 //   - the first InitPoints trials of an epoch form its design and do not
 //     move the counters;
-//   - every later trial is a success if y ≤ min(y_local) − 1e-3·|min(y_local)|
-//     (y_local: the epoch's earlier trials), else a failure; successes
-//     reset the failure count and vice versa;
+//   - every later step is a success if min(y_new) ≤ min(y_local) −
+//     1e-3·|min(y_local)| (y_local: the epoch's earlier trials), else a
+//     failure; successes reset the failure count and vice versa. A step is
+//     one trial, or the trials of one synchronous batch (consecutive
+//     trials with the same Observation.Batch), as the reference code
+//     adjusts its lengths once per batch;
 //   - SuccTol consecutive successes expand both lengths by Rate (capped at
 //     their maxima), FailTol consecutive failures shrink them by Rate (the
 //     radius rounded down);
@@ -75,36 +78,46 @@ type casmoState struct {
 func (c *Casmopolitan) replay(cs *casmoSpace, h *History) *casmoState {
 	lim := c.limits(cs)
 	st := &casmoState{lh: lim.lh0, lx: lim.lx0}
-	for i, o := range h.Observed {
-		restart := false
-		if len(st.local) >= c.InitPoints {
-			best := math.Inf(1)
-			for _, j := range st.local {
-				best = min(best, h.Observed[j].Y)
-			}
-			if o.Y <= best-1e-3*math.Abs(best) {
-				st.succ, st.fail = st.succ+1, 0
-			} else {
-				st.succ, st.fail = 0, st.fail+1
-			}
-			switch {
-			case st.succ == c.SuccTol:
-				st.lx = min(st.lx*c.Rate, lim.lxMax)
-				st.lh = int(min(float64(st.lh)*c.Rate, float64(lim.lhMax)))
-				st.succ = 0
-				st.expansions++
-			case st.fail == c.FailTol:
-				st.lx /= c.Rate
-				st.lh = int(float64(st.lh) / c.Rate)
-				st.fail = 0
-				st.shrinks++
-				restart = (lim.hasCont && st.lx <= lim.lxMin) || (lim.hasCat && st.lh <= lim.lhMin)
-			}
+	obs := h.Observed
+	for i := 0; i < len(obs); {
+		end := i + 1 // the step is obs[i:end]
+		for obs[i].Batch != 0 && end < len(obs) && obs[end].Batch == obs[i].Batch {
+			end++
 		}
-		st.local = append(st.local, i)
-		if restart {
-			c.endEpoch(cs, h, st, i)
-			st.lh, st.lx = lim.lh0, lim.lx0
+		for ; i < end && len(st.local) < c.InitPoints; i++ {
+			st.local = append(st.local, i) // the epoch's design
+		}
+		if i == end {
+			continue
+		}
+		best, yNew := math.Inf(1), math.Inf(1)
+		for _, j := range st.local {
+			best = min(best, obs[j].Y)
+		}
+		for ; i < end; i++ {
+			yNew = min(yNew, obs[i].Y)
+			st.local = append(st.local, i)
+		}
+		if yNew <= best-1e-3*math.Abs(best) {
+			st.succ, st.fail = st.succ+1, 0
+		} else {
+			st.succ, st.fail = 0, st.fail+1
+		}
+		switch {
+		case st.succ == c.SuccTol:
+			st.lx = min(st.lx*c.Rate, lim.lxMax)
+			st.lh = int(min(float64(st.lh)*c.Rate, float64(lim.lhMax)))
+			st.succ = 0
+			st.expansions++
+		case st.fail == c.FailTol:
+			st.lx /= c.Rate
+			st.lh = int(float64(st.lh) / c.Rate)
+			st.fail = 0
+			st.shrinks++
+			if (lim.hasCont && st.lx <= lim.lxMin) || (lim.hasCat && st.lh <= lim.lhMin) {
+				c.endEpoch(cs, h, st, end-1)
+				st.lh, st.lx = lim.lh0, lim.lx0
+			}
 		}
 	}
 	return st

@@ -203,6 +203,47 @@ func TestCasmopolitanCounters(t *testing.T) {
 	}
 }
 
+// TestCasmopolitanCountersPerBatch: the trials of a synchronous batch
+// are one step of the counters (the reference code adjusts its lengths
+// once per batch): FailTol failing batches shrink once, and a batch with
+// one improvement is one success.
+func TestCasmopolitanCountersPerBatch(t *testing.T) {
+	sp := casmoTestSpace(t, 4, 3, 1)
+	cs, _ := newCasmoSpace(sp)
+	c := NewCasmopolitan()
+	c.InitPoints, c.SuccTol, c.FailTol = 2, 2, 3
+	c.LhInit = 4
+	rng := rand.New(rand.NewPCG(1, 1))
+	h := &History{Space: sp, Seed: 1}
+	add := func(batch int, ys ...float64) {
+		for _, y := range ys {
+			h.Observed = append(h.Observed, Observation{X: sp.Sample(rng), Y: y, Batch: batch})
+		}
+	}
+	add(1, 10, 9) // the design, one batch
+	add(2, 100, 100, 100)
+	add(3, 100, 100, 100)
+	if st := c.replay(cs, h); st.fail != 2 || st.shrinks != 0 {
+		t.Fatalf("after 2 failing batches of 3: %d failures, %d shrinks; want 2, 0", st.fail, st.shrinks)
+	}
+	add(4, 100, 100, 100)
+	if st := c.replay(cs, h); st.fail != 0 || st.shrinks != 1 || st.lh != 2 {
+		t.Fatalf("after 3 failing batches: %d failures, %d shrinks, radius %d; want 0, 1, 2", st.fail, st.shrinks, st.lh)
+	}
+	add(5, 100, 5, 100) // one improvement: a success
+	add(6, 4, 100, 100)
+	if st := c.replay(cs, h); st.expansions != 1 || st.lh != 3 {
+		t.Fatalf("after 2 batches with an improvement each: %d expansions, radius %d; want 1, 3", st.expansions, st.lh)
+	}
+	// The same trials one by one (no batch): every trial is a step.
+	for i := range h.Observed {
+		h.Observed[i].Batch = 0
+	}
+	if st := c.replay(cs, h); st.shrinks != 2 || st.epoch != 1 {
+		t.Fatalf("trial by trial: %d shrinks, %d restarts; want 2 (the second to the minimum radius), 1", st.shrinks, st.epoch)
+	}
+}
+
 // TestCasmopolitanContinuousRestart checks the restart trigger of the
 // continuous length, the only one in a space without categoricals.
 func TestCasmopolitanContinuousRestart(t *testing.T) {
