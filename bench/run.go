@@ -120,16 +120,13 @@ send:
 	}
 	close(work)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		var done []RunResult
-		for i, r := range results {
-			if finished[i] {
-				done = append(done, r)
-			}
+	done := results[:0]
+	for i, r := range results {
+		if finished[i] {
+			done = append(done, r)
 		}
-		return done, err
 	}
-	return results, nil
+	return done, ctx.Err()
 }
 
 // runOne runs one optimiser on one problem with one seed, budget
