@@ -82,7 +82,7 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 	}
 	model, fantasised := believe(sp, model, h.WithoutValue())
 	if strings.ToLower(g.Acquisition) == AcqTS {
-		return g.thompson(sp, model, rng)
+		return g.thompson(model, h, rng)
 	}
 	u, err := g.maximize(sp, model, h, fantasised, rng)
 	if err != nil {
@@ -356,13 +356,22 @@ func cycleCombos(sp *space.Space, combos [][]float64) func(int, *rand.Rand) [][]
 
 // thompson draws one joint posterior sample on a candidate set and
 // returns its minimiser (spec §4.4, exact, |C| = 2000 uniform points).
-func (g *GPBO) thompson(sp *space.Space, model *gp.GP, rng *rand.Rand) ([]float64, error) {
+// Configurations tried already are not candidates, as the other
+// acquisitions never propose them again (on a small discrete space the
+// sample's minimiser would often be one), nor are repeats.
+func (g *GPBO) thompson(model *gp.GP, h *History, rng *rand.Rand) ([]float64, error) {
 	const size = 2000
-	cands := make([][]float64, size)
-	feats := make([][]float64, size)
-	for i := range cands {
-		cands[i] = sp.Sample(rng)
-		feats[i] = sp.Features(cands[i], nil)
+	sp, seen := h.Space, h.seen()
+	var cands, feats [][]float64
+	for try := 0; len(cands) < size && try < 10*size; try++ {
+		u := sp.Sample(rng)
+		if k := sp.Key(u); !seen[k] {
+			seen[k] = true // distinct candidates: a repeat would only add jitter
+			cands, feats = append(cands, u), append(feats, sp.Features(u, nil))
+		}
+	}
+	if len(cands) == 0 {
+		return untriedPoint(h, rng), nil // every configuration drawn was tried
 	}
 	i, err := acq.Thompson(model, feats, rng)
 	if err != nil {

@@ -163,3 +163,31 @@ func TestDesignWarnsBeyondTheSobolTable(t *testing.T) {
 		}
 	}
 }
+
+// TestThompsonDoesNotRepeat: Thompson sampling, like the other
+// acquisitions, proposes no configuration twice while untried ones are
+// left; on a space of 8 configurations it tried all 8 in 8 trials.
+func TestThompsonDoesNotRepeat(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "a", Kind: space.Categorical, Choices: []string{"p", "q", "r", "s"}},
+		space.Param{Name: "b", Kind: space.Bool},
+	)
+	for seed := range uint64(5) {
+		g := NewGPBO()
+		g.Acquisition = AcqTS
+		h := &History{Space: sp, Seed: seed}
+		tried := map[string]bool{}
+		for i := range 8 {
+			h.Trials = i
+			u, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tried[sp.Key(u)] {
+				t.Fatalf("seed %d, trial %d: %s proposed again", seed, i, sp.Key(u))
+			}
+			tried[sp.Key(u)] = true
+			h.Observed = append(h.Observed, Observation{X: u, Y: float64(len(sp.Key(u)) % 3)})
+		}
+	}
+}
