@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"slices"
@@ -32,9 +34,23 @@ func storageFlag(cmd *cobra.Command, url *string) {
 	cmd.Flags().StringVar(url, "storage", def, "storage URL: sqlite:PATH, postgres://..., (env BOA_STORAGE)")
 }
 
+// openToRead opens the storage of the commands that only read it. An
+// SQLite file that does not exist is an error rather than a new empty
+// database: a mistyped path, or boa started in another directory than the
+// study's, would otherwise show no studies and leave a stray file behind.
+func openToRead(ctx context.Context, url string) (storage.Storage, error) {
+	if path, ok := strings.CutPrefix(url, "sqlite:"); ok {
+		path = strings.TrimPrefix(path, "//") // as storage.Open reads it
+		if _, err := os.Stat(path); path != "" && errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("storage %s: the file %s does not exist (boa run creates it): run boa in the directory of the study, or point --storage or BOA_STORAGE at its file", url, path)
+		}
+	}
+	return storage.Open(ctx, url)
+}
+
 // withStudy opens the storage and the named study for fn.
 func withStudy(ctx context.Context, url, name string, fn func(*study.Study) error) error {
-	store, err := storage.Open(ctx, url)
+	store, err := openToRead(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -54,7 +70,7 @@ func studiesCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			store, err := storage.Open(ctx, url)
+			store, err := openToRead(ctx, url)
 			if err != nil {
 				return err
 			}

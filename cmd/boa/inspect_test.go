@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -103,6 +107,23 @@ func TestTrialListShowsTheWorker(t *testing.T) {
 	for i, line := range got {
 		if f := strings.Fields(line); !slices.Equal(f, want[i]) {
 			t.Errorf("line %d: %q, want %q", i, f, want[i])
+		}
+	}
+}
+
+// TestInspectDoesNotCreateStorage: the commands that only read a study
+// refuse an SQLite file that does not exist, saying so, instead of
+// creating an empty database there (boa studies then showed an empty
+// list, and every command left a stray file behind).
+func TestInspectDoesNotCreateStorage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "typo.db")
+	for _, args := range [][]string{{"studies"}, {"trials", "s"}, {"best", "s"}, {"export", "s"}} {
+		_, err := boa(t, append(args, "--storage", "sqlite:"+path)...)
+		if err == nil || !strings.Contains(err.Error(), "does not exist") {
+			t.Errorf("boa %s on a missing file: %v", args[0], err)
+		}
+		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("boa %s created %s", args[0], path)
 		}
 	}
 }
