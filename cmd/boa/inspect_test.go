@@ -127,3 +127,45 @@ func TestInspectDoesNotCreateStorage(t *testing.T) {
 		}
 	}
 }
+
+// TestTrialTableQuotesUnreadableStrings: a categorical value that is
+// empty, has a space at an end or holds a newline or tab is quoted in the
+// tables and in boa best, so that each trial stays one row with one cell
+// per column; other values, unicode and inner spaces included, are shown
+// as they are.
+func TestTrialTableQuotesUnreadableStrings(t *testing.T) {
+	choices := []string{"", " lead", "two\nlines", "a\tb", "a,b", `say "hi"`, "ünïcødé ✓", "linear svm"}
+	want := []string{`""`, `" lead"`, `"two\nlines"`, `"a\tb"`, "a,b", `say "hi"`, "ünïcødé ✓", "linear svm"}
+	sp, err := space.New(space.Param{Name: "c", Kind: space.Categorical, Choices: choices})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trials []study.Trial
+	for i, c := range choices {
+		trials = append(trials, study.Trial{Number: i, State: study.Complete, Value: float64(i), Params: space.Assignment{"c": c}, Worker: "w"})
+	}
+	var buf bytes.Buffer
+	printTrialTable(&buf, sp, trials, true)
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != len(choices)+1 {
+		t.Fatalf("%d lines for %d trials:\n%s", len(lines), len(choices), buf.String())
+	}
+	// tabwriter aligns runes: the header's offsets of c and WORKER in runes.
+	c0 := len([]rune(lines[0][:strings.Index(lines[0], "c ")]))
+	w0 := len([]rune(lines[0][:strings.Index(lines[0], "WORKER")]))
+	for i, line := range lines[1:] {
+		r := []rune(line)
+		if len(r) <= w0 {
+			t.Fatalf("trial %d: short row %q", i, line)
+		}
+		if got := strings.TrimSpace(string(r[c0:w0])); got != want[i] {
+			t.Errorf("trial %d: cell %q, want %q", i, got, want[i])
+		}
+		if got := string(r[w0:]); got != "w" {
+			t.Errorf("trial %d: worker cell %q, want w (row %q)", i, got, line)
+		}
+	}
+	if got := paramText(""); got != `""` {
+		t.Errorf("boa best of an empty string: %s", got)
+	}
+}

@@ -8,9 +8,11 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"unicode"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -172,9 +174,20 @@ func valueText(t study.Trial) string {
 	return fmt.Sprintf("%.6g", t.Value)
 }
 
+// paramText is a parameter or metric value as the tables and boa best
+// print it: a float to 6 digits, and a string quoted when it would not
+// read as itself there (empty, a space at an end, or a newline, tab or
+// other unprintable character, which split the table's row).
 func paramText(v any) string {
-	if f, ok := v.(float64); ok && !math.IsInf(f, 0) {
-		return fmt.Sprintf("%.6g", f)
+	switch v := v.(type) {
+	case float64:
+		if !math.IsInf(v, 0) {
+			return fmt.Sprintf("%.6g", v)
+		}
+	case string:
+		if v == "" || strings.TrimSpace(v) != v || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsPrint(r) }) {
+			return strconv.Quote(v)
+		}
 	}
 	return space.Format(v)
 }
