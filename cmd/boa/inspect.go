@@ -81,30 +81,49 @@ func studiesCmd() *cobra.Command {
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tDIRECTION\tSAMPLER\tTRIALS\tBUDGET\tBEST\tCREATED")
+			// A study this boa cannot read (one made by a newer version
+			// with a sampler or parameter kind it does not know, say) is
+			// listed with what the storage says and ? for the rest, and
+			// the command fails after the table, naming it.
+			var unreadable []error
 			for _, r := range recs {
-				st, err := study.Open(ctx, store, r.Name)
+				label, trials, best, err := studySummary(ctx, store, r)
 				if err != nil {
-					return err
-				}
-				trials, err := st.Trials(ctx)
-				if err != nil {
-					return err
-				}
-				best := "-"
-				if b, ok, _ := st.Best(ctx); ok {
-					best = fmt.Sprintf("%.6g", b.Value)
+					label, trials, best = r.Sampler, "?", "?"
+					unreadable = append(unreadable, err)
 				}
 				budget := "-"
 				if r.Budget > 0 {
 					budget = strconv.Itoa(r.Budget)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.Name, r.Direction, samplerLabel(st), len(trials), budget, best, r.Created.Local().Format(time.DateTime))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Direction, label, trials, budget, best, r.Created.Local().Format(time.DateTime))
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			return errors.Join(unreadable...)
 		},
 	}
 	storageFlag(cmd, &url)
 	return cmd
+}
+
+// studySummary is the sampler, the number of trials and the best value
+// of a study as boa studies lists them.
+func studySummary(ctx context.Context, store storage.Storage, r storage.Study) (label, trials, best string, err error) {
+	st, err := study.Open(ctx, store, r.Name)
+	if err != nil {
+		return "", "", "", err
+	}
+	all, err := st.Trials(ctx)
+	if err != nil {
+		return "", "", "", err
+	}
+	best = "-"
+	if b, ok, _ := st.Best(ctx); ok {
+		best = fmt.Sprintf("%.6g", b.Value)
+	}
+	return samplerLabel(st), strconv.Itoa(len(all)), best, nil
 }
 
 func trialsCmd() *cobra.Command {

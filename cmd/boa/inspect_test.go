@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 )
 
@@ -167,5 +170,50 @@ func TestTrialTableQuotesUnreadableStrings(t *testing.T) {
 	}
 	if got := paramText(""); got != `""` {
 		t.Errorf("boa best of an empty string: %s", got)
+	}
+}
+
+// TestStudiesListsAnUnreadableStudy: a study this boa cannot open (here a
+// sampler it does not know, as a newer boa sharing the database could
+// store) is listed with ? for what needs opening it, the other studies
+// as usual, and the command fails after the table, naming the study
+// (before, the whole listing failed).
+func TestStudiesListsAnUnreadableStudy(t *testing.T) {
+	url := "sqlite:" + filepath.Join(t.TempDir(), "boa.db")
+	ctx := context.Background()
+	store, err := storage.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := space.New(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := study.Create(ctx, store, study.Spec{Name: "good", Space: sp, Sampler: "random", Budget: 3}); err != nil {
+		t.Fatal(err)
+	}
+	spaceJSON, err := json.Marshal(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CreateStudy(ctx, storage.Study{Name: "future", Direction: "minimize", Space: spaceJSON, Sampler: "from-the-future"}); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+
+	out, err := boa(t, "studies", "--storage", url)
+	if err == nil || !strings.Contains(err.Error(), "future") || !strings.Contains(err.Error(), "from-the-future") {
+		t.Errorf("error %v, want one naming the study and its sampler", err)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		f := strings.Fields(line)
+		rows[f[0]] = f
+	}
+	if got := rows["good"]; len(got) < 6 || !slices.Equal(got[1:6], []string{"minimize", "random", "0", "3", "-"}) {
+		t.Errorf("row of good: %q\n%s", got, out)
+	}
+	if got := rows["future"]; len(got) < 6 || !slices.Equal(got[1:6], []string{"minimize", "from-the-future", "?", "-", "?"}) {
+		t.Errorf("row of future: %q\n%s", got, out)
 	}
 }
