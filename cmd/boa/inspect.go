@@ -56,10 +56,59 @@ func withStudy(ctx context.Context, url, name string, fn func(*study.Study) erro
 	}
 	defer store.Close()
 	st, err := study.Open(ctx, store, name)
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("%w (storage %s; %s)", err, url, otherStudies(ctx, store, name))
+	}
 	if err != nil {
-		return fmt.Errorf("%w (storage %s; boa studies lists the studies there)", err, url)
+		return fmt.Errorf("%w (storage %s)", err, url)
 	}
 	return fn(st)
+}
+
+// otherStudies is the hint for a study name the storage does not hold:
+// the names close to it (a typo, another case, the start of a name), or
+// that it holds none (boa run used another storage), or where to look.
+func otherStudies(ctx context.Context, store storage.Storage, name string) string {
+	recs, err := store.ListStudies(ctx)
+	if err != nil {
+		return "boa studies lists the studies there"
+	}
+	if len(recs) == 0 {
+		return "it holds no study: was it run with another --storage?"
+	}
+	var near []string
+	lower := strings.ToLower(name)
+	for _, r := range recs {
+		other := strings.ToLower(r.Name)
+		if editDistance(lower, other) <= max(1, len(lower)/4) || (len(lower) >= 3 && strings.HasPrefix(other, lower)) {
+			near = append(near, r.Name)
+		}
+	}
+	if len(near) == 0 || len(near) > 3 {
+		return "boa studies lists the studies there"
+	}
+	return "did you mean " + strings.Join(near, " or ") + "?"
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func studiesCmd() *cobra.Command {

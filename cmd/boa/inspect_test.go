@@ -217,3 +217,40 @@ func TestStudiesListsAnUnreadableStudy(t *testing.T) {
 		t.Errorf("row of future: %q\n%s", got, out)
 	}
 }
+
+// TestUnknownStudySaysWhatThereIs: a study name the storage does not
+// hold gets the close names (a typo, another case, the start of a name),
+// or says the storage holds none, or points at boa studies.
+func TestUnknownStudySaysWhatThereIs(t *testing.T) {
+	url := "sqlite:" + filepath.Join(t.TempDir(), "boa.db")
+	ctx := context.Background()
+	store, err := storage.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := boa(t, "best", "x", "--storage", url); err == nil || !strings.Contains(err.Error(), "it holds no study") {
+		t.Errorf("empty storage: %v", err)
+	}
+	sp, err := space.New(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"digits-mlp", "quickstart"} {
+		if _, err := study.Create(ctx, store, study.Spec{Name: name, Space: sp, Sampler: "random"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]string{
+		"quickstar":  "did you mean quickstart?",
+		"QuickStart": "did you mean quickstart?",
+		"digits":     "did you mean digits-mlp?",
+		"digits_mlp": "did you mean digits-mlp?",
+		"svm":        "boa studies lists the studies there",
+	} {
+		_, err := boa(t, "trials", name, "--storage", url)
+		if err == nil || !errors.Is(err, storage.ErrNotFound) || !strings.Contains(err.Error(), want) {
+			t.Errorf("boa trials %s: %v, want %q", name, err, want)
+		}
+	}
+}
