@@ -251,7 +251,8 @@ func exportCmd() *cobra.Command {
 CSV columns: number, state, value (empty unless COMPLETE or PRUNED), one
 column per parameter (empty when inactive), metric:NAME for each metric
 any trial reported, reason (why a trial failed, first line) and batch
-(shared by the trials proposed together; empty for a queued trial). A
+(shared by the trials proposed together and kept by a re-run of one;
+empty for a trial stored without one, by an older boa). A
 parameter's column is its name, or param:NAME when the name is one of
 number, state, value, reason, batch or starts with metric: or param:,
 so that no two columns have the same header.
