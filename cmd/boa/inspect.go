@@ -175,12 +175,22 @@ func studySummary(ctx context.Context, store storage.Storage, r storage.Study) (
 	return samplerLabel(st), strconv.Itoa(len(all)), best, nil
 }
 
+// studyArg checks the one argument of trials, best and export, a study
+// name, and says what is wanted when it is missing (cobra's "accepts 1
+// arg(s), received 0" named neither the study nor the usage).
+func studyArg(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("%s takes the name of one study, got %d arguments (usage: %s; boa studies lists the studies)", cmd.Name(), len(args), cmd.UseLine())
+	}
+	return nil
+}
+
 func trialsCmd() *cobra.Command {
 	var url string
 	cmd := &cobra.Command{
 		Use:   "trials STUDY",
 		Short: "List the trials of a study",
-		Args:  cobra.ExactArgs(1),
+		Args:  studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {
 				trials, err := st.Trials(cmd.Context())
@@ -209,7 +219,7 @@ func bestCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "best STUDY",
 		Short: "Show the best trial of a study",
-		Args:  cobra.ExactArgs(1),
+		Args:  studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {
 				best, ok, err := st.Best(cmd.Context())
@@ -258,7 +268,7 @@ number, state, value, reason, batch or starts with metric: or param:,
 so that no two columns have the same header.
 JSON: one object per trial with the same fields, plus reports, worker,
 retry_of and the start and finish times.`,
-		Args: cobra.ExactArgs(1),
+		Args: studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "csv" && format != "json" {
 				return fmt.Errorf("--format must be csv or json, got %q", format)

@@ -254,3 +254,14 @@ func TestUnknownStudySaysWhatThereIs(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectWithoutAStudyName: trials, best and export without a study
+// name (or with two) say that they take one and how to call them.
+func TestInspectWithoutAStudyName(t *testing.T) {
+	for _, args := range [][]string{{"trials"}, {"best", "a", "b"}, {"export", "--format", "json"}} {
+		_, err := boa(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "takes the name of one study") || !strings.Contains(err.Error(), "boa "+args[0]+" STUDY") {
+			t.Errorf("boa %s: %v", strings.Join(args, " "), err)
+		}
+	}
+}
