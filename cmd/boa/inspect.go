@@ -56,11 +56,12 @@ func withStudy(ctx context.Context, url, name string, fn func(*study.Study) erro
 	}
 	defer store.Close()
 	st, err := study.Open(ctx, store, name)
+	// The URL is named without its password: errors end up in CI logs.
 	if errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("%w (storage %s; %s)", err, url, otherStudies(ctx, store, name))
+		return fmt.Errorf("%w (storage %s; %s)", err, redactURL(url), otherStudies(ctx, store, name))
 	}
 	if err != nil {
-		return fmt.Errorf("%w (storage %s)", err, url)
+		return fmt.Errorf("%w (storage %s)", err, redactURL(url))
 	}
 	return fn(st)
 }

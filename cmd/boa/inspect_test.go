@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -263,5 +264,30 @@ func TestInspectWithoutAStudyName(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "takes the name of one study") || !strings.Contains(err.Error(), "boa "+args[0]+" STUDY") {
 			t.Errorf("boa %s: %v", strings.Join(args, " "), err)
 		}
+	}
+}
+
+// TestUnknownStudyHidesThePassword: the error for a study that is not in
+// a PostgreSQL storage names the storage without its password (it echoed
+// the whole URL).
+func TestUnknownStudyHidesThePassword(t *testing.T) {
+	base := os.Getenv("BOA_TEST_POSTGRES_URL")
+	if base == "" {
+		t.Skip("BOA_TEST_POSTGRES_URL is not set")
+	}
+	u, err := url.Parse(pgSchema(t, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	password, ok := u.User.Password()
+	if !ok || password == "" {
+		t.Skip("BOA_TEST_POSTGRES_URL has no password")
+	}
+	_, err = boa(t, "trials", "no-such-study", "--storage", u.String())
+	if err == nil || !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("error %v, want not found", err)
+	}
+	if strings.Contains(err.Error(), ":"+password+"@") || !strings.Contains(err.Error(), u.Host) {
+		t.Errorf("error %q shows the password or not the host", err)
 	}
 }
