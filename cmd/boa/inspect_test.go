@@ -291,3 +291,24 @@ func TestUnknownStudyHidesThePassword(t *testing.T) {
 		t.Errorf("error %q shows the password or not the host", err)
 	}
 }
+
+// TestTrialTableMetricNamedLikeAParameter: a metric with the name of a
+// parameter gets its own header, metric:NAME, in the trial tables (both
+// columns were headed by the bare name).
+func TestTrialTableMetricNamedLikeAParameter(t *testing.T) {
+	sp, err := space.New(space.Param{Name: "lr", Kind: space.Float, Low: 0, High: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	printTrialTable(&buf, sp, []study.Trial{
+		{Number: 0, State: study.Complete, Value: 0.5, Params: space.Assignment{"lr": 0.25}, Metrics: map[string]float64{"lr": 0.125, "acc": 0.75}, Worker: "w"},
+	}, true)
+	got := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	want := [][]string{{"TRIAL", "STATE", "VALUE", "lr", "acc", "metric:lr", "WORKER"}, {"0", "COMPLETE", "0.5", "0.25", "0.75", "0.125", "w"}}
+	for i, line := range got {
+		if f := strings.Fields(line); i >= len(want) || !slices.Equal(f, want[i]) {
+			t.Errorf("line %d: %q, want %q", i, f, want[min(i, len(want)-1)])
+		}
+	}
+}

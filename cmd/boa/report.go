@@ -137,7 +137,14 @@ func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWor
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{"TRIAL", "STATE", "VALUE"}
 	head = append(head, sp.Names()...)
-	head = append(head, metrics...)
+	for _, m := range metrics {
+		// A metric named like a parameter (or a column of the table)
+		// would have its header twice, without saying which is which.
+		if slices.Contains(head, m) || m == "WORKER" {
+			m = "metric:" + m
+		}
+		head = append(head, m)
+	}
 	if withWorker {
 		head = append(head, "WORKER")
 	}
