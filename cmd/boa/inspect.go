@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"slices"
@@ -32,18 +34,82 @@ func storageFlag(cmd *cobra.Command, url *string) {
 	cmd.Flags().StringVar(url, "storage", def, "storage URL: sqlite:PATH, postgres://..., (env BOA_STORAGE)")
 }
 
+// openToRead opens the storage of the commands that only read it. An
+// SQLite file that does not exist is an error rather than a new empty
+// database: a mistyped path, or boa started in another directory than the
+// study's, would otherwise show no studies and leave a stray file behind.
+func openToRead(ctx context.Context, url string) (storage.Storage, error) {
+	if path, ok := strings.CutPrefix(url, "sqlite:"); ok {
+		path = strings.TrimPrefix(path, "//") // as storage.Open reads it
+		if _, err := os.Stat(path); path != "" && errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("storage %s: the file %s does not exist (boa run creates it): run boa in the directory of the study, or point --storage or BOA_STORAGE at its file", url, path)
+		}
+	}
+	return storage.Open(ctx, url)
+}
+
 // withStudy opens the storage and the named study for fn.
 func withStudy(ctx context.Context, url, name string, fn func(*study.Study) error) error {
-	store, err := storage.Open(ctx, url)
+	store, err := openToRead(ctx, url)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	st, err := study.Open(ctx, store, name)
+	// The URL is named without its password: errors end up in CI logs.
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("%w (storage %s; %s)", err, redactURL(url), otherStudies(ctx, store, name))
+	}
 	if err != nil {
-		return fmt.Errorf("%w (storage %s; boa studies lists the studies there)", err, url)
+		return fmt.Errorf("%w (storage %s)", err, redactURL(url))
 	}
 	return fn(st)
+}
+
+// otherStudies is the hint for a study name the storage does not hold:
+// the names close to it (a typo, another case, the start of a name), or
+// that it holds none (boa run used another storage), or where to look.
+func otherStudies(ctx context.Context, store storage.Storage, name string) string {
+	recs, err := store.ListStudies(ctx)
+	if err != nil {
+		return "boa studies lists the studies there"
+	}
+	if len(recs) == 0 {
+		return "it holds no study: was it run with another --storage?"
+	}
+	var near []string
+	lower := strings.ToLower(name)
+	for _, r := range recs {
+		other := strings.ToLower(r.Name)
+		if editDistance(lower, other) <= max(1, len(lower)/4) || (len(lower) >= 3 && strings.HasPrefix(other, lower)) {
+			near = append(near, r.Name)
+		}
+	}
+	if len(near) == 0 || len(near) > 3 {
+		return "boa studies lists the studies there"
+	}
+	return "did you mean " + strings.Join(near, " or ") + "?"
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func studiesCmd() *cobra.Command {
@@ -54,7 +120,7 @@ func studiesCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			store, err := storage.Open(ctx, url)
+			store, err := openToRead(ctx, url)
 			if err != nil {
 				return err
 			}
@@ -65,30 +131,59 @@ func studiesCmd() *cobra.Command {
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tDIRECTION\tSAMPLER\tTRIALS\tBUDGET\tBEST\tCREATED")
+			// A study this boa cannot read (one made by a newer version
+			// with a sampler or parameter kind it does not know, say) is
+			// listed with what the storage says and ? for the rest, and
+			// the command fails after the table, naming it.
+			var unreadable []error
 			for _, r := range recs {
-				st, err := study.Open(ctx, store, r.Name)
+				label, trials, best, err := studySummary(ctx, store, r)
 				if err != nil {
-					return err
-				}
-				trials, err := st.Trials(ctx)
-				if err != nil {
-					return err
-				}
-				best := "-"
-				if b, ok, _ := st.Best(ctx); ok {
-					best = fmt.Sprintf("%.6g", b.Value)
+					label, trials, best = r.Sampler, "?", "?"
+					unreadable = append(unreadable, err)
 				}
 				budget := "-"
 				if r.Budget > 0 {
 					budget = strconv.Itoa(r.Budget)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.Name, r.Direction, samplerLabel(st), len(trials), budget, best, r.Created.Local().Format(time.DateTime))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Direction, label, trials, budget, best, r.Created.Local().Format(time.DateTime))
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			return errors.Join(unreadable...)
 		},
 	}
 	storageFlag(cmd, &url)
 	return cmd
+}
+
+// studySummary is the sampler, the number of trials and the best value
+// of a study as boa studies lists them.
+func studySummary(ctx context.Context, store storage.Storage, r storage.Study) (label, trials, best string, err error) {
+	st, err := study.Open(ctx, store, r.Name)
+	if err != nil {
+		return "", "", "", err
+	}
+	all, err := st.Trials(ctx)
+	if err != nil {
+		return "", "", "", err
+	}
+	best = "-"
+	if b, ok, _ := st.Best(ctx); ok {
+		best = fmt.Sprintf("%.6g", b.Value)
+	}
+	return samplerLabel(st), strconv.Itoa(len(all)), best, nil
+}
+
+// studyArg checks the one argument of trials, best and export, a study
+// name, and says what is wanted when it is missing (cobra's "accepts 1
+// arg(s), received 0" named neither the study nor the usage).
+func studyArg(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("%s takes the name of one study, got %d arguments (usage: %s; boa studies lists the studies)", cmd.Name(), len(args), cmd.UseLine())
+	}
+	return nil
 }
 
 func trialsCmd() *cobra.Command {
@@ -96,7 +191,7 @@ func trialsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trials STUDY",
 		Short: "List the trials of a study",
-		Args:  cobra.ExactArgs(1),
+		Args:  studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {
 				trials, err := st.Trials(cmd.Context())
@@ -125,7 +220,7 @@ func bestCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "best STUDY",
 		Short: "Show the best trial of a study",
-		Args:  cobra.ExactArgs(1),
+		Args:  studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {
 				best, ok, err := st.Best(cmd.Context())
@@ -167,13 +262,14 @@ func exportCmd() *cobra.Command {
 CSV columns: number, state, value (empty unless COMPLETE or PRUNED), one
 column per parameter (empty when inactive), metric:NAME for each metric
 any trial reported, reason (why a trial failed, first line) and batch
-(shared by the trials proposed together; empty for a queued trial). A
+(shared by the trials proposed together and kept by a re-run of one;
+empty for a trial stored without one, by an older boa). A
 parameter's column is its name, or param:NAME when the name is one of
 number, state, value, reason, batch or starts with metric: or param:,
 so that no two columns have the same header.
 JSON: one object per trial with the same fields, plus reports, worker,
 retry_of and the start and finish times.`,
-		Args: cobra.ExactArgs(1),
+		Args: studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "csv" && format != "json" {
 				return fmt.Errorf("--format must be csv or json, got %q", format)

@@ -8,9 +8,11 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"unicode"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -135,7 +137,14 @@ func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWor
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{"TRIAL", "STATE", "VALUE"}
 	head = append(head, sp.Names()...)
-	head = append(head, metrics...)
+	for _, m := range metrics {
+		// A metric named like a parameter (or a column of the table)
+		// would have its header twice, without saying which is which.
+		if slices.Contains(head, m) || m == "WORKER" {
+			m = "metric:" + m
+		}
+		head = append(head, m)
+	}
 	if withWorker {
 		head = append(head, "WORKER")
 	}
@@ -172,9 +181,20 @@ func valueText(t study.Trial) string {
 	return fmt.Sprintf("%.6g", t.Value)
 }
 
+// paramText is a parameter or metric value as the tables and boa best
+// print it: a float to 6 digits, and a string quoted when it would not
+// read as itself there (empty, a space at an end, or a newline, tab or
+// other unprintable character, which split the table's row).
 func paramText(v any) string {
-	if f, ok := v.(float64); ok && !math.IsInf(f, 0) {
-		return fmt.Sprintf("%.6g", f)
+	switch v := v.(type) {
+	case float64:
+		if !math.IsInf(v, 0) {
+			return fmt.Sprintf("%.6g", v)
+		}
+	case string:
+		if v == "" || strings.TrimSpace(v) != v || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsPrint(r) }) {
+			return strconv.Quote(v)
+		}
 	}
 	return space.Format(v)
 }
