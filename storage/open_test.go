@@ -16,7 +16,7 @@ func TestOpenURLs(t *testing.T) {
 	}{
 		{"memory:", ""},
 		{"sqlite:" + filepath.Join(t.TempDir(), "a.db"), ""},
-		{"sqlite://" + filepath.Join(t.TempDir(), "b.db"), ""},
+		{"sqlite:///" + filepath.Join(t.TempDir(), "b.db"), ""}, // SQLAlchemy's absolute form: four slashes
 		{"mysql://u@h/db", "want memory:, sqlite:PATH"},
 		{"boa.db", "want memory:, sqlite:PATH"},
 		{"sqlite:", "names no file"},
@@ -152,5 +152,24 @@ func TestStateNames(t *testing.T) {
 	}
 	if errors.Is(storage.ErrFinished, storage.ErrNotFound) {
 		t.Error("sentinels are not distinct")
+	}
+}
+
+// TestSQLitePath: sqlite:PATH, and SQLAlchemy's forms as Optuna users
+// write them, sqlite:///relative.db and sqlite:////absolute.db.
+func TestSQLitePath(t *testing.T) {
+	for url, want := range map[string]string{
+		"sqlite:boa.db":         "boa.db",
+		"sqlite:/srv/boa.db":    "/srv/boa.db",
+		"sqlite:///boa.db":      "boa.db",
+		"sqlite:///dir/boa.db":  "dir/boa.db",
+		"sqlite:////srv/boa.db": "/srv/boa.db",
+		"sqlite://boa.db":       "boa.db",
+		"postgres://h/db":       "",
+		"memory:":               "",
+	} {
+		if got := storage.SQLitePath(url); got != want {
+			t.Errorf("SQLitePath(%q) = %q, want %q", url, got, want)
+		}
 	}
 }

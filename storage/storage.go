@@ -188,10 +188,26 @@ type Storage interface {
 	Close() error
 }
 
+// SQLitePath returns the file an sqlite: URL names: PATH in sqlite:PATH,
+// and, as SQLAlchemy (and so Optuna) reads them, a relative path in
+// sqlite:///PATH and an absolute one in sqlite:////PATH. It returns ""
+// for a URL of another kind.
+func SQLitePath(url string) string {
+	rest, ok := strings.CutPrefix(url, "sqlite:")
+	if !ok {
+		return ""
+	}
+	if r, ok := strings.CutPrefix(rest, "//"); ok {
+		rest = strings.TrimPrefix(r, "/") // sqlite://HOST/PATH, HOST empty
+	}
+	return rest
+}
+
 // Open opens a storage by URL:
 //
 //	memory:                 a fresh in-process store (lost on exit)
-//	sqlite:PATH             an SQLite file, created if absent (e.g. sqlite:boa.db)
+//	sqlite:PATH             an SQLite file, created if absent (e.g. sqlite:boa.db);
+//	                        sqlite:///boa.db and sqlite:////abs/boa.db as in Optuna
 //	postgres://USER:PASS@HOST:PORT/DB?sslmode=disable   (also postgresql://)
 //
 // The SQL back-ends migrate the schema to the current version on Open.
@@ -200,7 +216,7 @@ func Open(ctx context.Context, url string) (Storage, error) {
 	case url == "memory:" || url == "memory":
 		return NewMemory(), nil
 	case strings.HasPrefix(url, "sqlite:"):
-		path := strings.TrimPrefix(strings.TrimPrefix(url, "sqlite:"), "//")
+		path := SQLitePath(url)
 		if path == "" {
 			return nil, fmt.Errorf("storage: %q names no file: want sqlite:PATH, e.g. sqlite:boa.db", url)
 		}

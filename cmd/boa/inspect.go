@@ -39,9 +39,8 @@ func storageFlag(cmd *cobra.Command, url *string) {
 // database: a mistyped path, or boa started in another directory than the
 // study's, would otherwise show no studies and leave a stray file behind.
 func openToRead(ctx context.Context, url string) (storage.Storage, error) {
-	if path, ok := strings.CutPrefix(url, "sqlite:"); ok {
-		path = strings.TrimPrefix(path, "//") // as storage.Open reads it
-		if _, err := os.Stat(path); path != "" && errors.Is(err, fs.ErrNotExist) {
+	if path := storage.SQLitePath(url); path != "" {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("storage %s: the file %s does not exist (boa run creates it): run boa in the directory of the study, or point --storage or BOA_STORAGE at its file", url, path)
 		}
 	}
