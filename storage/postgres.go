@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -41,6 +42,10 @@ var postgresDialect = &dialect{
 	},
 }
 
+// connectTimeout bounds each connection attempt when the URL sets no
+// connect_timeout.
+var connectTimeout = 10 * time.Second
+
 // OpenPostgres connects to the PostgreSQL database at url
 // (postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=disable; every libpq
 // parameter pgx understands, and run-time parameters such as search_path,
@@ -50,6 +55,12 @@ func OpenPostgres(ctx context.Context, url string) (Storage, error) {
 	if err != nil {
 		// pgx's parse errors do not echo the password.
 		return nil, fmt.Errorf("storage: postgres URL: %w", err)
+	}
+	if cfg.ConnectTimeout == 0 {
+		// Without one, a server that takes the connection and never
+		// answers (a wrong port, a proxy, a firewall that drops packets)
+		// leaves boa waiting for ever, now and at each reconnection.
+		cfg.ConnectTimeout = connectTimeout
 	}
 	where := fmt.Sprintf("%s:%d/%s", cfg.Host, cfg.Port, cfg.Database)
 	db := stdlib.OpenDB(*cfg)
