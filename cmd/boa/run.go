@@ -135,7 +135,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return err
 	}
 	defer store.Close()
-	st, err := openStudy(ctx, store, cfg, f.resume, url)
+	st, err := openStudy(ctx, store, cfg, f.resume, redactURL(url))
 	if err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	again := reRuns(before)
 	done := cfg.Trials - remaining - again
 	fmt.Fprintf(stderr, "study %s: %s, sampler %s, %d of %d trials done, storage %s\n",
-		st.Name(), st.Direction(), modelLabel(st), done, cfg.Trials, url)
+		st.Name(), st.Direction(), modelLabel(st), done, cfg.Trials, redactURL(url))
 	if again > 0 {
 		fmt.Fprintf(stderr, "boa: %d interrupted or lost trials run again first\n", again)
 	}
@@ -210,7 +210,8 @@ func reRuns(trials []study.Trial) int {
 }
 
 // openStudy creates the file's study, or opens it with --resume after
-// checking that the file still describes it.
+// checking that the file still describes it. url names the storage in
+// errors, without its password.
 func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, resume bool, url string) (*study.Study, error) {
 	dir, err := study.ParseDirection(cfg.Direction)
 	if err != nil {

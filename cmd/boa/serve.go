@@ -124,10 +124,20 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	return nil
 }
 
-// redactURL hides the password of a storage URL in logs.
+// redactURL hides the password of a storage URL, given before the host
+// or as a password parameter, in logs and messages.
 func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil && u.User != nil {
-		return u.Redacted()
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
 	}
-	return s
+	q := u.Query()
+	if !q.Has("password") && u.User == nil {
+		return s
+	}
+	if q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
 }
