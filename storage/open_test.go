@@ -3,6 +3,7 @@ package storage_test
 import (
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -171,5 +172,18 @@ func TestSQLitePath(t *testing.T) {
 		if got := storage.SQLitePath(url); got != want {
 			t.Errorf("SQLitePath(%q) = %q, want %q", url, got, want)
 		}
+	}
+}
+
+// TestOpenNotADatabase: a file that is not an SQLite database is named as
+// such, without the hint about a missing or read-only directory.
+func TestOpenNotADatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.db")
+	if err := os.WriteFile(path, []byte("not a database, but notes about one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := storage.Open(t.Context(), "sqlite:"+path)
+	if err == nil || !strings.Contains(err.Error(), "not a database") || strings.Contains(err.Error(), "directory") {
+		t.Fatalf("err = %v, want one saying the file is not a database, without the directory hint", err)
 	}
 }

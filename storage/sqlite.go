@@ -87,7 +87,10 @@ func OpenSQLite(ctx context.Context, path string) (Storage, error) {
 	db.SetMaxIdleConns(8)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("storage: open sqlite %s (does its directory exist and is it writable?): %w", path, err)
+		if serr := (*sqlite.Error)(nil); errors.As(err, &serr) && serr.Code()&0xff == sqlite3.SQLITE_CANTOPEN {
+			return nil, fmt.Errorf("storage: open sqlite %s (does its directory exist and is it writable?): %w", path, err)
+		}
+		return nil, fmt.Errorf("storage: open sqlite %s: %w", path, err)
 	}
 	s, err := newSQLStore(ctx, db, sqliteDialect)
 	if err != nil {
