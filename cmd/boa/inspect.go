@@ -278,19 +278,21 @@ retry_of and the start and finish times.`,
 				if err != nil {
 					return err
 				}
-				w := cmd.OutOrStdout()
-				if out != "" {
-					f, err := os.Create(out)
-					if err != nil {
-						return err
+				write := func(w io.Writer) error {
+					if format == "json" {
+						return writeJSON(w, trials)
 					}
-					defer f.Close()
-					w = f
+					return writeCSV(w, st.Space(), trials)
 				}
-				if format == "json" {
-					return writeJSON(w, trials)
+				if out == "" {
+					return write(cmd.OutOrStdout())
 				}
-				return writeCSV(w, st.Space(), trials)
+				f, err := os.Create(out)
+				if err != nil {
+					return err
+				}
+				// A full disk may show only when the file is closed.
+				return errors.Join(write(f), f.Close())
 			})
 		},
 	}

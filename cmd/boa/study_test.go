@@ -87,6 +87,13 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 		batches[tr.Batch] = true
 	}
 
+	// A write that fails (a full disk) is an error, also when it shows
+	// only at the file's close.
+	if _, err := os.Stat("/dev/full"); err == nil {
+		if _, err := boa(t, "export", "sphere", "--storage", url, "-o", "/dev/full"); err == nil || !strings.Contains(err.Error(), "no space left") {
+			t.Errorf("export to a full disk: %v, want an error", err)
+		}
+	}
 	out, err = boa(t, "export", "sphere", "--storage", url, "--format", "csv")
 	if err != nil {
 		t.Fatal(err)
