@@ -206,6 +206,12 @@ func (m *Memory) FinishTrial(ctx context.Context, id int64, f Finish) error {
 	c := cloneTrial(Trial{Value: f.Value, Metrics: f.Metrics})
 	t.State, t.Value, t.Metrics, t.Reason = f.State, c.Value, c.Metrics, f.Reason
 	t.Finished = clock(m.now)
+	if f.Requeue && !m.retried[[2]int64{t.StudyID, int64(t.Number)}] {
+		m.insert(&Trial{
+			StudyID: t.StudyID, Params: cloneRaw(t.Params), X: cloneFloats(t.X),
+			State: Waiting, RetryOf: t.Number, Batch: t.Batch, Created: t.Finished,
+		})
+	}
 	return nil
 }
 

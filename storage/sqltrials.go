@@ -134,9 +134,31 @@ func (s *sqlStore) FinishTrial(ctx context.Context, id int64, f Finish) error {
 		return fmt.Errorf("storage: finish trial %d: metrics: %w", id, err)
 	}
 	// One conditional UPDATE: of two concurrent finishes exactly one matches.
-	n, err := s.exec(ctx, `UPDATE trials SET state = $2, value = $3, metrics = $4, reason = $5, finished_us = $6
-		WHERE id = $1 AND state IN ('WAITING', 'RUNNING')`,
-		id, f.State.String(), floatArg(f.Value), metrics, f.Reason, clock(s.now).UnixMicro())
+	const update = `UPDATE trials SET state = $2, value = $3, metrics = $4, reason = $5, finished_us = $6
+		WHERE id = $1 AND state IN ('WAITING', 'RUNNING')`
+	now := clock(s.now)
+	args := []any{id, f.State.String(), floatArg(f.Value), metrics, f.Reason, now.UnixMicro()}
+	var n int64
+	if !f.Requeue {
+		n, err = s.exec(ctx, update, args...)
+	} else {
+		// The re-run is added in the same transaction: a crash or a
+		// storage failure between two would leave the trial FAILED with
+		// nothing to re-run it, which no reap or resume repairs.
+		err = s.write(ctx, func(tx *sql.Tx) error {
+			n = 0 // the transaction may be retried
+			t := Trial{ID: id}
+			err := tx.QueryRowContext(ctx, update+` RETURNING study_id, number`, args...).Scan(&t.StudyID, &t.Number)
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			n = 1
+			return s.requeue(ctx, tx, t, now)
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("storage: finish trial %d: %w", id, err)
 	}

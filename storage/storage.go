@@ -134,6 +134,11 @@ type Finish struct {
 	Value   *float64
 	Metrics map[string]float64
 	Reason  string
+	// Requeue (State Failed only) also adds a WAITING copy of the trial's
+	// configuration, with RetryOf = its number and its batch, in the same
+	// transaction: an interrupted trial is then never left FAILED without
+	// its re-run, whatever fails or is killed after the finish.
+	Requeue bool
 }
 
 // Storage persists studies and trials. Implementations are safe for

@@ -78,6 +78,9 @@ func validateFinish(id int64, f Finish) error {
 	if !f.State.Finished() {
 		return invalid("storage: finish trial %d: state %v is not a final state (COMPLETE, PRUNED or FAILED)", id, f.State)
 	}
+	if f.Requeue && f.State != Failed {
+		return invalid("storage: finish trial %d: only a FAILED trial is re-queued, not a %v one", id, f.State)
+	}
 	if f.State == Complete && f.Value == nil {
 		return invalid("storage: finish trial %d: a COMPLETE trial needs a value", id)
 	}

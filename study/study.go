@@ -440,11 +440,10 @@ type Result struct {
 // byte or invalid UTF-8 in the reason or a metric name (a crashing
 // program's output) becomes U+FFFD, which every storage can keep.
 func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
+	// An interrupted trial's re-run is added with its result, in one
+	// transaction (storage.Finish.Requeue).
 	if err := s.store.FinishTrial(ctx, id, s.finish(r)); err != nil {
 		return s.errorf("tell trial %d: %w", id, err)
-	}
-	if r.Err != nil && interrupted(r) {
-		return s.Requeue(ctx, id)
 	}
 	return nil
 }
@@ -454,7 +453,7 @@ func (s *Study) finish(r Result) storage.Finish {
 	f := storage.Finish{State: Complete, Metrics: finite(r.Metrics)}
 	switch {
 	case r.Err != nil:
-		f.State, f.Reason = Failed, storable(r.Err.Error())
+		f.State, f.Reason, f.Requeue = Failed, storable(r.Err.Error()), interrupted(r)
 	case math.IsNaN(r.Value) || math.IsInf(r.Value, 0):
 		f.State, f.Reason = Failed, fmt.Sprintf("objective returned %v", r.Value)
 	case r.Pruned:
@@ -492,9 +491,8 @@ func storable(s string) string {
 
 // Requeue adds a WAITING copy of interrupted trial id, which Tell
 // recorded FAILED with Result.Requeue, unless it has one already. Tell
-// calls it; call it again when a Tell's answer was lost, since the storage
-// may have failed between recording the trial and adding its re-run. A
-// re-run that is interrupted in its turn is re-queued again: an
+// adds the copy itself, in the transaction that records the trial, so
+// this is only needed for a trial recorded FAILED otherwise. A re-run that is interrupted in its turn is re-queued again: an
 // interruption says nothing about the configuration. (A trial whose
 // process died is re-run once only, by the storage's Reap: a
 // configuration that kills its worker twice should not be tried forever.)

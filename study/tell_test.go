@@ -254,3 +254,66 @@ func TestSuggestionLeaseOutlivesASlowSuggestion(t *testing.T) {
 		t.Fatalf("the second suggestion saw %v pending trials, want [1]: it did not wait for the slow one", rec.pending)
 	}
 }
+
+// TestInterruptedTrialIsNotLostWhenItsRequeueFails: a trial interrupted
+// (Ctrl-C) while the storage refuses new trials is recorded in one step
+// with its re-run, or not at all. Before, Tell recorded it FAILED
+// "interrupted" and then failed to add its re-run; the run stopped (its
+// context was done) and the configuration was never run again: neither a
+// resume nor a reap re-queues a FAILED trial. A process killed between
+// the two writes lost it the same way.
+func TestInterruptedTrialIsNotLostWhenItsRequeueFails(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "boa.db")
+	store, err := storage.OpenSQLite(bg, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	s, err := Create(bg, store, Spec{Name: "s", Space: testSpace(t), Sampler: "random", Seed: 1, Budget: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetLease(200 * time.Millisecond)
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`CREATE TABLE fault (on_ INTEGER)`,
+		`CREATE TRIGGER fault_insert BEFORE INSERT ON trials WHEN EXISTS (SELECT 1 FROM fault)
+		 BEGIN SELECT RAISE(ABORT, 'injected storage fault'); END`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(bg)
+	var x any
+	err = s.Optimize(ctx, func(ctx context.Context, tr *Trial) (float64, error) {
+		x = tr.Params["x"]
+		if _, err := db.Exec(`INSERT INTO fault VALUES (1)`); err != nil {
+			t.Error(err)
+		}
+		cancel()
+		return 0, ctx.Err()
+	}, 0, OptimizeOptions{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: err = %v, want context.Canceled", err)
+	}
+	if _, err := db.Exec(`DELETE FROM fault`); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // the lease passes
+	var xs []any
+	err = s.Optimize(bg, func(_ context.Context, tr *Trial) (float64, error) {
+		xs = append(xs, tr.Params["x"])
+		return 1, nil
+	}, 0, OptimizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(xs) != 2 || xs[0] != x {
+		t.Fatalf("resumed run evaluated x = %v; want 2 trials, the first re-running the interrupted x = %v\n%+v", xs, x, trials(t, s))
+	}
+}

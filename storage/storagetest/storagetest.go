@@ -33,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"DeepCopies", testDeepCopies},
 		{"ClaimTrial", testClaimTrial},
 		{"FinishTrial", testFinishTrial},
+		{"FinishRequeue", testFinishRequeue},
 		{"Heartbeat", testHeartbeat},
 		{"Reports", testReports},
 		{"SetLogPath", testSetLogPath},

@@ -263,6 +263,35 @@ func testFinishTrial(t *testing.T, s storage.Storage) {
 	}
 }
 
+// testFinishRequeue: Finish.Requeue records the trial FAILED and adds its
+// WAITING re-run at once; a finish that loses adds none.
+func testFinishRequeue(t *testing.T, s storage.Storage) {
+	st := NewStudy(t, s, "s")
+	tr, err := s.AddTrial(ctx(t), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1, Batch: 3,
+		Params: json.RawMessage(`{"i":0}`), X: []float64{0.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantInvalid(t, "FinishTrial COMPLETE with Requeue",
+		s.FinishTrial(ctx(t), tr.ID, storage.Finish{State: storage.Complete, Value: ptr(1), Requeue: true}))
+	if err := s.FinishTrial(ctx(t), tr.ID, storage.Finish{State: storage.Failed, Reason: "interrupted", Requeue: true}); err != nil {
+		t.Fatal(err)
+	}
+	err = s.FinishTrial(ctx(t), tr.ID, storage.Finish{State: storage.Failed, Reason: "interrupted", Requeue: true})
+	wantErr(t, "second FinishTrial with Requeue", err, storage.ErrFinished)
+	ts, err := s.Trials(ctx(t), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 2 || ts[0].State != storage.Failed || ts[0].Reason != "interrupted" {
+		t.Fatalf("after a finish with Requeue: %+v; want trial 0 FAILED and one re-run", ts)
+	}
+	r := ts[1]
+	if r.State != storage.Waiting || r.RetryOf != 0 || string(r.Params) != `{"i":0}` || len(r.X) != 1 || r.X[0] != 0.5 || r.Batch != 3 {
+		t.Errorf("re-run = %+v; want WAITING, RetryOf 0, the params, point and batch of trial 0", r)
+	}
+}
+
 func testHeartbeat(t *testing.T, s storage.Storage) {
 	st := NewStudy(t, s, "s")
 	tr := add(t, s, st.ID, storage.Running, 0)
