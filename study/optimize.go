@@ -26,7 +26,9 @@ type OptimizeOptions struct {
 // workers are running are pending for the sampler. An error, panic, NaN or
 // Inf from the objective fails that trial only. Optimize stops early with
 // an error when the sampler or the storage fails, or when ctx is done;
-// trials interrupted by ctx are FAILED "interrupted: <cause>" and re-queued.
+// trials interrupted by ctx are FAILED "interrupted: <cause>" and re-queued
+// (one whose result the storage then refused stays RUNNING, to be reaped
+// and re-run after the lease, and the error names it beside the cause).
 func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o OptimizeOptions) error {
 	if n <= 0 && s.rec.Budget <= 0 {
 		return s.errorf("Optimize needs a number of trials or a study budget")
@@ -35,10 +37,21 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var (
-		mu      sync.Mutex // guards claimed and serialises OnTrial
+		mu      sync.Mutex // guards claimed and late, serialises OnTrial
 		claimed int
+		late    []error // failures after ctx was done, which cancel would drop
 		wg      sync.WaitGroup
 	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ctx.Err() != nil {
+			// A result not recorded once interrupted (tellPatiently's
+			// error names it) must not be hidden behind the cause.
+			late = append(late, err)
+		}
+		cancel(err)
+	}
 	claim := func() bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -65,7 +78,7 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 				}
 				done, err := s.run(ctx, objective, &t)
 				if err != nil {
-					cancel(err)
+					fail(err)
 					return
 				}
 				if o.OnTrial != nil {
@@ -77,6 +90,9 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 		})
 	}
 	wg.Wait()
+	if cause := context.Cause(ctx); cause != nil && len(late) > 0 {
+		return errors.Join(append([]error{cause}, late...)...)
+	}
 	return context.Cause(ctx)
 }
 

@@ -298,8 +298,8 @@ func TestInterruptedTrialIsNotLostWhenItsRequeueFails(t *testing.T) {
 		cancel()
 		return 0, ctx.Err()
 	}, 0, OptimizeOptions{})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted run: err = %v, want context.Canceled", err)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "was not recorded: ") {
+		t.Fatalf("interrupted run: err = %v, want context.Canceled and the result that was not recorded", err)
 	}
 	if _, err := db.Exec(`DELETE FROM fault`); err != nil {
 		t.Fatal(err)
