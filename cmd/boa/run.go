@@ -184,7 +184,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
+		return interruptedError(err, path, f.lease)
 	case err == nil && complete == 0 && failed != nil:
 		// Every trial failing is most often the command's fault (a typo,
 		// a missing file): a script running boa must see it.
@@ -195,6 +195,25 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return fmt.Errorf("no trial completed; the first failure, trial %d: %s%s", failed.Number, firstLine(failed.Reason), where)
 	}
 	return err
+}
+
+// interruptedError is boa run's error after Ctrl-C or SIGTERM. err is
+// Optimize's: the cancellation, joined with the errors of the results the
+// storage would not record then, whose trials stay RUNNING until reaped.
+func interruptedError(err error, path string, lease time.Duration) error {
+	var unrecorded []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if !errors.Is(e, context.Canceled) {
+				unrecorded = append(unrecorded, e)
+			}
+		}
+	}
+	if len(unrecorded) > 0 {
+		return fmt.Errorf("interrupted: %w; those trials stay RUNNING and are re-run by boa run %s --resume once their lease (%v) has passed",
+			errors.Join(unrecorded...), path, lease)
+	}
+	return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
 }
 
 // reRuns counts the interrupted or lost trials waiting to run again; each

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boaopt/boa/bench"
 )
@@ -114,5 +116,19 @@ func TestRunMixedProblem(t *testing.T) {
 		if r.Seed == 2 && float64(r.FinalBest) != res["best_value"].(float64) {
 			t.Fatalf("boa run: best %v; boa bench, same seed and budget: %v", res["best_value"], r.FinalBest)
 		}
+	}
+}
+
+// TestInterruptedError: after Ctrl-C, boa run says the running trials were
+// re-queued, unless the storage refused some of their results: then it
+// names them and says when they run again.
+func TestInterruptedError(t *testing.T) {
+	if err := interruptedError(context.Canceled, "s.yaml", time.Minute); !strings.Contains(err.Error(), "recorded as FAILED and re-queued; continue with: boa run s.yaml --resume") {
+		t.Errorf("plain interruption: %v", err)
+	}
+	refused := errors.New("trial 3 map[x:1]: its result (FAILED: interrupted) was not recorded: disk I/O error")
+	err := interruptedError(errors.Join(context.Canceled, refused), "s.yaml", time.Minute)
+	if !strings.Contains(err.Error(), "trial 3 map[x:1]") || !strings.Contains(err.Error(), "stay RUNNING and are re-run by boa run s.yaml --resume once their lease (1m0s)") || strings.Contains(err.Error(), "were recorded") {
+		t.Errorf("interruption with a result not recorded: %v", err)
 	}
 }
