@@ -113,9 +113,14 @@ func (s *Study) run(ctx context.Context, objective Objective, t *Trial) (Trial, 
 		r.Err, r.Requeue = fmt.Errorf("interrupted: %w", context.Cause(ctx)), true
 	}
 	tctx := context.WithoutCancel(ctx) // record the result even when interrupted
-	if err := s.tellPatiently(ctx, t, r); err != nil {
+	if err := s.tellPatiently(ctx, t, r); err != nil && !errors.Is(err, storage.ErrFinished) {
 		return Trial{}, err
 	}
+	// ErrFinished: the trial was taken for lost meanwhile (no heartbeat
+	// for a lease: the machine was suspended, or the storage out of
+	// reach), failed as stale and its configuration queued again, which
+	// the result cannot undo. The other trials go on; this one shows as
+	// FAILED.
 	rec, err := s.store.GetTrial(tctx, t.ID)
 	if err != nil {
 		return Trial{}, s.errorf("trial %d: %w", t.Number, err)

@@ -317,3 +317,26 @@ func TestInterruptedTrialIsNotLostWhenItsRequeueFails(t *testing.T) {
 		t.Fatalf("resumed run evaluated x = %v; want 2 trials, the first re-running the interrupted x = %v\n%+v", xs, x, trials(t, s))
 	}
 }
+
+// TestOptimizeGoesOnAfterATrialTakenForLost: a trial failed as stale
+// while it still ran (the machine was suspended past the lease, and
+// another process reaped it) cannot record its result; the run goes on
+// with the other trials instead of stopping them all.
+func TestOptimizeGoesOnAfterATrialTakenForLost(t *testing.T) {
+	s := newStudy(t, Options{Seed: 1})
+	err := s.Optimize(bg, func(ctx context.Context, tr *Trial) (float64, error) {
+		if tr.Number == 0 { // what another process's reaper does
+			if err := s.Storage().FinishTrial(ctx, tr.ID, storage.Finish{State: storage.Failed, Reason: "stale: no heartbeat"}); err != nil {
+				return 0, err
+			}
+		}
+		return 1, nil
+	}, 3, OptimizeOptions{})
+	if err != nil {
+		t.Fatalf("Optimize: %v", err)
+	}
+	ts := trials(t, s)
+	if len(ts) != 3 || ts[0].State != Failed || ts[1].State != Complete || ts[2].State != Complete {
+		t.Fatalf("want trial 0 FAILED as stale and two more COMPLETE: %+v", ts)
+	}
+}
