@@ -59,15 +59,22 @@ func classify(err error) *apiError {
 // or dropped the connection (a PostgreSQL restart or failover), as
 // opposed to a failing query: the connection refused or reset, or
 // PostgreSQL's connection exceptions (SQLSTATE class 08), operator
-// intervention (57P01-57P03: shutting down, starting up) and too many
-// connections (53300).
+// intervention (57P01-57P03: shutting down, starting up), too many
+// connections (53300), and a request the driver did not send.
 func unreachable(err error) bool {
 	var op *net.OpError
 	if errors.As(err, &op) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
 		return true
 	}
-	var pg interface{ SQLState() string } // *pgconn.PgError, without importing the driver
+	// The driver's errors, without importing it: one that was certainly
+	// not sent (pgx's "conn closed" on a dropped session), and what
+	// PostgreSQL itself says (*pgconn.PgError).
+	var unsent interface{ SafeToRetry() bool }
+	if errors.As(err, &unsent) && unsent.SafeToRetry() {
+		return true
+	}
+	var pg interface{ SQLState() string }
 	if errors.As(err, &pg) {
 		code := pg.SQLState()
 		return strings.HasPrefix(code, "08") || code == "57P01" || code == "57P02" || code == "57P03" || code == "53300"
