@@ -3,14 +3,17 @@ package server
 import (
 	"bytes"
 	"context"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/boaopt/boa/storage"
 )
@@ -44,8 +47,39 @@ func classify(err error) *apiError {
 		return errorf(http.StatusServiceUnavailable, "request cancelled: %v", err)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, storage.ErrLocked):
 		return errorf(http.StatusServiceUnavailable, "the storage did not answer in time, try again: %v", err)
+	case unreachable(err):
+		// A 503, which clients retry: a worker must ride out a database
+		// restart as it rides out a server restart, keeping its result.
+		return errorf(http.StatusServiceUnavailable, "the storage is unavailable, try again: %v", err)
 	}
 	return errorf(http.StatusInternalServerError, "%v", err)
+}
+
+// unreachable reports whether err says the database could not be reached
+// or dropped the connection (a PostgreSQL restart or failover), as
+// opposed to a failing query: the connection refused or reset, or
+// PostgreSQL's connection exceptions (SQLSTATE class 08), operator
+// intervention (57P01-57P03: shutting down, starting up), too many
+// connections (53300), and a request the driver did not send.
+func unreachable(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	// The driver's errors, without importing it: one that was certainly
+	// not sent (pgx's "conn closed" on a dropped session), and what
+	// PostgreSQL itself says (*pgconn.PgError).
+	var unsent interface{ SafeToRetry() bool }
+	if errors.As(err, &unsent) && unsent.SafeToRetry() {
+		return true
+	}
+	var pg interface{ SQLState() string }
+	if errors.As(err, &pg) {
+		code := pg.SQLState()
+		return strings.HasPrefix(code, "08") || code == "57P01" || code == "57P02" || code == "57P03" || code == "53300"
+	}
+	return false
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// dbProxy forwards loopback connections to the database, so that a test
+// can take the database away from `boa serve` (down) and give it back
+// (up) on the same address, as a PostgreSQL restart does, without
+// touching the server other tests share.
+type dbProxy struct {
+	t      *testing.T
+	addr   string
+	target string
+	mu     sync.Mutex
+	ln     net.Listener
+	conns  []net.Conn
+}
+
+func newDBProxy(t *testing.T, target string) *dbProxy {
+	p := &dbProxy{t: t, target: target}
+	p.up("127.0.0.1:0")
+	t.Cleanup(p.down)
+	return p
+}
+
+func (p *dbProxy) up(addr string) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.ln, p.addr = ln, ln.Addr().String()
+	p.mu.Unlock()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			d, err := net.Dial("tcp", p.target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, d)
+			p.mu.Unlock()
+			go func() { _, _ = io.Copy(d, c); d.Close() }()
+			go func() { _, _ = io.Copy(c, d); c.Close() }()
+		}
+	}()
+}
+
+// down refuses new connections and drops the open ones.
+func (p *dbProxy) down() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// A worker rides out a PostgreSQL restart behind `boa serve`: the trial
+// that ends while the database is down is told once it is back. The
+// server answered 500 while its database was unreachable, which boa
+// worker does not retry, so a 3 s restart of PostgreSQL ended every
+// worker of the study and lost the results they were telling.
+func TestE2EWorkerRidesOutDatabaseRestart(t *testing.T) {
+	base := os.Getenv("BOA_TEST_POSTGRES_URL")
+	if base == "" {
+		t.Skip("BOA_TEST_POSTGRES_URL not set")
+	}
+	boaBinary(t)
+	u, err := url.Parse(pgSchema(t, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newDBProxy(t, u.Host)
+	u.Host = p.addr
+	s := startServe(t, u.String(), "--lease", "10s")
+	createStudy(t, s.url, "pgrestart", 3)
+
+	dir := t.TempDir()
+	started, finish := filepath.Join(dir, "started"), filepath.Join(dir, "finish")
+	// The first trial waits for the test; the others end at once.
+	script := fmt.Sprintf(`if [ ! -e %[1]s ]; then touch %[1]s; while [ ! -e %[2]s ]; do sleep 0.02; done; fi; echo BOA_RESULT {x}`, started, finish)
+	w := startWorker(t, s.url, "pgrestart", "--heartbeat", "200ms", "--", "sh", "-c", script)
+	waitFile(t, started, w)
+
+	addr := p.addr
+	p.down()
+	if err := os.WriteFile(finish, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The tell fails while the database is down.
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(w.stderr.String(), "/tell"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker did not try to tell its result\n%s", w.stderr)
+		}
+	}
+	time.Sleep(time.Second)
+	p.up(addr)
+
+	if err := w.wait(t, 30*time.Second); err != nil {
+		t.Fatalf("worker: %v\n%s", err, w.stderr)
+	}
+	trials := studyTrials(t, s.url, "pgrestart")
+	if len(trials) != 3 {
+		t.Fatalf("%d trials, want 3\n%s", len(trials), w.stderr)
+	}
+	for _, tr := range trials {
+		if tr.State != "COMPLETE" {
+			t.Errorf("trial %d: %s %q\n%s", tr.Number, tr.State, tr.Reason, w.stderr)
+		}
+	}
+	if !strings.Contains(w.stderr.String(), "503") {
+		t.Errorf("the worker's retries do not show the server's 503:\n%s", w.stderr)
+	}
+}
