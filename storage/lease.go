@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -46,9 +47,10 @@ func pollLock(ctx context.Context, studyID int64, holder string, try func() (boo
 
 // Lease is a suggestion lease taken by Storage.Lock.
 type Lease struct {
-	renew  func(context.Context) error
-	unlock func() error
-	once   sync.Once
+	renew    func(context.Context) error
+	unlock   func() error
+	mu       sync.Mutex
+	released bool
 }
 
 // Renew extends the lease to its ttl from now, as a heartbeat does a
@@ -58,9 +60,18 @@ type Lease struct {
 func (l *Lease) Renew(ctx context.Context) error { return l.renew(ctx) }
 
 // Unlock releases the lease. It reports ErrLocked when the lease expired
-// and was taken over meanwhile; calls after the first return nil.
-func (l *Lease) Unlock() (err error) {
-	l.once.Do(func() { err = l.unlock() })
+// and was taken over meanwhile, and the storage's error when it could not
+// release it (the database out of reach): then it may be called again.
+// Calls after one that released the lease, or reported ErrLocked, return
+// nil.
+func (l *Lease) Unlock() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.released {
+		return nil
+	}
+	err := l.unlock()
+	l.released = err == nil || errors.Is(err, ErrLocked)
 	return err
 }
 

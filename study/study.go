@@ -55,9 +55,11 @@ var (
 const DefaultLease = 30 * time.Second
 
 // suggestLease bounds how long one process may hold the study's
-// suggestion lease: longer than any suggestion takes, short enough that a
-// process killed while suggesting does not stall the others for long.
-var suggestLease = 2 * time.Minute // a variable for tests
+// suggestion lease without renewing it (a suggestion renews it every
+// third of that): short, because a process killed while suggesting (a
+// kill -9 of boa run or of a boa serve replica) stalls every other
+// process's asks of the study until it expires.
+var suggestLease = 30 * time.Second // a variable for tests
 
 // Spec defines a new study.
 type Spec struct {
@@ -275,7 +277,7 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	if err != nil {
 		return out, s.errorf("take the suggestion lease: %w", err)
 	}
-	defer lease.Unlock() // its error is moot: the renewal below fenced the inserts
+	defer s.release(lease)
 	// A suggestion may take longer than the lease (a GP on thousands of
 	// trials): renewed, the lease keeps the others waiting meanwhile. A
 	// failed renewal is retried at the next tick.
@@ -346,6 +348,23 @@ func (s *Study) suggest(ctx context.Context, h *sampler.History, k int) ([][]flo
 		return nil, lasting{s.errorf("%s: %w", s.sampler.Name(), err)}
 	}
 	return us, nil
+}
+
+// release gives the suggestion lease back. Left to expire, it would stall
+// every other process's asks for up to suggestLease, so while the storage
+// is out of reach (a PostgreSQL restart) it is retried in the background,
+// patiently. Its error is otherwise moot: the renewal before the inserts
+// fenced them.
+func (s *Study) release(l *storage.Lease) {
+	if l.Unlock() == nil {
+		return
+	}
+	go s.patiently(context.Background(), func() error {
+		if err := l.Unlock(); !errors.Is(err, storage.ErrLocked) {
+			return err
+		}
+		return nil // taken over meanwhile: released all the same
+	})
 }
 
 // claim takes the oldest waiting trial, if any.
