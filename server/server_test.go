@@ -1,13 +1,10 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/boaopt/boa/storage"
 )
 
 func TestLifecycle(t *testing.T) {
@@ -179,28 +176,6 @@ func TestRequeue(t *testing.T) {
 	all := must(t, h, 200, "GET", "/api/v1/studies/rq/trials", "")["trials"].([]any)
 	if b := all[0].(map[string]any)["batch"]; b == nil || retry["batch"] != b || fresh["batch"] == nil || fresh["batch"] == b {
 		t.Errorf("batches: trial 0 %v, its re-run %v, the new trial %v", b, retry["batch"], fresh["batch"])
-	}
-}
-
-// A tell with requeue whose re-run was lost (the storage failed after
-// recording the trial, and the server answered 500) adds the re-run when
-// the worker tells again; it answered 200 and the configuration was never
-// run again.
-func TestRequeueToldAgain(t *testing.T) {
-	store := storeFor(t)
-	h := New(store, Options{})
-	must(t, h, 201, "POST", "/api/v1/studies", studyBody("rq", 2))
-	id := askOne(t, h, "rq")
-	// The first tell's first write only.
-	if err := store.FinishTrial(context.Background(), id, storage.Finish{State: storage.Failed, Reason: "interrupted"}); err != nil {
-		t.Fatal(err)
-	}
-	for range 2 { // told again twice: one re-run
-		must(t, h, 200, "POST", trialPath(id, "tell"), `{"state":"FAILED","reason":"interrupted","requeue":true}`)
-	}
-	all := must(t, h, 200, "GET", "/api/v1/studies/rq/trials", "")["trials"].([]any)
-	if len(all) != 2 || all[1].(map[string]any)["retry_of"] != 0.0 || all[1].(map[string]any)["state"] != "WAITING" {
-		t.Fatalf("want trial 0 and its WAITING re-run: %v", all)
 	}
 }
 

@@ -203,14 +203,15 @@ func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	e, err := s.studies.byID(r.Context(), rec.StudyID)
-	if err != nil {
-		return err
-	}
 	if err := s.finished(rec, o); err != nil {
 		if errors.Is(err, errSame) {
-			return s.toldAgain(w, r, e, rec, o)
+			writeJSON(w, http.StatusOK, tellAnswer(rec))
+			return nil
 		}
+		return err
+	}
+	e, err := s.studies.byID(r.Context(), rec.StudyID)
+	if err != nil {
 		return err
 	}
 	res := study.Result{Pruned: o.state == storage.Pruned, Metrics: o.metrics}
@@ -232,7 +233,8 @@ func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
 		if err := s.finished(rec, o); err != nil && !errors.Is(err, errSame) {
 			return err
 		}
-		return s.toldAgain(w, r, e, rec, o)
+		writeJSON(w, http.StatusOK, tellAnswer(rec))
+		return nil
 	}
 	if err != nil {
 		return err
@@ -243,20 +245,6 @@ func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
 }
 
 var errSame = errors.New("the trial already has this result")
-
-// toldAgain answers a tell of the result trial rec already has: a retry
-// whose first answer was lost. An interrupted trial's re-run may have been
-// lost with it (the storage failed after recording the trial), so it is
-// added now if missing.
-func (s *server) toldAgain(w http.ResponseWriter, r *http.Request, e *entry, rec storage.Trial, o outcome) error {
-	if o.requeue {
-		if err := e.st.Requeue(r.Context(), rec.ID); err != nil {
-			return err
-		}
-	}
-	writeJSON(w, http.StatusOK, tellAnswer(rec))
-	return nil
-}
 
 // finished returns nil for a running trial, errSame for a trial that
 // already holds o, and a 409 otherwise.

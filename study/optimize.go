@@ -169,18 +169,15 @@ func (s *Study) patiently(ctx context.Context, try func() error) error {
 	}
 }
 
-// toldAlready returns nil when trial t holds what Tell records for r,
-// and then makes sure an interrupted trial is re-queued; otherwise it
-// returns err.
+// toldAlready returns nil when trial t holds what Tell records for r (and
+// so an interrupted trial its re-run, added in the same transaction);
+// otherwise it returns err.
 func (s *Study) toldAlready(ctx context.Context, t *Trial, r Result, err error) error {
 	rec, gerr := s.store.GetTrial(ctx, t.ID)
 	f := s.finish(r)
 	if gerr != nil || rec.State != f.State || rec.Reason != f.Reason || (rec.Value == nil) != (f.Value == nil) ||
 		rec.Value != nil && *rec.Value != *f.Value {
 		return err
-	}
-	if r.Err != nil && interrupted(r) {
-		return s.Requeue(ctx, t.ID)
 	}
 	return nil
 }

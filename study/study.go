@@ -455,12 +455,14 @@ type Result struct {
 // infinite or one the study's transform cannot take (log: not > 0), marks
 // the trial FAILED with the reason; the study is otherwise unaffected. An
 // interrupted trial (Result.Requeue) is FAILED with its reason and its
-// configuration re-queued, so that a resumed study runs it again. A NUL
+// configuration re-queued, in one transaction, so that a resumed study
+// runs it again; also when it is itself a re-run, since an interruption
+// says nothing about the configuration (a trial whose process died is
+// re-run once only, by the storage's Reap: a configuration that kills its
+// worker twice should not be tried forever). A NUL
 // byte or invalid UTF-8 in the reason or a metric name (a crashing
 // program's output) becomes U+FFFD, which every storage can keep.
 func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
-	// An interrupted trial's re-run is added with its result, in one
-	// transaction (storage.Finish.Requeue).
 	if err := s.store.FinishTrial(ctx, id, s.finish(r)); err != nil {
 		return s.errorf("tell trial %d: %w", id, err)
 	}
@@ -506,27 +508,6 @@ func finite(m map[string]float64) map[string]float64 {
 // bytes and invalid UTF-8 become U+FFFD.
 func storable(s string) string {
 	return strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", "\uFFFD"), "\uFFFD")
-}
-
-// Requeue adds a WAITING copy of interrupted trial id, which Tell
-// recorded FAILED with Result.Requeue, unless it has one already. Tell
-// adds the copy itself, in the transaction that records the trial, so
-// this is only needed for a trial recorded FAILED otherwise. A re-run that is interrupted in its turn is re-queued again: an
-// interruption says nothing about the configuration. (A trial whose
-// process died is re-run once only, by the storage's Reap: a
-// configuration that kills its worker twice should not be tried forever.)
-func (s *Study) Requeue(ctx context.Context, id int64) error {
-	rec, err := s.store.GetTrial(context.WithoutCancel(ctx), id)
-	if err != nil {
-		return s.errorf("re-queue trial %d: %w", id, err)
-	}
-	_, err = s.store.AddTrial(context.WithoutCancel(ctx), storage.Trial{
-		StudyID: s.rec.ID, Params: rec.Params, X: rec.X, State: Waiting, RetryOf: rec.Number, Batch: rec.Batch,
-	})
-	if err != nil && !errors.Is(err, storage.ErrExists) { // ErrExists: already re-queued
-		return s.errorf("re-queue trial %d: %w", rec.Number, err)
-	}
-	return nil
 }
 
 // Heartbeat tells the storage that trial id is still running.
