@@ -110,8 +110,23 @@ func runWorker(ctx context.Context, f workerFlags, args []string, stderr io.Writ
 		fmt.Fprintf(stderr, "boa worker: "+format+"\n", args...)
 	}
 	w := &remoteWorker{f: f, log: logf, cmd: runner.Command{Args: args, Timeout: f.timeout, LogDir: f.logs}}
+	// The same failure is logged once per 10 s: during an outage every
+	// heartbeat retries, and each retry logged made some 50 lines per
+	// trial of a 5 s database restart.
+	var (
+		lastRetry   string
+		lastRetryAt time.Time
+	)
 	w.c = client.New(f.server, f.token, client.WithRetry(f.retry), client.WithOnRetry(func(err error, wait time.Duration) {
-		logf("%v; retrying in %v", err, wait.Round(time.Millisecond))
+		mu.Lock()
+		quiet := err.Error() == lastRetry && time.Since(lastRetryAt) < 10*time.Second
+		if !quiet {
+			lastRetry, lastRetryAt = err.Error(), time.Now()
+		}
+		mu.Unlock()
+		if !quiet {
+			logf("%v; retrying in %v", err, wait.Round(time.Millisecond))
+		}
 	}))
 
 	st, err := w.c.Study(ctx, f.study)
