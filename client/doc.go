@@ -8,13 +8,14 @@
 // exponential backoff and full jitter, so that many workers that lost the
 // same server do not come back in step, for at most WithRetry's budget (2
 // minutes by default), and stops at once when the context ends. Every other
-// status, in particular every 4xx, is returned at once as an *Error.
+// status, in particular every other 4xx, is returned at once as an *Error.
 //
 // CreateStudy and Enqueue are the exception: the server must not act on
 // them twice (a second enqueue adds a second trial; a second create finds
 // the study the first made and answers 409), so they are retried only when
-// the request cannot have reached the server (connection refused, 429,
-// 503), and a lost answer is returned as an error.
+// the request cannot have reached the server (connection refused, 429),
+// and a lost answer or a 503 (the server's database dropped the
+// connection, perhaps after the write) is returned as an error.
 //
 // Retrying is safe for every other call: report and heartbeat are idempotent,
 // the server answers a repeated tell that carries the result the trial

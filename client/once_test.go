@@ -69,15 +69,22 @@ func TestCreateIsNotRetriedBlindly(t *testing.T) {
 	}
 }
 
-// Both are still retried when the request cannot have reached the server.
+// Both are still retried when the request cannot have reached the server
+// (429, connection refused), but not after a 503, which boa serve answers
+// when its database dropped the connection, perhaps after the write.
 func TestEnqueueRetriedWhenNotSent(t *testing.T) {
 	var calls atomic.Int32
-	c := newClient(serve(t, "", failFirst(1, http.StatusServiceUnavailable, &calls)), "")
+	c := newClient(serve(t, "", failFirst(1, http.StatusTooManyRequests, &calls)), "")
 	if _, err := c.CreateStudy(context.Background(), []byte(spec)); err != nil {
-		t.Errorf("create after a 503: %v", err)
+		t.Errorf("create after a 429: %v", err)
 	}
 	if calls.Load() != 2 {
 		t.Errorf("%d attempts, want 2", calls.Load())
+	}
+	calls.Store(0)
+	c = newClient(serve(t, "", failFirst(1, http.StatusServiceUnavailable, &calls)), "")
+	if _, err := c.CreateStudy(context.Background(), []byte(spec)); client.StatusOf(err) != http.StatusServiceUnavailable || calls.Load() != 1 {
+		t.Errorf("create after a 503: %v after %d attempts; want the 503 after 1", err, calls.Load())
 	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -43,16 +43,17 @@ func transient(ctx context.Context, err error) bool {
 
 // notSent reports whether err is transient and the request cannot have
 // reached a handler: the connection was refused (the server is
-// restarting), or the server answered that it did not take it (429, 503).
-// A reset, a response cut short, a timeout or a proxy's 502 or 504 may
-// come after the server acted on the request.
+// restarting), or the server answered that it did not take it (429). A
+// reset, a response cut short, a timeout, a proxy's 502 or 504, and a 503
+// may come after the server acted on the request: boa serve answers 503
+// when its database dropped the connection, which may be after a commit.
 func notSent(ctx context.Context, err error) bool {
 	if ctx.Err() != nil {
 		return false
 	}
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Status == http.StatusTooManyRequests || e.Status == http.StatusServiceUnavailable
+		return e.Status == http.StatusTooManyRequests
 	}
 	var op *net.OpError
 	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &op) && op.Op == "dial" || serverClosedIdle(err)

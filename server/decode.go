@@ -60,7 +60,8 @@ func classify(err error) *apiError {
 // opposed to a failing query: the connection refused or reset, or
 // PostgreSQL's connection exceptions (SQLSTATE class 08), operator
 // intervention (57P01-57P03: shutting down, starting up), too many
-// connections (53300), and a request the driver did not send.
+// connections (53300), a request the driver did not send, and SQLite
+// busy past its busy timeout.
 func unreachable(err error) bool {
 	var op *net.OpError
 	if errors.As(err, &op) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.ErrUnexpectedEOF) ||
@@ -72,6 +73,12 @@ func unreachable(err error) bool {
 	// PostgreSQL itself says (*pgconn.PgError).
 	var unsent interface{ SafeToRetry() bool }
 	if errors.As(err, &unsent) && unsent.SafeToRetry() {
+		return true
+	}
+	// SQLite busy for longer than its busy timeout: with immediate
+	// transactions that is at BEGIN, before any write.
+	var lite interface{ Code() int }
+	if errors.As(err, &lite) && lite.Code()&0xff == 5 { // SQLITE_BUSY
 		return true
 	}
 	var pg interface{ SQLState() string }

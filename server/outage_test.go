@@ -139,3 +139,21 @@ func TestUnreachable(t *testing.T) {
 		}
 	}
 }
+
+// sqliteError has the method of modernc.org/sqlite's *Error that
+// unreachable reads.
+type sqliteError int
+
+func (e sqliteError) Code() int     { return int(e) }
+func (e sqliteError) Error() string { return fmt.Sprintf("sqlite error %d", int(e)) }
+
+// TestUnreachableSQLiteBusy: SQLite still busy after its busy timeout
+// (another process holding the write lock) is a 503 to retry, as a
+// locked database is for boa run; a failing statement is not.
+func TestUnreachableSQLiteBusy(t *testing.T) {
+	for code, want := range map[int]bool{5: true, 5 | 2<<8: true, 19: false, 1: false} { // BUSY, BUSY_SNAPSHOT, CONSTRAINT, ERROR
+		if got := unreachable(fmt.Errorf("storage: finish trial 1: %w", sqliteError(code))); got != want {
+			t.Errorf("SQLite code %d: unreachable %v, want %v", code, got, want)
+		}
+	}
+}

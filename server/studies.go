@@ -3,10 +3,8 @@ package server
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/space"
@@ -165,31 +163,16 @@ func (s *server) enqueue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return badRequest("params: %v", err)
 	}
-	pj, err := json.Marshal(canon)
+	t, err := e.st.Enqueue(r.Context(), u)
+	if errors.Is(err, study.ErrBudget) {
+		return errorf(http.StatusConflict, "study %q has used its budget of %d trials; no trial can be added", e.st.Name(), e.st.Budget())
+	}
 	if err != nil {
 		return err
 	}
-	// Under the suggestion lease, so that the budget check and the insert
-	// are one step for every process's asks.
-	lease, err := s.store.Lock(r.Context(), e.st.ID(), "enqueue", time.Minute)
+	rec, err := s.store.GetTrial(r.Context(), t.ID)
 	if err != nil {
 		return err
-	}
-	defer lease.Unlock()
-	if budget := e.st.Budget(); budget > 0 {
-		trials, err := s.store.Trials(r.Context(), e.st.ID())
-		if err != nil {
-			return err
-		}
-		if used := summarise(storage.Study{}, trials).Used; used >= budget {
-			return errorf(http.StatusConflict, "study %q has used its budget of %d trials; no trial can be added", e.st.Name(), budget)
-		}
-	}
-	rec, err := s.store.AddTrial(r.Context(), storage.Trial{
-		StudyID: e.st.ID(), Params: pj, X: u, State: storage.Waiting, RetryOf: -1,
-	})
-	if err != nil {
-		return fmt.Errorf("enqueue: %w", err)
 	}
 	writeJSON(w, http.StatusCreated, toTrialJSON(rec))
 	return nil

@@ -12,7 +12,7 @@ type Param struct {
 	Name      string
 	Kind      Kind
 	Low, High float64   // Float and Int: inclusive bounds
-	Log       bool      // Float and Int: search on a log scale (needs Low > 0)
+	Log       bool      // Float and Int: search on a log scale (needs Low ≥ the smallest normal float64; Int: High ≤ 1e13)
 	Values    []float64 // Ordinal: legal values, strictly increasing
 	Choices   []string  // Categorical: legal values (Bool has implicit choices false, true)
 

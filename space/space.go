@@ -43,8 +43,10 @@ func (c *cond) allows(k int) bool {
 
 // New validates params and builds a space. The error lists every problem
 // found, each a *ParamError naming the parameter and what is wrong: empty or
-// duplicate names, bounds (low ≥ high, log scale with low ≤ 0, NaN/Inf, Int
-// bounds that are not whole numbers, a Float range whose width overflows),
+// duplicate names, bounds (low ≥ high, NaN/Inf, Int bounds that are not
+// whole numbers, a Float range whose width overflows; on a log scale, low
+// below the smallest normal float64, a range too narrow for ln to tell its
+// ends apart, Int bounds above 1e13),
 // empty or duplicate values and choices, ordinal values out of order,
 // conditions on unknown or continuous parents, condition values the parent
 // can never take, and cyclic conditions. The

@@ -27,8 +27,9 @@ type OptimizeOptions struct {
 // Inf from the objective fails that trial only. Optimize stops early with
 // an error when the sampler or the storage fails, or when ctx is done;
 // trials interrupted by ctx are FAILED "interrupted: <cause>" and re-queued
-// (one whose result the storage then refused stays RUNNING, to be reaped
-// and re-run after the lease, and the error names it beside the cause).
+// (one whose result the storage could not then record stays RUNNING, to
+// be reaped and re-run after the lease, and the error names it beside the
+// cause).
 func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o OptimizeOptions) error {
 	if n <= 0 && s.rec.Budget <= 0 {
 		return s.errorf("Optimize needs a number of trials or a study budget")

@@ -350,6 +350,37 @@ func (s *Study) suggest(ctx context.Context, h *sampler.History, k int) ([][]flo
 	return us, nil
 }
 
+// Enqueue adds a WAITING trial at the encoded point u, a configuration
+// to be tried, which the next ask hands out before any suggestion. It
+// takes the suggestion lease, so that its budget check and insert are one
+// step for every process's asks, and returns ErrBudget when the budget is
+// used up.
+func (s *Study) Enqueue(ctx context.Context, u []float64) (Trial, error) {
+	lease, err := s.store.Lock(ctx, s.rec.ID, "enqueue", suggestLease)
+	if err != nil {
+		return Trial{}, s.errorf("take the suggestion lease: %w", err)
+	}
+	defer s.release(lease)
+	if s.rec.Budget > 0 {
+		recs, err := s.store.Trials(ctx, s.rec.ID)
+		if err != nil {
+			return Trial{}, s.errorf("load trials: %w", err)
+		}
+		if used(recs) >= s.rec.Budget {
+			return Trial{}, ErrBudget
+		}
+	}
+	pj, err := json.Marshal(s.space.Decode(u))
+	if err != nil {
+		return Trial{}, err
+	}
+	rec, err := s.store.AddTrial(ctx, storage.Trial{StudyID: s.rec.ID, Params: pj, X: u, State: Waiting, RetryOf: -1})
+	if err != nil {
+		return Trial{}, s.errorf("enqueue: %w", err)
+	}
+	return s.trial(rec)
+}
+
 // release gives the suggestion lease back. Left to expire, it would stall
 // every other process's asks for up to suggestLease, so while the storage
 // is out of reach (a PostgreSQL restart) it is retried in the background,

@@ -38,9 +38,9 @@ func benchCmd() *cobra.Command {
 			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).\n" +
 			"A boa sampler's name may end in +log or +copula: its study fits the model to the log or the\n" +
 			"copula transform of the values (gpbo+log).\n\n" +
-			"Runs go seed by seed, every sampler in turn. Ctrl-C stops the benchmark: the runs that\n" +
-			"finished are reported (and written with --out) and the exit status is 1, as it is when\n" +
-			"every run failed.",
+			"Runs go problem by problem and, within a problem, seed by seed, every sampler in turn.\n" +
+			"Ctrl-C stops the benchmark: the runs that finished, if any, are reported (and written with\n" +
+			"--out) and the exit status is 1, as it is when every run failed.",
 		Example: "  boa bench --problems branin,hartmann6,ackley:5 --samplers gpbo,random,goptuna-tpe --seeds 10 --budget 60 --out bench-out\n" +
 			"  boa bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,gpbo --seeds 10 --budget 100 --json\n" +
 			"  boa bench --problems func3c --samplers cocabo-auto,onehot-gp,random --seeds 10 --budget 344 --batch 4\n" +
@@ -107,6 +107,7 @@ func benchCmd() *cobra.Command {
 			// Interrupted, the runs that finished are still reported, and
 			// written with --out, before the command fails.
 			var failure error
+			succeeded := slices.ContainsFunc(runs, func(r bench.RunResult) bool { return r.Error == "" })
 			switch {
 			case errors.Is(err, context.Canceled):
 				failure = fmt.Errorf("interrupted: %d of %d runs finished", len(runs), total)
@@ -115,7 +116,7 @@ func benchCmd() *cobra.Command {
 				}
 			case err != nil:
 				return err
-			case !slices.ContainsFunc(runs, func(r bench.RunResult) bool { return r.Error == "" }):
+			case !succeeded:
 				failure = fmt.Errorf("all %d runs failed; the first: %s %s seed %d: %s", len(runs), runs[0].Problem, runs[0].Sampler, runs[0].Seed, runs[0].Error)
 			}
 			report := bench.NewReport(runs)
@@ -127,7 +128,11 @@ func benchCmd() *cobra.Command {
 				if err := report.WriteDir(out, command); err != nil {
 					return err
 				}
-				fmt.Fprintf(stderr, "wrote %s/results.json, report.md and plots\n", out)
+				plots := ""
+				if succeeded { // plots need a run that succeeded
+					plots = " and plots"
+				}
+				fmt.Fprintf(stderr, "wrote %s/results.json, report.md%s\n", out, plots)
 			}
 			if asJSON {
 				err = report.WriteJSON(cmd.OutOrStdout())
