@@ -3,79 +3,16 @@ package server
 import (
 	"context"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/boaopt/boa/internal/tcpproxy"
 	"github.com/boaopt/boa/storage"
 )
-
-// tcpProxy forwards loopback connections to a PostgreSQL server, so that a
-// test can take the database away from a storage (down) and give it back
-// (up) on the same address, as a restart does.
-type tcpProxy struct {
-	t      *testing.T
-	addr   string // where clients connect
-	target string
-	mu     sync.Mutex
-	ln     net.Listener
-	conns  []net.Conn
-}
-
-func newTCPProxy(t *testing.T, target string) *tcpProxy {
-	p := &tcpProxy{t: t, target: target}
-	p.up("127.0.0.1:0")
-	t.Cleanup(p.down)
-	return p
-}
-
-func (p *tcpProxy) up(addr string) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	p.mu.Lock()
-	p.ln, p.addr = ln, ln.Addr().String()
-	p.mu.Unlock()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			d, err := net.Dial("tcp", p.target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, d)
-			p.mu.Unlock()
-			go func() { _, _ = io.Copy(d, c); d.Close() }()
-			go func() { _, _ = io.Copy(c, d); c.Close() }()
-		}
-	}()
-}
-
-// down refuses new connections and drops the open ones.
-func (p *tcpProxy) down() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ln != nil {
-		p.ln.Close()
-		p.ln = nil
-	}
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
 
 // A database that is down or restarting answers 503, which clients retry,
 // not 500: boa worker gave up on a 500, so every worker of a study died
@@ -89,8 +26,8 @@ func TestStorageOutageIs503(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newTCPProxy(t, u.Host)
-	u.Host = p.addr
+	p := tcpproxy.New(t, u.Host)
+	u.Host = p.Addr()
 	store, err := storage.Open(context.Background(), u.String())
 	if err != nil {
 		t.Fatal(err)
@@ -117,10 +54,10 @@ func TestStorageOutageIs503(t *testing.T) {
 	}
 
 	// Down: connections dropped, new ones refused.
-	addr := p.addr
-	p.down()
+	addr := p.Addr()
+	p.Down()
 	check("database down")
-	p.up(addr)
+	p.Up(addr)
 
 	// Back on the same address: the pool reconnects.
 	must(t, h, 200, "POST", trialPath(id, "tell"), `{"value":0.5}`)

@@ -16,10 +16,10 @@ import (
 	"github.com/boaopt/boa/storage"
 )
 
-// faultySQLite is a study on a real SQLite file whose trials cannot be
-// added nor finished while fault() is on: a trigger makes SQLite itself refuse the
-// update, as a storage in trouble would (a full disk, a lost server).
-func faultySQLite(t *testing.T, lease time.Duration) (s *Study, fault func(on bool)) {
+// sqliteStudy is a study on a real SQLite file, with the given budget,
+// and a connection of the test's own to the file, for SQL that injects
+// faults.
+func sqliteStudy(t *testing.T, budget int) (*Study, *sql.DB) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "boa.db")
 	store, err := storage.OpenSQLite(bg, path)
@@ -27,16 +27,25 @@ func faultySQLite(t *testing.T, lease time.Duration) (s *Study, fault func(on bo
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	s, err = Create(bg, store, Spec{Name: "s", Space: testSpace(t), Sampler: "random", Seed: 1, Budget: 2})
+	s, err := Create(bg, store, Spec{Name: "s", Space: testSpace(t), Sampler: "random", Seed: 1, Budget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.SetLease(lease)
 	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	return s, db
+}
+
+// faultySQLite is a study on a real SQLite file whose trials cannot be
+// added nor finished while fault() is on: a trigger makes SQLite itself refuse the
+// update, as a storage in trouble would (a full disk, a lost server).
+func faultySQLite(t *testing.T, lease time.Duration) (s *Study, fault func(on bool)) {
+	t.Helper()
+	s, db := sqliteStudy(t, 2)
+	s.SetLease(lease)
 	for _, q := range []string{
 		`CREATE TABLE fault (on_ INTEGER)`,
 		`CREATE TRIGGER fault BEFORE UPDATE OF state ON trials
@@ -347,21 +356,7 @@ func TestOptimizeGoesOnAfterATrialTakenForLost(t *testing.T) {
 // other process's asks wait (2 minutes, measured with a PostgreSQL
 // restart during a suggestion).
 func TestSuggestionLeaseReleasedAfterAnOutage(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "boa.db")
-	store, err := storage.OpenSQLite(bg, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	s, err := Create(bg, store, Spec{Name: "s", Space: testSpace(t), Sampler: "random", Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	s, db := sqliteStudy(t, 0)
 	for _, q := range []string{
 		`CREATE TABLE fault (on_ INTEGER)`,
 		`CREATE TRIGGER fault BEFORE DELETE ON study_leases WHEN EXISTS (SELECT 1 FROM fault)
@@ -380,7 +375,7 @@ func TestSuggestionLeaseReleasedAfterAnOutage(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(bg, 5*time.Second)
 	defer cancel()
-	lease, err := store.Lock(ctx, s.ID(), "another process", time.Minute)
+	lease, err := s.Storage().Lock(ctx, s.ID(), "another process", time.Minute)
 	if err != nil {
 		t.Fatalf("the lease was not released once the storage was back: %v", err)
 	}

@@ -2,78 +2,15 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/boaopt/boa/internal/tcpproxy"
 )
-
-// dbProxy forwards loopback connections to the database, so that a test
-// can take the database away from `boa serve` (down) and give it back
-// (up) on the same address, as a PostgreSQL restart does, without
-// touching the server other tests share.
-type dbProxy struct {
-	t      *testing.T
-	addr   string
-	target string
-	mu     sync.Mutex
-	ln     net.Listener
-	conns  []net.Conn
-}
-
-func newDBProxy(t *testing.T, target string) *dbProxy {
-	p := &dbProxy{t: t, target: target}
-	p.up("127.0.0.1:0")
-	t.Cleanup(p.down)
-	return p
-}
-
-func (p *dbProxy) up(addr string) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	p.mu.Lock()
-	p.ln, p.addr = ln, ln.Addr().String()
-	p.mu.Unlock()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			d, err := net.Dial("tcp", p.target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, d)
-			p.mu.Unlock()
-			go func() { _, _ = io.Copy(d, c); d.Close() }()
-			go func() { _, _ = io.Copy(c, d); c.Close() }()
-		}
-	}()
-}
-
-// down refuses new connections and drops the open ones.
-func (p *dbProxy) down() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ln != nil {
-		p.ln.Close()
-		p.ln = nil
-	}
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
 
 // A worker rides out a PostgreSQL restart behind `boa serve`: the trial
 // that ends while the database is down is told once it is back. The
@@ -90,8 +27,8 @@ func TestE2EWorkerRidesOutDatabaseRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newDBProxy(t, u.Host)
-	u.Host = p.addr
+	p := tcpproxy.New(t, u.Host)
+	u.Host = p.Addr()
 	s := startServe(t, u.String(), "--lease", "10s")
 	createStudy(t, s.url, "pgrestart", 3)
 
@@ -102,8 +39,8 @@ func TestE2EWorkerRidesOutDatabaseRestart(t *testing.T) {
 	w := startWorker(t, s.url, "pgrestart", "--heartbeat", "200ms", "--", "sh", "-c", script)
 	waitFile(t, started, w)
 
-	addr := p.addr
-	p.down()
+	addr := p.Addr()
+	p.Down()
 	if err := os.WriteFile(finish, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +51,7 @@ func TestE2EWorkerRidesOutDatabaseRestart(t *testing.T) {
 		}
 	}
 	time.Sleep(time.Second)
-	p.up(addr)
+	p.Up(addr)
 
 	if err := w.wait(t, 30*time.Second); err != nil {
 		t.Fatalf("worker: %v\n%s", err, w.stderr)
