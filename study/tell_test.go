@@ -272,22 +272,8 @@ func TestSuggestionLeaseOutlivesASlowSuggestion(t *testing.T) {
 // resume nor a reap re-queues a FAILED trial. A process killed between
 // the two writes lost it the same way.
 func TestInterruptedTrialIsNotLostWhenItsRequeueFails(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "boa.db")
-	store, err := storage.OpenSQLite(bg, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	s, err := Create(bg, store, Spec{Name: "s", Space: testSpace(t), Sampler: "random", Seed: 1, Budget: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, db := sqliteStudy(t, 2)
 	s.SetLease(200 * time.Millisecond)
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	for _, q := range []string{
 		`CREATE TABLE fault (on_ INTEGER)`,
 		`CREATE TRIGGER fault_insert BEFORE INSERT ON trials WHEN EXISTS (SELECT 1 FROM fault)
@@ -299,7 +285,7 @@ func TestInterruptedTrialIsNotLostWhenItsRequeueFails(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(bg)
 	var x any
-	err = s.Optimize(ctx, func(ctx context.Context, tr *Trial) (float64, error) {
+	err := s.Optimize(ctx, func(ctx context.Context, tr *Trial) (float64, error) {
 		x = tr.Params["x"]
 		if _, err := db.Exec(`INSERT INTO fault VALUES (1)`); err != nil {
 			t.Error(err)
