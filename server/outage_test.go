@@ -1,9 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"testing"
@@ -92,5 +95,21 @@ func TestUnreachableSQLiteBusy(t *testing.T) {
 		if got := unreachable(fmt.Errorf("storage: finish trial 1: %w", sqliteError(code))); got != want {
 			t.Errorf("SQLite code %d: unreachable %v, want %v", code, got, want)
 		}
+	}
+}
+
+// TestCancelledRequestIsNotAnError: a request whose client went away (a
+// worker killed mid-ask, a heartbeat past its own deadline) is not logged
+// as a server error; during an outage dozens of them hid the real ones.
+func TestCancelledRequestIsNotAnError(t *testing.T) {
+	var log bytes.Buffer
+	h := New(storeFor(t), Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequest("GET", "/api/v1/studies", nil).WithContext(ctx)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusServiceUnavailable || log.Len() != 0 {
+		t.Fatalf("status %d, log %q; want 503 and nothing logged at warning level", rec.Code, log.String())
 	}
 }

@@ -114,7 +114,13 @@ func (s *server) handle(pattern string, h handler) {
 			ae = classify(err)
 		}
 		level := slog.LevelInfo
-		if ae.status >= 500 {
+		switch {
+		case r.Context().Err() != nil:
+			// The client went away (a worker killed, a timed-out
+			// heartbeat): nobody reads the answer, nothing failed here.
+		case ae.status == http.StatusServiceUnavailable:
+			level = slog.LevelWarn // clients retry; a database restart makes dozens
+		case ae.status >= 500:
 			level = slog.LevelError
 		}
 		s.log.Log(r.Context(), level, "request failed", "method", r.Method, "path", r.URL.Path,
