@@ -91,7 +91,12 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// Requests run under reqCtx, which a shutdown cancels after a grace
+	// period (below).
+	reqCtx, cancelRequests := context.WithCancel(context.Background())
+	defer cancelRequests()
 	srv := &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return reqCtx },
 		Handler:           server.New(store, server.Options{Token: f.token, Lease: f.lease, Logger: logger}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
@@ -115,6 +120,10 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	fmt.Fprintln(stderr, "boa serve: shutting down (finishing requests in flight)")
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	// A request still waiting after the grace (an ask waiting for the
+	// suggestion lease of a replica that was killed) is cancelled: it
+	// answers 503 and its client retries elsewhere, and the shutdown ends.
+	defer time.AfterFunc(shutdownGrace, cancelRequests).Stop()
 	if err := srv.Shutdown(sctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
@@ -123,6 +132,10 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// shutdownGrace is how long a shutting-down boa serve lets requests in
+// flight finish before it cancels them.
+var shutdownGrace = 10 * time.Second
 
 // redactURL hides the password of a storage URL, given before the host
 // or as a password parameter, in logs and messages.
