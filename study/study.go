@@ -350,12 +350,26 @@ func (s *Study) suggest(ctx context.Context, h *sampler.History, k int) ([][]flo
 	return us, nil
 }
 
-// Enqueue adds a WAITING trial at the encoded point u, a configuration
-// to be tried, which the next ask hands out before any suggestion. It
-// takes the suggestion lease, so that its budget check and insert are one
-// step for every process's asks, and returns ErrBudget when the budget is
-// used up.
-func (s *Study) Enqueue(ctx context.Context, u []float64) (Trial, error) {
+// Enqueue adds a WAITING trial with the parameters a, a configuration to
+// be tried, which the next ask hands out before any suggestion. The trial
+// keeps a's values as given (Space.Canonical), not as they come back
+// through the encoding (a log scale's 0.1 would be 0.10000000000000007).
+// It takes the suggestion lease, so that its budget check and insert are
+// one step for every process's asks, and returns ErrBudget when the budget
+// is used up.
+func (s *Study) Enqueue(ctx context.Context, a space.Assignment) (Trial, error) {
+	canon, err := s.space.Canonical(a)
+	if err != nil {
+		return Trial{}, err
+	}
+	u, err := s.space.Encode(canon)
+	if err != nil {
+		return Trial{}, err
+	}
+	pj, err := json.Marshal(canon)
+	if err != nil {
+		return Trial{}, err
+	}
 	lease, err := s.store.Lock(ctx, s.rec.ID, "enqueue", suggestLease)
 	if err != nil {
 		return Trial{}, s.errorf("take the suggestion lease: %w", err)
@@ -369,10 +383,6 @@ func (s *Study) Enqueue(ctx context.Context, u []float64) (Trial, error) {
 		if used(recs) >= s.rec.Budget {
 			return Trial{}, ErrBudget
 		}
-	}
-	pj, err := json.Marshal(s.space.Decode(u))
-	if err != nil {
-		return Trial{}, err
 	}
 	rec, err := s.store.AddTrial(ctx, storage.Trial{StudyID: s.rec.ID, Params: pj, X: u, State: Waiting, RetryOf: -1})
 	if err != nil {

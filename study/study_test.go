@@ -808,3 +808,24 @@ func TestSamplerMustTakeTheSpace(t *testing.T) {
 		t.Fatalf("the name is taken after the refusals, or auto refused: %v", err)
 	}
 }
+
+// TestEnqueueKeepsTheValuesGiven: an enqueued configuration is run with
+// the values given, not as they come back through the encoding (on a log
+// scale 0.1 came back as 0.10000000000000007), and counts in the budget.
+func TestEnqueueKeepsTheValuesGiven(t *testing.T) {
+	sp := space.MustNew(space.Param{Name: "lr", Kind: space.Float, Low: 1e-5, High: 1, Log: true})
+	s, err := New(sp, Options{Sampler: sampler.Random{}, Seed: 1, Budget: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Enqueue(bg, space.Assignment{"lr": 0.1}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := s.Ask(bg)
+	if err != nil || tr.Params["lr"] != 0.1 {
+		t.Fatalf("ask after enqueue: %v, lr = %v; want exactly 0.1", err, tr.Params["lr"])
+	}
+	if _, err := s.Enqueue(bg, space.Assignment{"lr": 0.2}); !errors.Is(err, ErrBudget) {
+		t.Fatalf("enqueue past the budget: %v, want ErrBudget", err)
+	}
+}
