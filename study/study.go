@@ -97,7 +97,9 @@ type Options struct {
 	Transform transform.Transform
 }
 
-// New returns a study kept in memory, with the given sampler instance.
+// New returns a study kept in memory, with the given sampler instance,
+// which may be one of the user's own (any Sampler: its name need not be
+// registered, as Create's must).
 func New(sp *space.Space, o Options) (*Study, error) {
 	name := o.Name
 	if name == "" {
@@ -107,18 +109,17 @@ func New(sp *space.Space, o Options) (*Study, error) {
 	if o.Sampler != nil {
 		spec.Sampler = o.Sampler.Name()
 	}
-	s, err := Create(context.Background(), storage.NewMemory(), spec)
-	if err != nil {
-		return nil, err
-	}
-	if o.Sampler != nil {
-		s.sampler = o.Sampler
-	}
-	return s, nil
+	return create(context.Background(), storage.NewMemory(), spec, o.Sampler)
 }
 
 // Create creates the study in store; storage.ErrExists if the name is taken.
 func Create(ctx context.Context, store storage.Storage, spec Spec) (*Study, error) {
+	return create(ctx, store, spec, nil)
+}
+
+// create is Create with the sampler instance smp (New's), or with the
+// registered sampler spec.Sampler names when smp is nil.
+func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.Sampler) (*Study, error) {
 	if spec.Space == nil || spec.Space.Len() == 0 {
 		return nil, errors.New("study: the search space has no parameters")
 	}
@@ -128,8 +129,14 @@ func Create(ctx context.Context, store storage.Storage, spec Spec) (*Study, erro
 	if spec.Sampler == "" {
 		spec.Sampler = "auto"
 	}
-	if err := sampler.Check(spec.Sampler, spec.Space); err != nil {
-		return nil, fmt.Errorf("study: %w", err)
+	if smp == nil {
+		if err := sampler.Check(spec.Sampler, spec.Space); err != nil {
+			return nil, fmt.Errorf("study: %w", err)
+		}
+	} else if c, ok := smp.(sampler.SpaceChecker); ok {
+		if err := c.CheckSpace(spec.Space); err != nil {
+			return nil, fmt.Errorf("study: %w", err)
+		}
 	}
 	sp, err := json.Marshal(spec.Space)
 	if err != nil {
@@ -148,7 +155,7 @@ func Create(ctx context.Context, store storage.Storage, spec Spec) (*Study, erro
 	if err != nil {
 		return nil, err
 	}
-	return open(store, rec)
+	return open(store, rec, smp)
 }
 
 // settings are the stored study's settings that storage.Study has no
@@ -175,10 +182,12 @@ func Open(ctx context.Context, store storage.Storage, name string) (*Study, erro
 	if err != nil {
 		return nil, err
 	}
-	return open(store, rec)
+	return open(store, rec, nil)
 }
 
-func open(store storage.Storage, rec storage.Study) (*Study, error) {
+// open returns the stored study rec with the sampler smp, or with the one
+// rec names when smp is nil.
+func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study, error) {
 	var sp space.Space
 	if err := json.Unmarshal(rec.Space, &sp); err != nil {
 		return nil, fmt.Errorf("study %s: stored space: %w", rec.Name, err)
@@ -187,9 +196,10 @@ func open(store storage.Storage, rec storage.Study) (*Study, error) {
 	if err != nil {
 		return nil, fmt.Errorf("study %s: %w", rec.Name, err)
 	}
-	smp, err := sampler.New(rec.Sampler)
-	if err != nil {
-		return nil, fmt.Errorf("study %s: %w", rec.Name, err)
+	if smp == nil {
+		if smp, err = sampler.New(rec.Sampler); err != nil {
+			return nil, fmt.Errorf("study %s: %w", rec.Name, err)
+		}
 	}
 	tf, err := TransformOf(rec)
 	if err != nil {

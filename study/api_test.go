@@ -1,0 +1,48 @@
+package study
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
+)
+
+// centre is a user's own sampler, under a name boa does not register.
+type centre struct{}
+
+func (centre) Name() string { return "centre" }
+func (centre) Suggest(_ context.Context, h *sampler.History, _ *rand.Rand) ([]float64, error) {
+	u := make([]float64, h.Space.Len())
+	for i := range u {
+		u[i] = 0.5
+	}
+	return u, nil
+}
+
+// TestNewTakesTheUsersSampler: New runs the sampler instance it is given,
+// also one boa has no name for (a user's own, CoCaBO with a λ of one's
+// own); it answered `unknown sampler "centre"`.
+func TestNewTakesTheUsersSampler(t *testing.T) {
+	s, err := New(testSpace(t), Options{Sampler: centre{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := s.Ask(bg)
+	if err != nil || tr.Float("x") != 0 {
+		t.Fatalf("ask: %v, x = %v; want the centre's 0", err, tr.Params["x"])
+	}
+	if _, err := New(testSpace(t), Options{Sampler: sampler.NewCoCaBOFixed(0.3)}); err != nil {
+		t.Errorf("CoCaBO with λ = 0.3: %v", err)
+	}
+	// The instance is still held to the space it takes.
+	cond := space.MustNew(
+		space.Param{Name: "k", Kind: space.Categorical, Choices: []string{"a", "b"}},
+		space.Param{Name: "d", Kind: space.Int, Low: 1, High: 3, When: map[string][]string{"k": {"a"}}},
+	)
+	if _, err := New(cond, Options{Sampler: sampler.NewCoCaBOFixed(0.3)}); err == nil || !strings.Contains(err.Error(), "conditional") {
+		t.Errorf("CoCaBO on a conditional space: err = %v, want the refusal", err)
+	}
+}
