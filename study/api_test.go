@@ -46,3 +46,17 @@ func TestNewTakesTheUsersSampler(t *testing.T) {
 		t.Errorf("CoCaBO on a conditional space: err = %v, want the refusal", err)
 	}
 }
+
+// TestOptimizeRefusesANilObjective: a nil objective is an error at once;
+// it panicked in every trial, which used n trials of the budget as FAILED
+// ones and returned nil.
+func TestOptimizeRefusesANilObjective(t *testing.T) {
+	s := newStudy(t, Options{Budget: 3})
+	err := s.Optimize(bg, nil, 2, OptimizeOptions{})
+	if err == nil || !strings.Contains(err.Error(), "objective") {
+		t.Fatalf("Optimize(nil): %v, want an error about the objective", err)
+	}
+	if n := len(trials(t, s)); n != 0 {
+		t.Errorf("%d trials, want none", n)
+	}
+}

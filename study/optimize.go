@@ -31,6 +31,10 @@ type OptimizeOptions struct {
 // be reaped and re-run after the lease, and the error names it beside the
 // cause).
 func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o OptimizeOptions) error {
+	if objective == nil {
+		// Called, it would panic in every trial: n FAILED trials of the budget.
+		return s.errorf("Optimize needs an objective, got nil")
+	}
 	if n <= 0 && s.rec.Budget <= 0 {
 		return s.errorf("Optimize needs a number of trials or a study budget")
 	}
