@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -58,5 +59,37 @@ func TestOptimizeRefusesANilObjective(t *testing.T) {
 	}
 	if n := len(trials(t, s)); n != 0 {
 		t.Errorf("%d trials, want none", n)
+	}
+}
+
+// TestOptimizeObjectiveCanPrune: an objective that returns ErrPruned
+// (wrapped too) stops its trial as PRUNED with the value it returns, as
+// Optuna's TrialPruned does; before, Optimize had no way to prune and the
+// trial was FAILED with the error as reason.
+func TestOptimizeObjectiveCanPrune(t *testing.T) {
+	s := newStudy(t, Options{Seed: 1})
+	err := s.Optimize(bg, func(ctx context.Context, tr *Trial) (float64, error) {
+		for step := range 3 {
+			loss := 1 / float64(step+1)
+			if err := tr.Report(ctx, int64(step), loss); err != nil {
+				return 0, err
+			}
+			if tr.Number%2 == 1 && step == 1 {
+				return loss, fmt.Errorf("step %d: %w", step, ErrPruned)
+			}
+		}
+		return 0.25, nil
+	}, 4, OptimizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range trials(t, s) {
+		want, v := Complete, 0.25
+		if tr.Number%2 == 1 {
+			want, v = Pruned, 0.5
+		}
+		if tr.State != want || tr.Value != v || tr.Reason != "" {
+			t.Errorf("trial %d: %s %v %q; want %s %v", tr.Number, tr.State, tr.Value, tr.Reason, want, v)
+		}
 	}
 }

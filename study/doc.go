@@ -10,5 +10,6 @@
 // copula of the values, package transform) maps the values its sampler
 // sees; its trials keep the values as reported.
 // A trial whose objective returns an error, panics, or returns NaN or ±Inf
-// is FAILED with the reason recorded and is left out of the model.
+// is FAILED with the reason recorded and is left out of the model; one
+// whose objective returns ErrPruned is PRUNED (stopped early).
 package study

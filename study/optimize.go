@@ -11,8 +11,16 @@ import (
 )
 
 // Objective evaluates one trial and returns its value in the user's sense.
-// It may set t.Metrics and call t.Report while it runs.
+// It may set t.Metrics and call t.Report while it runs. To stop a trial
+// early (Optuna's TrialPruned) it returns its last intermediate value with
+// ErrPruned: the trial is PRUNED with that value. boa has no pruner of its
+// own; the objective decides, from t.Reports of other trials (Trials) if
+// it likes.
 type Objective func(ctx context.Context, t *Trial) (float64, error)
+
+// ErrPruned, returned (or wrapped) by an Objective with a value, says the
+// trial was stopped early: it is PRUNED with that value, not FAILED.
+var ErrPruned = errors.New("trial pruned")
 
 // OptimizeOptions tune Optimize.
 type OptimizeOptions struct {
@@ -114,7 +122,10 @@ func (s *Study) run(ctx context.Context, objective Objective, t *Trial) (Trial, 
 	}
 	v, err := evaluate(ctx, objective, t)
 	r := Result{Value: v, Err: err, Metrics: t.Metrics}
-	if err != nil && ctx.Err() != nil {
+	switch {
+	case errors.Is(err, ErrPruned):
+		r.Err, r.Pruned = nil, true
+	case err != nil && ctx.Err() != nil:
 		r.Err, r.Requeue = fmt.Errorf("interrupted: %w", context.Cause(ctx)), true
 	}
 	tctx := context.WithoutCancel(ctx) // record the result even when interrupted
@@ -209,6 +220,9 @@ func (e lasting) Unwrap() error { return e.error }
 func describeResult(r Result) string {
 	if r.Err != nil {
 		return "FAILED: " + r.Err.Error()
+	}
+	if r.Pruned {
+		return fmt.Sprintf("PRUNED at value %v", r.Value)
 	}
 	return fmt.Sprintf("value %v", r.Value)
 }
