@@ -2,6 +2,7 @@ package study_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/boaopt/boa/sampler"
@@ -31,4 +32,65 @@ func Example() {
 	best, _, _ := st.Best(context.Background())
 	fmt.Printf("shape = %s, x = %.2f\n", best.String("shape"), best.Float("x"))
 	// Output: shape = bowl, x = 1.00
+}
+
+// Ask/tell: the loop is yours; Ask returns study.ErrBudget once the
+// study has all the trials it wants.
+func Example_askTell() {
+	ctx := context.Background()
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: -5, High: 5})
+	st, err := study.New(sp, study.Options{Sampler: sampler.NewGPBO(), Seed: 1, Budget: 15})
+	if err != nil {
+		panic(err)
+	}
+	for {
+		t, err := st.Ask(ctx)
+		if errors.Is(err, study.ErrBudget) {
+			break
+		}
+		if err != nil {
+			panic(err)
+		}
+		x := t.Float("x")
+		if err := st.Tell(ctx, t.ID, study.Result{Value: (x - 1) * (x - 1)}); err != nil {
+			panic(err)
+		}
+	}
+	best, _, _ := st.Best(ctx)
+	fmt.Printf("x = %.1f\n", best.Float("x"))
+	// Output: x = 1.0
+}
+
+// An objective stops a trial early, as Optuna's TrialPruned does, by
+// returning its last intermediate value with study.ErrPruned.
+func ExampleErrPruned() {
+	ctx := context.Background()
+	sp := space.MustNew(space.Param{Name: "lr", Kind: space.Float, Low: 1e-4, High: 1, Log: true})
+	st, err := study.New(sp, study.Options{Sampler: sampler.Random{}, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	err = st.Optimize(ctx, func(ctx context.Context, t *study.Trial) (float64, error) {
+		loss := 1.0
+		for epoch := range 10 {
+			loss *= 1 - t.Float("lr") // a stand-in for training
+			if err := t.Report(ctx, int64(epoch), loss); err != nil {
+				return 0, err
+			}
+			if epoch == 2 && loss > 0.9 { // hopeless: stop here
+				return loss, study.ErrPruned
+			}
+		}
+		return loss, nil
+	}, 10, study.OptimizeOptions{})
+	if err != nil {
+		panic(err)
+	}
+	ts, _ := st.Trials(ctx)
+	n := map[study.State]int{}
+	for _, t := range ts {
+		n[t.State]++
+	}
+	fmt.Println(n[study.Complete], "complete,", n[study.Pruned], "pruned")
+	// Output: 2 complete, 8 pruned
 }

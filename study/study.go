@@ -21,8 +21,8 @@ import (
 type Direction int
 
 const (
-	Minimize Direction = iota
-	Maximize
+	Minimize Direction = iota // lower values are better (the default)
+	Maximize                  // higher values are better
 )
 
 func (d Direction) String() string {
@@ -212,13 +212,29 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 	}, nil
 }
 
-func (s *Study) Name() string             { return s.rec.Name }
-func (s *Study) ID() int64                { return s.rec.ID }
-func (s *Study) Direction() Direction     { return s.dir }
-func (s *Study) Space() *space.Space      { return s.space }
+// Name returns the study's name, unique in its storage.
+func (s *Study) Name() string { return s.rec.Name }
+
+// ID returns the study's id in its storage.
+func (s *Study) ID() int64 { return s.rec.ID }
+
+// Direction returns the sense of the objective; values, Best and the
+// trials are all in this sense.
+func (s *Study) Direction() Direction { return s.dir }
+
+// Space returns the search space.
+func (s *Study) Space() *space.Space { return s.space }
+
+// Sampler returns the sampler that proposes the new trials.
 func (s *Study) Sampler() sampler.Sampler { return s.sampler }
-func (s *Study) Seed() uint64             { return s.rec.Seed }
-func (s *Study) Budget() int              { return s.rec.Budget }
+
+// Seed returns the seed every suggestion's random source derives from.
+func (s *Study) Seed() uint64 { return s.rec.Seed }
+
+// Budget returns the number of trials the study wants; 0 means no limit.
+func (s *Study) Budget() int { return s.rec.Budget }
+
+// Storage returns the storage the study is kept in (a memory one for New).
 func (s *Study) Storage() storage.Storage { return s.store }
 
 // Transform is what the study's values are mapped to before its sampler
@@ -361,7 +377,9 @@ func (s *Study) suggest(ctx context.Context, h *sampler.History, k int) ([][]flo
 }
 
 // Enqueue adds a WAITING trial with the parameters a, a configuration to
-// be tried, which the next ask hands out before any suggestion. The trial
+// be tried, which the next ask hands out before any suggestion. Unlike
+// Optuna's enqueue_trial, a must give every active parameter (and no
+// inactive one): nothing is sampled to fill it in. The trial
 // keeps a's values as given (Space.Canonical), not as they come back
 // through the encoding (a log scale's 0.1 would be 0.10000000000000007).
 // It takes the suggestion lease, so that its budget check and insert are
@@ -502,7 +520,8 @@ type Result struct {
 	Requeue bool
 }
 
-// Tell records the result of trial id. An error, or a value that is NaN,
+// Tell records the result of trial id; ErrFinished (wrapped) when it
+// already has one, even the same: a result is final. An error, or a value that is NaN,
 // infinite or one the study's transform cannot take (log: not > 0), marks
 // the trial FAILED with the reason; the study is otherwise unaffected. An
 // interrupted trial (Result.Requeue) is FAILED with its reason and its
@@ -566,7 +585,9 @@ func (s *Study) Heartbeat(ctx context.Context, id int64) error {
 	return s.store.Heartbeat(ctx, id)
 }
 
-// Report records an intermediate value of running trial id.
+// Report records an intermediate value of running trial id; a second
+// report for the same step replaces the first. It is an error for a
+// finished trial, and for a WAITING one.
 func (s *Study) Report(ctx context.Context, id int64, step int64, value float64) error {
 	if math.IsNaN(value) || math.IsInf(value, 0) {
 		return s.errorf("trial %d: intermediate value at step %d is %v", id, step, value)
@@ -589,7 +610,9 @@ func (s *Study) Trials(ctx context.Context) ([]Trial, error) {
 	return out, nil
 }
 
-// Best returns the best COMPLETE trial; ok is false when there is none.
+// Best returns the best COMPLETE trial in the study's direction (the
+// highest value when it maximises; of equal ones, the first); ok is false
+// when there is none. PRUNED trials do not count.
 func (s *Study) Best(ctx context.Context) (best Trial, ok bool, err error) {
 	trials, err := s.Trials(ctx)
 	if err != nil {

@@ -32,7 +32,7 @@ type Trial struct {
 	Params   space.Assignment // the configuration, in the user's units
 	X        []float64        // the same configuration encoded in the unit cube
 	State    State
-	Value    float64            // the objective in the user's sense (COMPLETE trials)
+	Value    float64            // the objective in the user's sense (COMPLETE trials; PRUNED ones: the value they stopped at)
 	Metrics  map[string]float64 // extra metrics; an objective may set them while it runs
 	Reports  []Report           // intermediate values, ordered by step
 	Reason   string             // why the trial FAILED
@@ -57,7 +57,8 @@ func (t *Trial) Report(ctx context.Context, step int64, value float64) error {
 
 // Float returns the float or ordinal parameter name. It panics when the
 // parameter is absent or of another kind; Optimize turns the panic into a
-// FAILED trial whose reason says so.
+// FAILED trial whose reason says so. A conditional parameter is absent
+// while inactive: test t.Params[name] first, or its parents' values.
 func (t *Trial) Float(name string) float64 { return param[float64](t, name) }
 
 // Int returns the integer parameter name (panics like Float).
