@@ -3,19 +3,15 @@ package server
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"net/http/httptest"
-	"net/url"
-	"os"
 	"slices"
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, to create a schema per run
-
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/storage/storagetest"
 )
 
 // BenchmarkAskTell times one ask and one tell through HTTP (loopback,
@@ -29,11 +25,7 @@ func BenchmarkAskTell(b *testing.B) {
 		"memory": func(*testing.B) storage.Storage { return storage.NewMemory() },
 		"sqlite": func(b *testing.B) storage.Storage { return openBench(b, "sqlite:"+b.TempDir()+"/boa.db") },
 		"postgres": func(b *testing.B) storage.Storage {
-			base := os.Getenv("BOA_TEST_POSTGRES_URL")
-			if base == "" {
-				b.Skip("BOA_TEST_POSTGRES_URL not set")
-			}
-			return openBench(b, benchSchema(b, base))
+			return openBench(b, storagetest.PostgresURL(b, true))
 		},
 	}
 	for _, name := range []string{"memory", "sqlite", "postgres"} {
@@ -87,29 +79,4 @@ func openBench(b *testing.B, u string) storage.Storage {
 	}
 	b.Cleanup(func() { s.Close() })
 	return s
-}
-
-// benchSchema creates a schema for one run and points search_path at it.
-func benchSchema(b testing.TB, base string) string {
-	schema := fmt.Sprintf("boa_bench_%d_%d", time.Now().UnixNano(), os.Getpid())
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
-		db.Close()
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		defer db.Close()
-		_, _ = db.Exec("DROP SCHEMA " + schema + " CASCADE")
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		b.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }

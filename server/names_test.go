@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/storage/storagetest"
 )
 
 // A study name in the path that no study can have (a NUL byte, invalid
@@ -14,9 +15,9 @@ import (
 // such text in a query, which answered a 500 before.
 func TestUnstorableStudyName(t *testing.T) {
 	all := backends(t)
-	if u := os.Getenv("BOA_TEST_POSTGRES_URL"); u != "" {
+	if os.Getenv(storagetest.PostgresEnv) != "" {
 		all["postgres"] = func(t *testing.T) storage.Storage {
-			s, err := storage.Open(context.Background(), benchSchema(t, u))
+			s, err := storage.Open(context.Background(), storagetest.PostgresURL(t, true))
 			if err != nil {
 				t.Fatal(err)
 			}

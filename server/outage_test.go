@@ -8,24 +8,20 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/boaopt/boa/internal/tcpproxy"
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/storage/storagetest"
 )
 
 // A database that is down or restarting answers 503, which clients retry,
 // not 500: boa worker gave up on a 500, so every worker of a study died
 // in a PostgreSQL restart and the results they were telling were lost.
 func TestStorageOutageIs503(t *testing.T) {
-	base := os.Getenv("BOA_TEST_POSTGRES_URL")
-	if base == "" {
-		t.Skip("BOA_TEST_POSTGRES_URL not set")
-	}
-	u, err := url.Parse(benchSchema(t, base))
+	u, err := url.Parse(storagetest.PostgresURL(t, true))
 	if err != nil {
 		t.Fatal(err)
 	}

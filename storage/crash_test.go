@@ -100,5 +100,5 @@ func TestCrashSQLite(t *testing.T) {
 }
 
 func TestCrashPostgres(t *testing.T) {
-	testCrash(t, pgSchemaURL(t, false))
+	testCrash(t, storagetest.PostgresURL(t, false))
 }

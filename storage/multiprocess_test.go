@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/storage/storagetest"
 )
 
 // The multi-process tests re-execute this test binary as 8 worker processes
@@ -153,5 +154,5 @@ func TestMultiProcessSQLite(t *testing.T) {
 }
 
 func TestMultiProcessPostgres(t *testing.T) {
-	runChildren(t, pgSchemaURL(t, false))
+	runChildren(t, storagetest.PostgresURL(t, false))
 }

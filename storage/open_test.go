@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/storage/storagetest"
 )
 
 func TestOpenURLs(t *testing.T) {
@@ -123,7 +124,7 @@ func TestMigrationsSQLite(t *testing.T) {
 }
 
 func TestMigrationsPostgres(t *testing.T) {
-	url := pgSchemaURL(t, false)
+	url := storagetest.PostgresURL(t, false)
 	testMigrations(t, url, func(q string) error {
 		db, err := sql.Open("pgx", url)
 		if err != nil {

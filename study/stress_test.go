@@ -3,12 +3,10 @@ package study
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,10 +16,9 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, to create the test's schema
-
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/storage/storagetest"
 )
 
 // The stress test re-executes this test binary as worker processes
@@ -389,34 +386,8 @@ func TestStressSQLite(t *testing.T) {
 }
 
 func TestStressPostgres(t *testing.T) {
-	base := os.Getenv("BOA_TEST_POSTGRES_URL")
-	if base == "" {
-		t.Skip("BOA_TEST_POSTGRES_URL is not set: no PostgreSQL server to test against")
-	}
 	if testing.Short() {
 		t.Skip("stress test")
 	}
-	// A schema of its own, dropped at the end.
-	schema := fmt.Sprintf("boa_stress_%d_%d", os.Getpid(), time.Now().UnixNano())
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.ExecContext(bg, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if _, err := db.ExecContext(bg, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Error(err)
-		}
-	}()
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	testStress(t, u.String(), 6*time.Second)
+	testStress(t, storagetest.PostgresURL(t, false), 6*time.Second)
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/internal/tcpproxy"
+
+	"github.com/boaopt/boa/storage/storagetest"
 )
 
 // A worker rides out a PostgreSQL restart behind `boa serve`: the trial
@@ -18,15 +20,11 @@ import (
 // worker does not retry, so a 3 s restart of PostgreSQL ended every
 // worker of the study and lost the results they were telling.
 func TestE2EWorkerRidesOutDatabaseRestart(t *testing.T) {
-	base := os.Getenv("BOA_TEST_POSTGRES_URL")
-	if base == "" {
-		t.Skip("BOA_TEST_POSTGRES_URL not set")
-	}
-	boaBinary(t)
-	u, err := url.Parse(pgSchema(t, base))
+	u, err := url.Parse(storagetest.PostgresURL(t, true))
 	if err != nil {
 		t.Fatal(err)
 	}
+	boaBinary(t)
 	p := tcpproxy.New(t, u.Host)
 	u.Host = p.Addr()
 	s := startServe(t, u.String(), "--lease", "10s")

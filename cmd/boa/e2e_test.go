@@ -1,9 +1,7 @@
 package main
 
 import (
-	"database/sql"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, to create a schema per run
+	"github.com/boaopt/boa/storage/storagetest"
 )
 
 // Issue 3, "Concurrency test": 8 worker processes × 50 trials of a trivial
@@ -27,11 +25,7 @@ func TestE2EConcurrencySQLite(t *testing.T) {
 // The same through two `boa serve` processes sharing one PostgreSQL
 // database, the workers split between them.
 func TestE2EConcurrencyPostgres(t *testing.T) {
-	base := os.Getenv("BOA_TEST_POSTGRES_URL")
-	if base == "" {
-		t.Skip("BOA_TEST_POSTGRES_URL not set: the two-server PostgreSQL test is skipped (scripts/ci-postgres.sh sets up a database)")
-	}
-	pg := pgSchema(t, base)
+	pg := storagetest.PostgresURL(t, true)
 	a := startServe(t, pg)
 	b := startServe(t, pg)
 	concurrency(t, []served{a, b}, fmt.Sprintf("conc-pg-%d", time.Now().UnixNano()))
@@ -90,36 +84,6 @@ func checkNoLockErrors(t *testing.T, who, log string) {
 	if strings.Contains(low, "locked") || strings.Contains(low, "busy") {
 		t.Errorf("%s reported a lock error:\n%s", who, log)
 	}
-}
-
-// pgSchema creates a schema of its own for this run in the test database
-// and returns a URL whose search_path points at it; it is dropped at the
-// end.
-func pgSchema(t *testing.T, base string) string {
-	t.Helper()
-	schema := fmt.Sprintf("boa_e2e_%d_%d", time.Now().UnixNano(), os.Getpid())
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
-		db.Close()
-		t.Fatalf("create schema (is BOA_TEST_POSTGRES_URL right?): %v", err)
-	}
-	t.Cleanup(func() {
-		defer db.Close()
-		if _, err := db.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
-			t.Logf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // Issue 3, "Crash test": a worker killed with SIGKILL in the middle of a

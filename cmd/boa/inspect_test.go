@@ -16,6 +16,7 @@ import (
 
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/storage/storagetest"
 	"github.com/boaopt/boa/study"
 )
 
@@ -271,11 +272,7 @@ func TestInspectWithoutAStudyName(t *testing.T) {
 // a PostgreSQL storage names the storage without its password (it echoed
 // the whole URL).
 func TestUnknownStudyHidesThePassword(t *testing.T) {
-	base := os.Getenv("BOA_TEST_POSTGRES_URL")
-	if base == "" {
-		t.Skip("BOA_TEST_POSTGRES_URL is not set")
-	}
-	u, err := url.Parse(pgSchema(t, base))
+	u, err := url.Parse(storagetest.PostgresURL(t, true))
 	if err != nil {
 		t.Fatal(err)
 	}
