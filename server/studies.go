@@ -159,9 +159,6 @@ func (s *server) enqueue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return badRequest("params do not fit the space of study %q: %v", e.st.Name(), err)
 	}
-	if _, err := sp.Encode(canon); err != nil {
-		return badRequest("params: %v", err)
-	}
 	t, err := e.st.Enqueue(r.Context(), canon)
 	if errors.Is(err, study.ErrBudget) {
 		return errorf(http.StatusConflict, "study %q has used its budget of %d trials; no trial can be added", e.st.Name(), e.st.Budget())

@@ -135,7 +135,8 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return err
 	}
 	defer store.Close()
-	st, err := openStudy(ctx, store, cfg, f.resume, redactURL(url))
+	shown := redactURL(url) // in messages
+	st, err := openStudy(ctx, store, cfg, f.resume, shown)
 	if err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	again := reRuns(before)
 	done := cfg.Trials - remaining - again
 	fmt.Fprintf(stderr, "study %s: %s, sampler %s, %d of %d trials done, storage %s\n",
-		st.Name(), st.Direction(), modelLabel(st), done, cfg.Trials, redactURL(url))
+		st.Name(), st.Direction(), modelLabel(st), done, cfg.Trials, shown)
 	if again > 0 {
 		fmt.Fprintf(stderr, "boa: %d interrupted or lost trials run again first\n", again)
 	}
