@@ -74,6 +74,7 @@ func TestBadInputs(t *testing.T) {
 		{"report unknown trial", "POST", "/api/v1/trials/999/report", `{"step":1,"value":1}`, 404, "trial 999 not found"},
 		{"report no step", "POST", "/api/v1/trials/1/report", `{"value":1}`, 400, "step: missing"},
 		{"report step fraction", "POST", "/api/v1/trials/1/report", `{"step":1.5,"value":1}`, 400, `field "step"`},
+		{"report negative step", "POST", "/api/v1/trials/1/report", `{"step":-1,"value":1}`, 400, "step: -1 is negative"},
 		{"report NaN", "POST", "/api/v1/trials/1/report", `{"step":1,"value":"NaN"}`, 400, "not a finite number"},
 		{"report no value", "POST", "/api/v1/trials/1/report", `{"step":1}`, 400, "value: missing"},
 		{"report finished", "POST", "/api/v1/trials/2/report", `{"step":1,"value":1}`, 409, "finished"},

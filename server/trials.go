@@ -312,6 +312,9 @@ func (s *server) report(w http.ResponseWriter, r *http.Request) error {
 	if req.Step == nil {
 		return badRequest("step: missing; want an integer (the epoch or iteration)")
 	}
+	if *req.Step < 0 {
+		return badRequest("step: %d is negative; want the epoch or iteration, from 0", *req.Step)
+	}
 	v, err := number("value", req.Value)
 	if err != nil {
 		return err

@@ -236,7 +236,7 @@ func notRunningError(op string, id int64, s State) error {
 }
 
 func (m *Memory) Report(ctx context.Context, id int64, step int64, value float64) error {
-	if err := validateReport(id, value); err != nil {
+	if err := validateReport(id, step, value); err != nil {
 		return err
 	}
 	if err := m.lock(); err != nil {

@@ -181,7 +181,7 @@ func (s *sqlStore) Heartbeat(ctx context.Context, id int64) error {
 }
 
 func (s *sqlStore) Report(ctx context.Context, id int64, step int64, value float64) error {
-	if err := validateReport(id, value); err != nil {
+	if err := validateReport(id, step, value); err != nil {
 		return err
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {

@@ -101,7 +101,12 @@ func validateFinish(id int64, f Finish) error {
 	return nil
 }
 
-func validateReport(id int64, value float64) error {
+func validateReport(id, step int64, value float64) error {
+	if step < 0 {
+		// As in Optuna: steps count epochs or iterations from 0, and
+		// pruners compare trials at the same step.
+		return invalid("storage: report for trial %d: step %d is negative", id, step)
+	}
 	if !finite(value) {
 		return invalid("storage: report for trial %d: value %v is not finite", id, value)
 	}

@@ -586,8 +586,9 @@ func (s *Study) Heartbeat(ctx context.Context, id int64) error {
 }
 
 // Report records an intermediate value of running trial id; a second
-// report for the same step replaces the first. It is an error for a
-// finished trial, and for a WAITING one.
+// report for the same step replaces the first. Steps count from 0 (epochs
+// or iterations, as in Optuna); a negative step is an error, as is a
+// finished or WAITING trial.
 func (s *Study) Report(ctx context.Context, id int64, step int64, value float64) error {
 	if math.IsNaN(value) || math.IsInf(value, 0) {
 		return s.errorf("trial %d: intermediate value at step %d is %v", id, step, value)

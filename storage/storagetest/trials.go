@@ -316,7 +316,7 @@ func testReports(t *testing.T, s storage.Storage) {
 	st := NewStudy(t, s, "s")
 	tr := add(t, s, st.ID, storage.Running, 0)
 	other := add(t, s, st.ID, storage.Running, 1)
-	for _, r := range []storage.Report{{Step: 10, Value: 0.5}, {Step: 2, Value: 0.9}, {Step: 5, Value: 0.7}, {Step: 2, Value: 0.8}, {Step: -1, Value: 1}} {
+	for _, r := range []storage.Report{{Step: 10, Value: 0.5}, {Step: 2, Value: 0.9}, {Step: 5, Value: 0.7}, {Step: 2, Value: 0.8}, {Step: 0, Value: 1}} {
 		if err := s.Report(ctx(t), tr.ID, r.Step, r.Value); err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +324,7 @@ func testReports(t *testing.T, s storage.Storage) {
 	if err := s.Report(ctx(t), other.ID, 1, 3); err != nil {
 		t.Fatal(err)
 	}
-	want := []storage.Report{{Step: -1, Value: 1}, {Step: 2, Value: 0.8}, {Step: 5, Value: 0.7}, {Step: 10, Value: 0.5}}
+	want := []storage.Report{{Step: 0, Value: 1}, {Step: 2, Value: 0.8}, {Step: 5, Value: 0.7}, {Step: 10, Value: 0.5}}
 	if got, _ := s.GetTrial(ctx(t), tr.ID); !reflect.DeepEqual(got.Reports, want) {
 		t.Errorf("Reports = %v, want %v (ordered by step, upserted)", got.Reports, want)
 	}
@@ -333,6 +333,7 @@ func testReports(t *testing.T, s storage.Storage) {
 		t.Errorf("Trials reports = %+v", all)
 	}
 	wantInvalid(t, "Report NaN", s.Report(ctx(t), tr.ID, 11, math.NaN()))
+	wantInvalid(t, "Report at a negative step", s.Report(ctx(t), tr.ID, -1, 1))
 	wantErr(t, "Report unknown", s.Report(ctx(t), 999999, 1, 1), storage.ErrNotFound)
 	waiting := add(t, s, st.ID, storage.Waiting, 2)
 	wantErr(t, "Report on a WAITING trial", s.Report(ctx(t), waiting.ID, 1, 1), storage.ErrNotRunning)
