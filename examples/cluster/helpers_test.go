@@ -1,0 +1,267 @@
+package cluster
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boaopt/boa/client"
+	"github.com/boaopt/boa/storage/storagetest"
+)
+
+// repoRoot is the repository checkout: the examples' commands are relative
+// to it, as they are to the training code's folder in a real deployment.
+var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
+
+var build struct {
+	once    sync.Once
+	dir     string // removed by TestMain
+	bin     string
+	skipped string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if build.dir != "" {
+		os.RemoveAll(build.dir)
+	}
+	os.Exit(code)
+}
+
+// boaBinary builds cmd/boa once per test run.
+func boaBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("the cluster examples run real boa processes; skipped in -short mode")
+	}
+	build.once.Do(func() {
+		gobin, err := exec.LookPath("go")
+		if err != nil {
+			build.skipped = "the go command is not on PATH, so the boa binary cannot be built"
+			return
+		}
+		dir, err := os.MkdirTemp("", "boa-cluster-")
+		if err != nil {
+			build.skipped = err.Error()
+			return
+		}
+		build.dir = dir
+		bin := filepath.Join(dir, "boa")
+		cmd := exec.Command(gobin, "build", "-o", bin, "./cmd/boa")
+		cmd.Dir = repoRoot
+		if out, err := cmd.CombinedOutput(); err != nil {
+			build.skipped = fmt.Sprintf("go build failed: %v\n%s", err, out)
+			return
+		}
+		build.bin = bin
+	})
+	if build.bin == "" {
+		t.Skip(build.skipped)
+	}
+	return build.bin
+}
+
+// storageURL is a private PostgreSQL schema when BOA_TEST_POSTGRES_URL is
+// set (what the examples are for), else a SQLite file, which several
+// servers on one machine can share too.
+func storageURL(t *testing.T) string {
+	if os.Getenv(storagetest.PostgresEnv) != "" {
+		return storagetest.PostgresURL(t, false)
+	}
+	t.Logf("%s not set: the servers share a SQLite file instead of PostgreSQL", storagetest.PostgresEnv)
+	return "sqlite:" + filepath.Join(t.TempDir(), "boa.db")
+}
+
+// baseEnv is the environment a scheduler gives a process before its own
+// variables: PATH (with the test's boa first) and HOME, no BOA_* of the
+// developer's.
+func baseEnv(t *testing.T) []string {
+	return []string{
+		"PATH=" + filepath.Dir(boaBinary(t)) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"HOME=" + os.Getenv("HOME"),
+	}
+}
+
+// syncBuffer collects a process's output.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// proc is a running process; it is killed if still running when the test ends.
+type proc struct {
+	name   string
+	cmd    *exec.Cmd
+	output *syncBuffer
+	done   chan error
+}
+
+// start runs argv in dir with exactly env. A bare "boa" is the test's
+// binary (exec resolves names on the test's PATH, not on env's).
+func start(t *testing.T, name string, argv, env []string, dir string) *proc {
+	t.Helper()
+	if argv[0] == "boa" {
+		argv = append([]string{boaBinary(t)}, argv[1:]...)
+	}
+	p := &proc{name: name, cmd: exec.Command(argv[0], argv[1:]...), output: &syncBuffer{}, done: make(chan error, 1)}
+	p.cmd.Env, p.cmd.Dir = env, dir
+	p.cmd.Stdout, p.cmd.Stderr = p.output, p.output
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	go func() { p.done <- p.cmd.Wait() }()
+	t.Cleanup(func() { _ = p.cmd.Process.Kill() })
+	return p
+}
+
+// wait waits for p to exit 0.
+func (p *proc) wait(t *testing.T, d time.Duration) {
+	t.Helper()
+	select {
+	case err := <-p.done:
+		if err != nil {
+			t.Errorf("%s: %v\n%s", p.name, err, p.output)
+		}
+	case <-time.After(d):
+		t.Errorf("%s still running after %v\n%s", p.name, d, p.output)
+	}
+}
+
+// startServer runs a `boa serve` command and returns its URL once it
+// listens; it is stopped with SIGTERM, as a scheduler does, when the test ends.
+func startServer(t *testing.T, name string, argv, env []string, dir string) string {
+	t.Helper()
+	p := &proc{name: name, done: make(chan error, 1)}
+	if argv[0] == "boa" {
+		argv = append([]string{boaBinary(t)}, argv[1:]...)
+	}
+	p.cmd = exec.Command(argv[0], argv[1:]...)
+	p.cmd.Env, p.cmd.Dir = env, dir
+	pipe, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	out := &syncBuffer{}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			fmt.Fprintln(out, sc.Text())
+			if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
+				addr <- strings.Fields(rest)[0]
+			}
+		}
+		p.done <- p.cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-p.done:
+			if err != nil {
+				t.Errorf("%s did not stop cleanly on SIGTERM: %v\n%s", name, err, out)
+			}
+		case <-time.After(15 * time.Second):
+			_ = p.cmd.Process.Kill()
+			t.Errorf("%s still running 15s after SIGTERM", name)
+		}
+	})
+	select {
+	case u := <-addr:
+		return u
+	case err := <-p.done:
+		t.Fatalf("%s exited: %v\n%s", name, err, out)
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s did not listen within 20s\n%s", name, out)
+	}
+	return ""
+}
+
+// setFlag replaces the value of --flag (as "--flag V" or "--flag=V") in
+// boa's arguments, before the "--" that starts the trial's command, and
+// returns the value the example file gave.
+func setFlag(t *testing.T, argv []string, flag, value string) string {
+	t.Helper()
+	for i, a := range argv {
+		if a == "--" {
+			break
+		}
+		if a == flag && i+1 < len(argv) {
+			old := argv[i+1]
+			argv[i+1] = value
+			return old
+		}
+		if old, ok := strings.CutPrefix(a, flag+"="); ok {
+			argv[i] = flag + "=" + value
+			return old
+		}
+	}
+	t.Fatalf("no %s in %q", flag, argv)
+	return ""
+}
+
+// createStudy creates the study of study.json, as the README's curl does,
+// and returns its name and budget.
+func createStudy(t *testing.T, url, token string) (string, int) {
+	t.Helper()
+	spec, err := os.ReadFile("study.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := client.New(url, token).CreateStudy(ctx, spec)
+	if err != nil {
+		t.Fatalf("create the study of study.json: %v", err)
+	}
+	if st.Budget <= 0 {
+		t.Fatalf("study.json has no trial budget, so no worker would ever finish: %+v", st)
+	}
+	return st.Name, st.Budget
+}
+
+// checkComplete checks that the study used its whole budget on COMPLETE
+// trials: nothing failed, nothing ran twice.
+func checkComplete(t *testing.T, url, token, name string, budget int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	trials, err := client.New(url, token).Trials(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	workers := map[string]bool{}
+	for _, tr := range trials {
+		if tr.State != "COMPLETE" {
+			t.Errorf("trial %d is %s (%s), want COMPLETE", tr.Number, tr.State, tr.Reason)
+		}
+		workers[tr.Worker] = true
+	}
+	if len(trials) != budget {
+		t.Errorf("%d trials, want the budget of %d", len(trials), budget)
+	}
+	t.Logf("%d trials COMPLETE, run by %d workers", len(trials), len(workers))
+}
