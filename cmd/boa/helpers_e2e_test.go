@@ -25,6 +25,7 @@ var e2e struct {
 	once    sync.Once
 	bin     string
 	skipped string // why the binary is unavailable
+	failed  string // why it did not build
 }
 
 func TestMain(m *testing.M) {
@@ -54,11 +55,14 @@ func boaBinary(t *testing.T) string {
 		bin := filepath.Join(e2e.dir, "boa")
 		out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
 		if err != nil {
-			e2e.skipped = fmt.Sprintf("go build failed: %v\n%s", err, out)
+			e2e.failed = fmt.Sprintf("go build failed: %v\n%s", err, out)
 			return
 		}
 		e2e.bin = bin
 	})
+	if e2e.failed != "" {
+		t.Fatal(e2e.failed) // a broken build is a failure, not a reason to skip
+	}
 	if e2e.bin == "" {
 		t.Skip(e2e.skipped)
 	}

@@ -27,6 +27,7 @@ var build struct {
 	dir     string // removed by TestMain
 	bin     string
 	skipped string
+	failed  string
 }
 
 func TestMain(m *testing.M) {
@@ -51,7 +52,7 @@ func boaBinary(t *testing.T) string {
 		}
 		dir, err := os.MkdirTemp("", "boa-cluster-")
 		if err != nil {
-			build.skipped = err.Error()
+			build.failed = err.Error()
 			return
 		}
 		build.dir = dir
@@ -59,11 +60,14 @@ func boaBinary(t *testing.T) string {
 		cmd := exec.Command(gobin, "build", "-o", bin, "./cmd/boa")
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
-			build.skipped = fmt.Sprintf("go build failed: %v\n%s", err, out)
+			build.failed = fmt.Sprintf("go build failed: %v\n%s", err, out)
 			return
 		}
 		build.bin = bin
 	})
+	if build.failed != "" {
+		t.Fatal(build.failed) // a broken build is a failure, not a reason to skip
+	}
 	if build.bin == "" {
 		t.Skip(build.skipped)
 	}
