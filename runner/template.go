@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/boaopt/boa/space"
@@ -86,11 +88,25 @@ func Substitute(args []string, params map[string]any) ([]string, error) {
 				return nil, fmt.Errorf("command[%d] %q: parameter {%s} has no value in this trial (known: %s)",
 					i, a, p.text, strings.Join(sortedKeys(params), ", "))
 			}
-			b.WriteString(space.Format(v))
+			b.WriteString(formatArg(v))
 		}
 		out[i] = b.String()
 	}
 	return out, nil
+}
+
+// formatArg is space.Format, except that a json.Number holding an integer
+// (an Int of a remote worker's trial, client.Trial) keeps its digits:
+// space.Format reads it as a float64 and writes 1000000 as 1e+06, which
+// int() and argparse's type=int refuse, while boa run writes the same
+// Int as 1000000 (and a float64 would round one beyond 2⁵³).
+func formatArg(v any) string {
+	if n, ok := v.(json.Number); ok {
+		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+			return strconv.FormatInt(i, 10)
+		}
+	}
+	return space.Format(v)
 }
 
 // ValidateSpace is Validate against the study's space (not nil), which

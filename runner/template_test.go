@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -46,6 +47,17 @@ func TestSubstitute(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Substitute(%q) = %q, %v; want %q", tt.args, got, err, tt.want)
 		}
+	}
+
+	// A remote worker's params are json.Numbers (client.Trial): an Int
+	// keeps its digits as boa run writes it, not 1e+06 nor rounded to a
+	// float64; other numbers take the canonical form.
+	got, err := Substitute([]string{"{n}", "{big}", "{neg}", "{f}", "{tiny}", "{whole}"}, map[string]any{
+		"n": json.Number("1000000"), "big": json.Number("9007199254740993"), "neg": json.Number("-2000000"),
+		"f": json.Number("0.5"), "tiny": json.Number("0.00001"), "whole": json.Number("3.0"),
+	})
+	if want := []string{"1000000", "9007199254740993", "-2000000", "0.5", "1e-05", "3"}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Substitute of json.Numbers = %q, %v; want %q", got, err, want)
 	}
 
 	// A nil value is an inactive conditional parameter: no value.
