@@ -6,7 +6,9 @@
 //
 // Each argument may contain {name} placeholders, replaced by the trial's
 // parameter values in their canonical form (space.Format: 3, 0.001, 1e-05,
-// true, rbf); {{ and }} stand for literal braces. A conditional parameter
+// true, rbf; whole numbers below 1e21 as digits, 1000000 rather than
+// 1e+06, also of float and ordinal parameters); {{ and }} stand for
+// literal braces. A conditional parameter
 // has no value in the trials where it is inactive, so ValidateSpace refuses
 // its placeholder: such commands read BOA_PARAMS instead. (A command that
 // was not validated so fails those trials, naming the placeholder.)

@@ -1,8 +1,11 @@
 package runner
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/boaopt/boa/space"
@@ -63,9 +66,10 @@ func parseArg(arg string) ([]piece, error) {
 }
 
 // Substitute replaces {name} placeholders in args with the values of params
-// in canonical form (space.Format): integers without decimals, floats in
-// the shortest representation that reads back exactly, booleans as
-// true/false, strings verbatim. {{ and }} are literal braces. A placeholder
+// in canonical form (space.Format): integers, and whole floats below 1e21,
+// as digits without a decimal point or exponent; other floats in the
+// shortest representation that reads back exactly; booleans as true/false,
+// strings verbatim. {{ and }} are literal braces. A placeholder
 // naming no parameter of params, or one whose value is nil, is an error
 // naming it.
 func Substitute(args []string, params map[string]any) ([]string, error) {
@@ -86,11 +90,33 @@ func Substitute(args []string, params map[string]any) ([]string, error) {
 				return nil, fmt.Errorf("command[%d] %q: parameter {%s} has no value in this trial (known: %s)",
 					i, a, p.text, strings.Join(sortedKeys(params), ", "))
 			}
-			b.WriteString(space.Format(v))
+			b.WriteString(formatArg(v))
 		}
 		out[i] = b.String()
 	}
 	return out, nil
+}
+
+// formatArg is space.Format, except for whole numbers, which are written
+// with their digits below 1e21 (as encoding/json writes them): space.Format
+// writes the float64 1000000 (an ordinal value such as a step count) as
+// 1e+06, which int() and argparse's type=int refuse. A json.Number (the
+// params of a remote worker's trial, client.Trial) is read the same way, so
+// that boa worker and boa run pass a trial the same arguments; one that
+// holds an int64 keeps its digits, beyond 2⁵³ too.
+func formatArg(v any) string {
+	if n, ok := v.(json.Number); ok {
+		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+			return strconv.FormatInt(i, 10)
+		}
+		if f, err := n.Float64(); err == nil {
+			v = f
+		}
+	}
+	if f, ok := v.(float64); ok && f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return space.Format(v)
 }
 
 // ValidateSpace is Validate against the study's space (not nil), which

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -46,6 +47,39 @@ func TestSubstitute(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Substitute(%q) = %q, %v; want %q", tt.args, got, err, tt.want)
 		}
+	}
+
+	// Whole numbers below 1e21 are digits, whatever their Go type: the
+	// ordinal value 1000000 was 1e+06, which int() refuses. A remote
+	// worker's params are json.Numbers (client.Trial), as the server's JSON
+	// writes them: each value is substituted as boa run substitutes it, and
+	// an int64 keeps its digits beyond 2⁵³ (not rounded to a float64).
+	params = map[string]any{
+		"million": 1e6, "ordinal": 2.5e6, "e20": 1e20, "e21": 1e21, "neg": -3e7, "half": 1e6 + 0.5, "tiny": 1e-7,
+		"lr": 0.001, "int": 1000000, "bigint": 9007199254740993,
+	}
+	names := sortedKeys(params)
+	args := make([]string, len(names))
+	for i, n := range names {
+		args[i] = "{" + n + "}"
+	}
+	local, err := Substitute(args, params)
+	want := map[string]string{"million": "1000000", "ordinal": "2500000", "e20": "100000000000000000000", "e21": "1e+21",
+		"neg": "-30000000", "half": "1.0000005e+06", "tiny": "1e-07", "lr": "0.001", "int": "1000000", "bigint": "9007199254740993"}
+	for i, n := range names {
+		if err != nil || local[i] != want[n] {
+			t.Errorf("Substitute {%s} = %q, %v; want %q", n, local[i], err, want[n])
+		}
+	}
+	js, _ := json.Marshal(params)
+	dec := json.NewDecoder(strings.NewReader(string(js)))
+	dec.UseNumber()
+	var remote map[string]any
+	if err := dec.Decode(&remote); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Substitute(args, remote); err != nil || !reflect.DeepEqual(got, local) {
+		t.Errorf("Substitute of the JSON params %s = %q, %v; want %q as for the Go values", js, got, err, local)
 	}
 
 	// A nil value is an inactive conditional parameter: no value.

@@ -46,7 +46,7 @@
 // Ordinal: when the values are evenly spaced as written in decimal (0, 0.3,
 // 0.6; 16, 32, 48), a stepped numeric parameter, which keeps their order and
 // scale: goptuna DiscreteUniformDistribution; Optuna suggest_int(step) for
-// whole values, else suggest_float(step), falling back to categorical where
+// whole values within ±2⁵³, else suggest_float(step), falling back to categorical where
 // Optuna's own decimal check would drop the top value. Otherwise (1, 2, 4,
 // 8) a categorical over the values, which is how users of both libraries
 // write an arbitrary list; order is then lost, and CMA-ES samples such a

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 
 	"github.com/c-bata/goptuna"
 	"github.com/c-bata/goptuna/cmaes"
@@ -31,8 +32,8 @@ const streamCategorical = 0x9e3779b97f4a7c15
 type goptunaSession struct {
 	study   *goptuna.Study
 	plans   []plan
-	pending int // trial awaiting Tell, or -1
-	closed  bool
+	pending int         // trial awaiting Tell, or -1
+	closed  atomic.Bool // set by Close, which may run on another goroutine (Session)
 }
 
 func newGoptuna(sp *space.Space, seed uint64, cma bool) (*goptunaSession, error) {
@@ -233,12 +234,12 @@ func (g *goptunaSession) Tell(ctx context.Context, value float64) (err error) {
 
 // Close ends the run; the study lives in memory, so nothing else is freed.
 func (g *goptunaSession) Close() error {
-	g.closed = true
+	g.closed.Store(true)
 	return nil
 }
 
 func (g *goptunaSession) usable(ctx context.Context) error {
-	if g.closed {
+	if g.closed.Load() {
 		return errClosed
 	}
 	return ctx.Err()

@@ -50,3 +50,31 @@ func TestGoptunaStates(t *testing.T) {
 		t.Errorf("trials %+v; want one failed, one complete with 0.25", trials)
 	}
 }
+
+// TestGoptunaCloseConcurrent closes a goptuna session while another
+// goroutine asks and tells, as Session allows: run with -race, Close's
+// unguarded write of the closed flag was a data race with Ask's read.
+func TestGoptunaCloseConcurrent(t *testing.T) {
+	ctx := context.Background()
+	g, err := newGoptuna(mixedSpace(), 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() {
+		for {
+			if _, err := g.Ask(ctx); err != nil {
+				done <- err
+				return
+			}
+			if err := g.Tell(ctx, 1); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	g.Close()
+	if err := <-done; err != errClosed {
+		t.Errorf("Ask or Tell after Close = %v, want %v", err, errClosed)
+	}
+}

@@ -237,15 +237,19 @@ func (s *optunaSession) Ask(ctx context.Context) (space.Assignment, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err // nothing sent, so the session stays usable
 	}
+	// The configuration of an earlier Ask is abandoned now (the adapter
+	// fails its trial); until this Ask succeeds there is none to Tell, and a
+	// Tell would go to whatever trial the failed ask left in the adapter.
+	s.pending = false
 	r, err := s.exchange(ctx, []byte(`{"op":"ask"}`), "ask")
 	if err != nil {
 		return nil, err
 	}
-	s.pending = true
 	a, err := s.decode(r.Params)
 	if err != nil {
 		return nil, fmt.Errorf("peers: optuna: ask: %w", err)
 	}
+	s.pending = true
 	return a, nil
 }
 

@@ -121,7 +121,11 @@ def ordinal(name, when, values, step):
         return min(values, key=lambda x: abs(x - v))
 
     lo, hi = values[0], values[-1]
-    if step and all(v.is_integer() for v in values) and float(step).is_integer():
+    # suggest_int only within ±2**53: Optuna's TPE fails on integers beyond
+    # int64 once it models them (NumPy object arrays have no rint), while a
+    # float step distribution serves such whole values as well.
+    whole = all(v.is_integer() and abs(v) <= 2**53 for v in values)
+    if step and whole and float(step).is_integer():
         ilo, ihi, istep = int(lo), int(hi), int(step)
         return name, when, lambda t: t.suggest_int(name, ilo, ihi, step=istep), snap
     if step and fits_step(lo, hi, step):

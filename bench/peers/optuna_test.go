@@ -184,6 +184,32 @@ sys.stdin.readline(); time.sleep(60)`, time.Minute)
 	}
 }
 
+// TestTellAfterFailedAsk checks that a Tell after an Ask that failed is
+// refused: it told the value of the earlier configuration to the trial the
+// failed ask had left in the adapter.
+func TestTellAfterFailedAsk(t *testing.T) {
+	t.Parallel()
+	s, err := fakeAdapter(t, `import sys
+sys.stdin.readline(); print('{"ok": true}', flush=True)
+sys.stdin.readline(); print('{"params": {"x": 0, "lr": 0.01, "depth": 8, "width": 64, "opt": "adam"}}', flush=True)
+sys.stdin.readline(); print('{"error": "ValueError: boom"}', flush=True)
+for line in sys.stdin: print('{"ok": true}', flush=True)`, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.Ask(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ask(ctx); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("second Ask = %v, want the adapter's error", err)
+	}
+	if err := s.Tell(ctx, 1); err == nil || !strings.Contains(err.Error(), "without a pending Ask") {
+		t.Errorf("Tell after a failed Ask = %v, want it refused", err)
+	}
+}
+
 func TestOptunaBadConfig(t *testing.T) {
 	need(t, OptunaRandom)
 	sp := mixedSpace()

@@ -281,3 +281,20 @@ func TestKinds(t *testing.T) {
 		})
 	}
 }
+
+// TestOptunaHugeOrdinal runs optuna-tpe past its random start-up on evenly
+// spaced whole values beyond int64 (1e20, 2e20, 3e20): suggest_int made
+// Optuna's TPE fail every ask from the 11th on (NumPy object arrays have no
+// rint), so the adapter asks a float step distribution instead.
+func TestOptunaHugeOrdinal(t *testing.T) {
+	t.Parallel()
+	need(t, OptunaTPE)
+	sp := space.MustNew(
+		space.Param{Name: "big", Kind: space.Ordinal, Values: []float64{1e20, 2e20, 3e20}},
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
+	)
+	as, _ := run(t, OptunaTPE, sp, 3, 15, func(a space.Assignment) float64 { return a["big"].(float64)/1e20 + a["x"].(float64) })
+	if len(as) != 15 {
+		t.Errorf("%d asks, want 15", len(as))
+	}
+}
