@@ -144,8 +144,9 @@ func (p *parser) parseLine(s string) {
 			return
 		}
 		step, err := strconv.ParseInt(f[1], 10, 64)
-		if err != nil {
-			p.fail(kwReport, bad("step %q is not an integer", f[1]))
+		if err != nil || step < 0 {
+			// Steps count epochs from 0; storage refuses a negative one.
+			p.fail(kwReport, bad("step %q is not an integer ≥ 0", f[1]))
 			return
 		}
 		v, err := parseValue(f[2])
