@@ -47,7 +47,8 @@ func Known(name string) error {
 }
 
 // Available reports whether optimiser name can run on this machine; the
-// reason says what is missing.
+// note says what is missing, or what runs a peer that can run (see
+// peers.Available).
 func Available(name string) (bool, string) {
 	if err := Known(name); err != nil {
 		return false, err.Error()

@@ -26,7 +26,8 @@
 // $BOA_PYTHON when set (and nothing else); otherwise /usr/bin/python3, where
 // Debian installs Optuna, then python3 on PATH (often a pyenv or virtualenv
 // interpreter without Debian's packages). The first that imports Optuna 3 or
-// later is used; Available's reason lists what each candidate said. Python
+// later is used; Available's note names it and Optuna's version (boa bench
+// prints it), or lists what each candidate said when none can. Python
 // runs with PYTHONHASHSEED=0 so that equal seeds give equal runs, and with
 // one BLAS thread unless the caller's environment says otherwise.
 //

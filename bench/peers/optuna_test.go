@@ -220,6 +220,18 @@ func TestOptunaBadConfig(t *testing.T) {
 	}
 }
 
+// TestAvailableSaysWhichPython: an Optuna peer that can run says which
+// interpreter and which Optuna run it (peers-and-benchmarks.md, "Running
+// the Optuna peer").
+func TestAvailableSaysWhichPython(t *testing.T) {
+	need(t, OptunaTPE)
+	_, note := Available(OptunaTPE)
+	py := findPython()
+	if want := "Optuna " + py.version + " in " + py.path; note != want || py.version == "" || py.path == "" {
+		t.Errorf("Available(%s) note = %q, want %q", OptunaTPE, note, want)
+	}
+}
+
 // TestFindPython checks BOA_PYTHON and the reason given when it is unusable.
 func TestFindPython(t *testing.T) {
 	t.Setenv("BOA_PYTHON", "/nonexistent/python3")

@@ -40,12 +40,14 @@ var names = []string{GoptunaTPE, GoptunaCMAES, OptunaTPE, OptunaCMAES, OptunaRan
 func Names() []string { return slices.Clone(names) }
 
 // Available reports whether the named peer can run on this machine. When it
-// cannot, reason says what is missing and how to install it. The goptuna
-// peers are compiled in and always available; the Optuna peers need a
-// Python interpreter that can import Optuna 3 or later (see the package
-// documentation for how it is found). The interpreter is probed once per
-// process.
-func Available(name string) (ok bool, reason string) {
+// cannot, note says what is missing and how to install it; when it can,
+// note says what runs it for an Optuna peer ("Optuna 3.1.0 in
+// /usr/bin/python3", which the spec asks to be reported) and is empty for
+// goptuna, which is compiled in and always available. The Optuna peers
+// need a Python interpreter that can import Optuna 3 or later (see the
+// package documentation for how it is found). The interpreter is probed
+// once per process.
+func Available(name string) (ok bool, note string) {
 	switch name {
 	case GoptunaTPE, GoptunaCMAES:
 		return true, ""
@@ -54,7 +56,7 @@ func Available(name string) (ok bool, reason string) {
 		if py.path == "" {
 			return false, py.reason
 		}
-		return true, ""
+		return true, fmt.Sprintf("Optuna %s in %s", py.version, py.path)
 	}
 	return false, unknown(name)
 }

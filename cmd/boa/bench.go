@@ -165,12 +165,15 @@ func availableSamplers(names []string, stderr io.Writer) ([]string, error) {
 		if err := bench.Known(s); err != nil {
 			return nil, err
 		}
-		ok, why := bench.Available(s)
-		if ok {
-			out = append(out, s)
+		ok, note := bench.Available(s)
+		switch {
+		case !ok:
+			fmt.Fprintf(stderr, "skipping %s: %s\n", s, note)
 			continue
+		case note != "":
+			fmt.Fprintf(stderr, "%s: %s\n", s, note) // which interpreter runs an Optuna peer
 		}
-		fmt.Fprintf(stderr, "skipping %s: %s\n", s, why)
+		out = append(out, s)
 	}
 	if len(out) == 0 {
 		return nil, errors.New("none of the samplers can run here")
