@@ -257,3 +257,48 @@ func BenchmarkEval(b *testing.B) {
 		})
 	}
 }
+
+// TestOptimumOtherDims extends TestOptimum to the smallest dimensions and to
+// d = 100, where f9's and f19's optimum Rᵀ1/(2·√d/8) differs from COCO's
+// Rᵀ1/2: f(XOpt) == FOpt, no point near XOpt is lower, and in 2-D no point
+// of a 201 × 201 grid of the box is lower.
+func TestOptimumOtherDims(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, d := range []int{2, 3, 100} {
+		for fid := 1; fid <= 24; fid++ {
+			for _, iid := range []int{1, 8} {
+				f, err := New(fid, iid, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := f.Eval(f.XOpt)
+				if math.Abs(got-f.FOpt) > 1e-12*math.Max(1, math.Abs(f.FOpt)) {
+					t.Errorf("%v: f(XOpt) − FOpt = %.3g", f, got-f.FOpt)
+				}
+				x := make([]float64, d)
+				for range 100 {
+					h := math.Pow(10, -1-4*rng.Float64())
+					for i := range x {
+						x[i] = max(-5, min(5, f.XOpt[i]+h*rng.NormFloat64()))
+					}
+					if v := f.Eval(x); v < got {
+						t.Errorf("%v: f = %v at distance ~%.0e from XOpt, below f(XOpt) = %v", f, v, h, got)
+						break
+					}
+				}
+				if d != 2 || iid != 1 {
+					continue
+				}
+				const n = 200
+				for i := 0; i <= n; i++ {
+					for j := 0; j <= n; j++ {
+						x[0], x[1] = -5+10*float64(i)/n, -5+10*float64(j)/n
+						if v := f.Eval(x); v < got {
+							t.Errorf("%v: f(%v) = %v < f(XOpt) = %v", f, x, v, got)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -23,6 +23,12 @@ var ErrUnknownFunction = errors.New("unknown test function")
 // ErrDimension is wrapped by Get when a function does not exist in the requested dimension.
 var ErrDimension = errors.New("unsupported dimension")
 
+// MaxDim is the largest dimension Get accepts. It is far above any use of
+// these functions; it is there so that a mistyped dimension (--dim
+// 100000000) gets an error instead of exhausting memory on the box and
+// minimiser slices.
+const MaxDim = 100000
+
 // Eval returns f(x) for x in native coordinates.
 // It panics if len(x) != f.Dim.
 func (f Function) Eval(x []float64) float64 {
@@ -100,8 +106,8 @@ var byName = func() map[string]*entry {
 
 // Get returns the function registered under name (case-insensitive; aliases
 // allowed) in dimension dim. dim == 0 means the function's default dimension.
-// Fixed-dimension functions reject other dimensions. Errors wrap
-// ErrUnknownFunction or ErrDimension.
+// Fixed-dimension functions reject other dimensions, the others dimensions
+// above MaxDim. Errors wrap ErrUnknownFunction or ErrDimension.
 func Get(name string, dim int) (Function, error) {
 	e, ok := byName[strings.ToLower(strings.TrimSpace(name))]
 	if !ok {
@@ -117,6 +123,9 @@ func Get(name string, dim int) (Function, error) {
 	case !e.fixed && dim < e.minDim:
 		return Function{}, fmt.Errorf("functions: %w: %s needs dimension >= %d, got %d",
 			ErrDimension, e.name, e.minDim, dim)
+	case dim > MaxDim:
+		return Function{}, fmt.Errorf("functions: %w: %s: dimension %d is above the limit %d",
+			ErrDimension, e.name, dim, MaxDim)
 	}
 	return e.build(dim), nil
 }

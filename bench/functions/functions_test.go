@@ -91,6 +91,10 @@ func TestGetErrors(t *testing.T) {
 		{"rosenbrock", 1, ErrDimension, ">= 2"},
 		{"ackley", -3, ErrDimension, ">= 1"},
 		{"levy", -1, ErrDimension, ">= 1"},
+		// It allocated 2.4 GB for the box and minimiser before any use,
+		// and boa run --function ackley --dim 100000000 died out of memory.
+		{"ackley", 100000000, ErrDimension, "dimension 100000000 is above the limit 100000"},
+		{"michalewicz", MaxDim + 1, ErrDimension, "limit"},
 	} {
 		_, err := Get(tc.name, tc.dim)
 		if err == nil {

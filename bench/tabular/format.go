@@ -186,19 +186,35 @@ func (r *reader) readHeader(l layout) (columns, error) {
 			missing = append(missing, name)
 		}
 	}
-	n := 0
+	// The seed columns must be numbered 0..n−1. Only the first few gaps are
+	// named and the rest counted: a header numbered by seed values (seed665,
+	// seed1319) or with a huge number would otherwise make a message of
+	// thousands of names, or exhaust memory building it.
+	n, top := len(seedAt), -1
 	for k := range seedAt {
-		n = max(n, k+1)
+		top = max(top, k)
 	}
 	if n == 0 {
 		missing = append(missing, l.seedPrefix+"0")
 	}
-	for k := range n {
-		i, ok := seedAt[k]
-		if !ok {
-			missing = append(missing, l.seedPrefix+strconv.Itoa(k))
+	if top >= n {
+		const named = 3
+		gaps := top - n + 1 // indices below top that have no column
+		listed := 0
+		for k := 0; listed < named && k < top; k++ {
+			if _, ok := seedAt[k]; !ok {
+				missing = append(missing, l.seedPrefix+strconv.Itoa(k))
+				listed++
+			}
 		}
-		c.seeds = append(c.seeds, i)
+		if gaps > named {
+			missing[len(missing)-1] += fmt.Sprintf(" and %d more (seed columns are numbered %s0, %s1, ... without gaps)",
+				gaps-named, l.seedPrefix, l.seedPrefix)
+		}
+	} else {
+		for k := range n {
+			c.seeds = append(c.seeds, seedAt[k])
+		}
 	}
 	var parts []string
 	if len(missing) > 0 {

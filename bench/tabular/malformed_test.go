@@ -32,6 +32,17 @@ func TestMalformed(t *testing.T) {
 		{"unexpected column", HPOBench, "alpha,batch_size,depth,learning_rate_init,width,lr,seed0\n", 1, 0, `unexpected columns "lr"`},
 		{"repeated column", HPOBench, "alpha,alpha,batch_size,depth,learning_rate_init,width,seed0\n", 1, 0, "repeated columns alpha"},
 		{"seed gap", HPOBench, "alpha,batch_size,depth,learning_rate_init,width,seed0,seed2\n", 1, 0, "missing columns seed1"},
+		// Seed columns named by seed value, as in HPOBench's own files: a few
+		// gaps named, the rest counted (it listed all 1,318 names).
+		{"seeds numbered by value", HPOBench, "alpha,batch_size,depth,learning_rate_init,width,seed665,seed1319\n", 1, 0,
+			"header: missing columns seed0, seed1, seed2 and 1315 more (seed columns are numbered seed0, seed1, ... without gaps); want"},
+		// A huge seed number: it took 154 s and 14 GB building the list of
+		// missing columns (seed100000000), or was silently dropped when k+1
+		// overflowed (seed9223372036854775807).
+		{"huge seed number", HPOBench, "alpha,batch_size,depth,learning_rate_init,width,seed0,seed100000000\n", 1, 0,
+			"missing columns seed1, seed2, seed3 and 99999996 more"},
+		{"seed number overflows", HPOBench, "alpha,batch_size,depth,learning_rate_init,width,seed0,seed9223372036854775807\n1e-08,4,1,1e-05,16,0.8,0.9\n", 1, 0,
+			"missing columns seed1, seed2, seed3 and 9223372036854775803 more"},
 		{"no seeds", FCNet, strings.TrimSuffix(fc, ",seed0\n") + "\n", 1, 0, "missing columns seed0"},
 		{"seed with leading zero", HPOBench, "alpha,batch_size,depth,learning_rate_init,width,seed00\n", 1, 0, `unexpected columns "seed00"`},
 		{"nb201 header of hpobench", NB201, hpo, 1, 0, `header: missing columns arch, test_acc, valid_acc_seed0; unexpected columns "alpha"`},
