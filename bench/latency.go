@@ -36,8 +36,14 @@ const latencySteps = 10
 // Ackley in dim dimensions (unit cube), for each n. boa's samplers are
 // given the history directly, after a fit on the first n−1 observations
 // (as in a running study); peers build theirs by asking and being told n
-// times, untimed.
-func Latency(ctx context.Context, samplers []string, ns []int, dim int) []LatencyResult {
+// times, untimed. An error says dim is not a dimension Ackley has.
+func Latency(ctx context.Context, samplers []string, ns []int, dim int) ([]LatencyResult, error) {
+	if dim < 1 { // Get would take 0 for the default dimension
+		return nil, fmt.Errorf("bench: latency: %w: dimension %d < 1", functions.ErrDimension, dim)
+	}
+	if _, err := functions.Get("ackley", dim); err != nil {
+		return nil, fmt.Errorf("bench: latency: %w", err)
+	}
 	var out []LatencyResult
 	for _, n := range ns {
 		chol := choleskySeconds(n, dim)
@@ -52,11 +58,11 @@ func Latency(ctx context.Context, samplers []string, ns []int, dim int) []Latenc
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, nil
 }
 
 func latencyProblem(dim int) (*space.Space, func([]float64) float64) {
-	fn, _ := functions.Get("ackley", dim)
+	fn, _ := functions.Get("ackley", dim) // dim checked by Latency
 	ps := make([]space.Param, dim)
 	for i := range ps {
 		ps[i] = space.Param{Name: fmt.Sprintf("x%d", i+1), Kind: space.Float, Low: 0, High: 1}

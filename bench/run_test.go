@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"
 )
@@ -140,13 +141,23 @@ func TestTableProblemOnNB201(t *testing.T) {
 }
 
 func TestLatency(t *testing.T) {
-	res := Latency(context.Background(), []string{"random", "gpbo"}, []int{20}, 3)
-	if len(res) != 2 {
+	res, err := Latency(context.Background(), []string{"random", "gpbo"}, []int{20}, 3)
+	if err != nil || len(res) != 2 {
 		t.Fatalf("%d results", len(res))
 	}
 	for _, r := range res {
 		if r.Error != "" || r.SuggestSeconds <= 0 || r.CholeskySeconds <= 0 || r.Ratio != r.SuggestSeconds/r.CholeskySeconds {
 			t.Fatalf("%+v", r)
+		}
+	}
+}
+
+// TestLatencyDimension: a dimension Ackley does not have is an error before
+// anything is allocated (10⁸ ran out of memory building the problem).
+func TestLatencyDimension(t *testing.T) {
+	for _, dim := range []int{0, functions.MaxDim + 1, 100_000_000} {
+		if res, err := Latency(context.Background(), []string{"random"}, []int{5}, dim); !errors.Is(err, functions.ErrDimension) || res != nil {
+			t.Errorf("dim %d: %v, %v; want ErrDimension", dim, res, err)
 		}
 	}
 }

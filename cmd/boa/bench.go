@@ -218,7 +218,10 @@ func latencyCmd() *cobra.Command {
 					return fmt.Errorf("--n values must be at least 2, got %d", n)
 				}
 			}
-			res := bench.Latency(cmd.Context(), ss, ns, dim)
+			res, err := bench.Latency(cmd.Context(), ss, ns, dim)
+			if err != nil {
+				return fmt.Errorf("--dim: %w", err)
+			}
 			if asJSON {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{"latency": res})
 			}

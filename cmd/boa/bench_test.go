@@ -39,7 +39,7 @@ func TestBenchBatch(t *testing.T) {
 // TestBenchLatencyBadDim: a dimension below 1 is an error naming the flag,
 // not a panic in the kernel.
 func TestBenchLatencyBadDim(t *testing.T) {
-	for _, dim := range []string{"0", "-2"} {
+	for _, dim := range []string{"0", "-2", "100000001"} {
 		_, err := boa(t, "bench", "latency", "--n", "5", "--dim", dim, "--samplers", "random")
 		if err == nil || !strings.Contains(err.Error(), "--dim") {
 			t.Errorf("--dim %s: %v, want an error about --dim", dim, err)
