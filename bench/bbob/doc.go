@@ -8,8 +8,8 @@
 // An instance is fully determined by the legacy BBOB 2009 generators: a
 // Park–Miller uniform stream with a 32-entry shuffle table and Box–Muller
 // Gaussians, seeded with rseed = fid + 10000·iid (f4 and f18 borrow the seed
-// of f3 and f17). From that seed come x_opt ∈ [−4, 4]^d on a 10^−4 grid,
-// f_opt = clip(round(100·100·g1/g2)/100, ±1000) for two Gaussians g1, g2,
+// of f3 and f17). From that seed come x_opt ∈ [−4, 4]^d on a grid of step
+// 8·10^−4, f_opt = clip(round(100·100·g1/g2)/100, ±1000) for two Gaussians g1, g2,
 // and rotation matrices by Gram–Schmidt on Gaussian matrices seeded with
 // rseed and rseed + 10^6. Function-specific exceptions (f5's corner optimum,
 // f8's 0.75 shrink of x_opt, f12's x_opt seed, the fixed-magnitude optima of

@@ -235,7 +235,8 @@ func (t *Table) Objective(a space.Assignment, noisy bool, rng *rand.Rand) (float
 func (t *Table) Optimum() float64 { return t.mean[t.best] }
 
 // Best returns the configuration with the lowest seed-mean objective (the
-// first in the file's grid order on ties).
+// first in the grid's order on ties: the parameters of Space with their
+// levels in order, the last parameter varying fastest).
 func (t *Table) Best() space.Assignment { return t.assignment(t.best) }
 
 // TestRegret returns, for NB201, the best test accuracy in the table minus
