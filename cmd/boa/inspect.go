@@ -24,14 +24,18 @@ import (
 	"github.com/boaopt/boa/study"
 )
 
-// storageFlag adds --storage, whose default is $BOA_STORAGE or the
-// embedded SQLite file.
+// storageFlag adds --storage, which is $BOA_STORAGE when not given, else
+// the embedded SQLite file. The variable is read after parsing, not made
+// the flag's default, so that --help does not print a URL's password; it
+// also keeps the password out of the process list, where any user of the
+// machine can read a command's arguments.
 func storageFlag(cmd *cobra.Command, url *string) {
-	def := os.Getenv("BOA_STORAGE")
-	if def == "" {
-		def = config.DefaultStorage
+	cmd.Flags().StringVar(url, "storage", config.DefaultStorage, "storage URL: sqlite:PATH, postgres://... or memory:; $BOA_STORAGE when not given, else")
+	cmd.PreRun = func(cmd *cobra.Command, _ []string) {
+		if env := os.Getenv("BOA_STORAGE"); env != "" && !cmd.Flags().Changed("storage") {
+			*url = env
+		}
 	}
-	cmd.Flags().StringVar(url, "storage", def, "storage URL: sqlite:PATH, postgres://..., (env BOA_STORAGE)")
 }
 
 // openToRead opens the storage of the commands that only read it. An

@@ -309,3 +309,37 @@ func TestTrialTableMetricNamedLikeAParameter(t *testing.T) {
 		}
 	}
 }
+
+// TestStorageFromTheEnvironment: $BOA_STORAGE is the storage of the
+// inspection commands and of boa serve when --storage is not given (so a
+// service keeps its database password out of its arguments, which any user
+// of the machine can read), and of boa run when the study file names none
+// either; --storage wins over it, and --help does not print it.
+func TestStorageFromTheEnvironment(t *testing.T) {
+	missing := "sqlite:" + filepath.Join(t.TempDir(), "no-such-dir", "missing.db")
+	t.Setenv("BOA_STORAGE", missing)
+	for _, args := range [][]string{{"studies"}, {"trials", "s"}, {"best", "s"}, {"export", "s"}, {"serve", "--addr", "127.0.0.1:0"}} {
+		_, err := boa(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "missing.db") {
+			t.Errorf("boa %s with BOA_STORAGE=%s: %v, want an error about that file", args[0], missing, err)
+		}
+	}
+	if _, err := boa(t, "studies", "--storage", "memory:"); err != nil {
+		t.Errorf("--storage given with BOA_STORAGE set: %v", err)
+	}
+	// boa run of a file without storage: puts the study where boa studies looks.
+	file, url := writeStudy(t, strings.ReplaceAll(sphereStudy, "LOGS", filepath.Join(t.TempDir(), "logs")))
+	t.Setenv("BOA_STORAGE", url)
+	if _, err := boa(t, "run", file); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := boa(t, "studies"); err != nil || !strings.Contains(out, "sphere") {
+		t.Errorf("boa studies with BOA_STORAGE=%s: %v\n%s", url, err, out)
+	}
+	t.Setenv("BOA_STORAGE", "postgres://boa:pw-from-env@db:5432/boa")
+	for _, c := range []string{"studies", "serve"} {
+		if out, _ := boa(t, c, "--help"); strings.Contains(out, "pw-from-env") {
+			t.Errorf("boa %s --help shows the password of BOA_STORAGE:\n%s", c, out)
+		}
+	}
+}

@@ -49,7 +49,8 @@ func runCmd() *cobra.Command {
 		Use:   "run (CONFIG.yaml [--resume] [--workers K] [--storage URL] | --function NAME [--dim D] --trials N)",
 		Short: "Run a study from a study file, or minimise a built-in test function",
 		Long: "boa run CONFIG.yaml runs the study the file describes (DESIGN.md §2.2): its command is run\n" +
-			"once per trial, trials are kept in the storage (default sqlite:boa.db), and --resume\n" +
+			"once per trial, trials are kept in the storage (--storage, else the file's, else\n" +
+			"$BOA_STORAGE, else sqlite:boa.db), and --resume\n" +
 			"continues a study where it stopped. It exits non-zero when interrupted (Ctrl-C; a\n" +
 			"second Ctrl-C exits at once), when the storage fails for longer than --lease, and\n" +
 			"when no trial completed (the first failure is shown).\n\n" +
@@ -90,7 +91,7 @@ func runCmd() *cobra.Command {
 	fl.IntVar(&f.workers, "workers", 1, "trials run at once (with a study file: overrides its workers)")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object with the result on stdout")
 	fl.BoolVar(&f.resume, "resume", false, "continue the study of the file if it exists")
-	fl.StringVar(&f.storage, "storage", "", "storage URL: sqlite:PATH, postgres://..., memory: (default: the file's, else "+config.DefaultStorage+")")
+	fl.StringVar(&f.storage, "storage", "", "storage URL: sqlite:PATH, postgres://..., memory: (default: the file's, else $BOA_STORAGE, else "+config.DefaultStorage+")")
 	fl.DurationVar(&f.lease, "lease", study.DefaultLease, "a running trial without a heartbeat for this long is failed as stale and re-queued")
 	return cmd
 }
@@ -122,7 +123,12 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if cfg.Trials <= 0 {
 		return fmt.Errorf("%s: trials: boa run needs a budget (trials: N in the file, or --trials N)", path)
 	}
+	// --storage, else the file's, else $BOA_STORAGE, where the inspection
+	// commands look too, else the embedded default.
 	url := cfg.StorageURL()
+	if env := os.Getenv("BOA_STORAGE"); env != "" && cfg.Storage == "" {
+		url = env
+	}
 	if f.storage != "" {
 		url = f.storage
 	}

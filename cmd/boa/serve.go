@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/server"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
@@ -41,7 +40,7 @@ func serveCmd() *cobra.Command {
 			"Off the loopback interface a bearer token is required (--token or BOA_TOKEN);\n" +
 			"clients send it as \"Authorization: Bearer $BOA_TOKEN\".",
 		Example: "  boa serve --storage sqlite:boa.db\n" +
-			"  BOA_TOKEN=s3cret boa serve --storage postgres://boa:pw@db:5432/boa --addr 0.0.0.0:8080",
+			"  BOA_TOKEN=s3cret BOA_STORAGE=postgres://boa:pw@db:5432/boa boa serve --addr 0.0.0.0:8080",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("token") {
@@ -51,7 +50,7 @@ func serveCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.storage, "storage", config.DefaultStorage, "storage URL: sqlite:PATH, postgres://... or memory:")
+	storageFlag(cmd, &f.storage)
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (HOST:PORT; port 0 picks a free one)")
 	fl.StringVar(&f.token, "token", "", "bearer token required of clients (default $BOA_TOKEN)")
 	fl.DurationVar(&f.lease, "lease", study.DefaultLease, "a running trial without a heartbeat for this long is FAILED (stale) and re-queued")

@@ -269,3 +269,16 @@ func checkComplete(t *testing.T, url, token, name string, budget int) {
 	}
 	t.Logf("%d trials COMPLETE, run by %d workers", len(trials), len(workers))
 }
+
+// noSecretIn fails when a secret is among a command's arguments, which any
+// user of the machine (or of the node) can read in the process list.
+func noSecretIn(t *testing.T, argv []string, secrets ...string) {
+	t.Helper()
+	for _, a := range argv {
+		for _, s := range secrets {
+			if strings.Contains(a, s) {
+				t.Errorf("argument %q holds a secret: pass it in the environment", a)
+			}
+		}
+	}
+}

@@ -300,6 +300,7 @@ func TestKubernetes(t *testing.T) {
 	var urls []string
 	for i := range dep.Spec.Replicas {
 		argv, env := podCommand(t, srv, secrets)
+		noSecretIn(t, argv, token, storage)
 		if addr := setFlag(t, argv, "--addr", "127.0.0.1:0"); addr != fmt.Sprintf("0.0.0.0:%d", port) {
 			t.Errorf("boa serve --addr %s, want 0.0.0.0:%d, the port the Service sends to", addr, port)
 		}

@@ -200,6 +200,7 @@ func startServeUnit(t *testing.T) (string, string) {
 	token := randomToken(t)
 	vars := envFile(t, u, map[string]string{"BOA_TOKEN": token, "BOA_STORAGE": storageURL(t)})
 	argv := execStart(t, u, "boa-serve.service", "", vars)
+	noSecretIn(t, argv, token, vars["BOA_STORAGE"])
 	unitBinary(t, argv)
 	addr := setFlag(t, argv, "--addr", "127.0.0.1:0")
 	// The workers' default server is this one.
