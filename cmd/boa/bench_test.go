@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/bench"
+	"github.com/boaopt/boa/internal/boaproc"
 )
 
 // TestBenchBatch: --batch runs boa's samplers in synchronous batches and
@@ -94,11 +95,11 @@ func TestBenchAllRunsFailed(t *testing.T) {
 // TestE2EBenchInterrupted: Ctrl-C during boa bench keeps the runs that
 // finished: the summary and --out have them, and the exit status is 1.
 func TestE2EBenchInterrupted(t *testing.T) {
-	bin := boaBinary(t)
+	bin := boaproc.Binary(t)
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "bench", "--problems", "branin", "--samplers", "random,gpbo", "--seeds", "20", "--budget", "60", "--parallel", "1", "--out", dir)
 	var stdout bytes.Buffer
-	stderr := &syncBuffer{}
+	stderr := &boaproc.Buffer{}
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boaopt/boa/internal/boaproc"
 	"github.com/boaopt/boa/internal/tcpproxy"
-
 	"github.com/boaopt/boa/storage/storagetest"
 )
 
@@ -24,7 +24,7 @@ func TestE2EWorkerRidesOutDatabaseRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	boaBinary(t)
+	boaproc.Binary(t)
 	p := tcpproxy.New(t, u.Host)
 	u.Host = p.Addr()
 	s := startServe(t, u.String(), "--lease", "10s")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boaopt/boa/internal/boaproc"
 	"github.com/boaopt/boa/storage/storagetest"
 )
 
@@ -33,7 +34,7 @@ func TestE2EConcurrencyPostgres(t *testing.T) {
 
 func concurrency(t *testing.T, servers []served, study string) {
 	const workers, each = 8, 50
-	boaBinary(t)
+	boaproc.Binary(t)
 	createStudy(t, servers[0].url, study, workers*each)
 	start := time.Now()
 	procs := make([]*workerProc, workers)

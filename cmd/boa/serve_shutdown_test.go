@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boaopt/boa/internal/boaproc"
 	"github.com/boaopt/boa/storage"
 )
 
@@ -23,7 +24,7 @@ func TestServeShutdownCancelsWaitingAsks(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "boa.db")
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	stderr := &syncBuffer{}
+	stderr := &boaproc.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, serveFlags{storage: db, addr: "127.0.0.1:0", lease: time.Minute}, stderr) }()
 	var url string

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boaopt/boa/internal/boaproc"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 )
@@ -19,7 +20,7 @@ import (
 // command before boa. The trial is then interrupted and re-queued, as with
 // a SIGTERM to boa alone, not FAILED as killed by a signal.
 func TestE2ESignalToTheWholeGroup(t *testing.T) {
-	bin := boaBinary(t)
+	bin := boaproc.Binary(t)
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("setsid (util-linux) is not installed")
 	}

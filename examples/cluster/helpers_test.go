@@ -1,20 +1,16 @@
 package cluster
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/boaopt/boa/client"
+	"github.com/boaopt/boa/internal/boaproc"
 	"github.com/boaopt/boa/storage/storagetest"
 )
 
@@ -22,57 +18,7 @@ import (
 // to it, as they are to the training code's folder in a real deployment.
 var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
 
-var build struct {
-	once    sync.Once
-	dir     string // removed by TestMain
-	bin     string
-	skipped string
-	failed  string
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if build.dir != "" {
-		os.RemoveAll(build.dir)
-	}
-	os.Exit(code)
-}
-
-// boaBinary builds cmd/boa once per test run.
-func boaBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("the cluster examples run real boa processes; skipped in -short mode")
-	}
-	build.once.Do(func() {
-		gobin, err := exec.LookPath("go")
-		if err != nil {
-			build.skipped = "the go command is not on PATH, so the boa binary cannot be built"
-			return
-		}
-		dir, err := os.MkdirTemp("", "boa-cluster-")
-		if err != nil {
-			build.failed = err.Error()
-			return
-		}
-		build.dir = dir
-		bin := filepath.Join(dir, "boa")
-		cmd := exec.Command(gobin, "build", "-o", bin, "./cmd/boa")
-		cmd.Dir = repoRoot
-		if out, err := cmd.CombinedOutput(); err != nil {
-			build.failed = fmt.Sprintf("go build failed: %v\n%s", err, out)
-			return
-		}
-		build.bin = bin
-	})
-	if build.failed != "" {
-		t.Fatal(build.failed) // a broken build is a failure, not a reason to skip
-	}
-	if build.bin == "" {
-		t.Skip(build.skipped)
-	}
-	return build.bin
-}
+func TestMain(m *testing.M) { os.Exit(boaproc.Main(m)) }
 
 // storageURL is a private PostgreSQL schema when BOA_TEST_POSTGRES_URL is
 // set (what the examples are for), else a SQLite file, which several
@@ -90,34 +36,16 @@ func storageURL(t *testing.T) string {
 // developer's.
 func baseEnv(t *testing.T) []string {
 	return []string{
-		"PATH=" + filepath.Dir(boaBinary(t)) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"PATH=" + filepath.Dir(boaproc.Binary(t)) + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME=" + os.Getenv("HOME"),
 	}
-}
-
-// syncBuffer collects a process's output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // proc is a running process; it is killed if still running when the test ends.
 type proc struct {
 	name   string
 	cmd    *exec.Cmd
-	output *syncBuffer
+	output *boaproc.Buffer
 	done   chan error
 }
 
@@ -126,9 +54,9 @@ type proc struct {
 func start(t *testing.T, name string, argv, env []string, dir string) *proc {
 	t.Helper()
 	if argv[0] == "boa" {
-		argv = append([]string{boaBinary(t)}, argv[1:]...)
+		argv = append([]string{boaproc.Binary(t)}, argv[1:]...)
 	}
-	p := &proc{name: name, cmd: exec.Command(argv[0], argv[1:]...), output: &syncBuffer{}, done: make(chan error, 1)}
+	p := &proc{name: name, cmd: exec.Command(argv[0], argv[1:]...), output: &boaproc.Buffer{}, done: make(chan error, 1)}
 	p.cmd.Env, p.cmd.Dir = env, dir
 	p.cmd.Stdout, p.cmd.Stderr = p.output, p.output
 	if err := p.cmd.Start(); err != nil {
@@ -156,52 +84,12 @@ func (p *proc) wait(t *testing.T, d time.Duration) {
 // listens; it is stopped with SIGTERM, as a scheduler does, when the test ends.
 func startServer(t *testing.T, name string, argv, env []string, dir string) string {
 	t.Helper()
-	p := &proc{name: name, done: make(chan error, 1)}
 	if argv[0] == "boa" {
-		argv = append([]string{boaBinary(t)}, argv[1:]...)
+		argv = append([]string{boaproc.Binary(t)}, argv[1:]...)
 	}
-	p.cmd = exec.Command(argv[0], argv[1:]...)
-	p.cmd.Env, p.cmd.Dir = env, dir
-	pipe, err := p.cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	out := &syncBuffer{}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pipe)
-		for sc.Scan() {
-			fmt.Fprintln(out, sc.Text())
-			if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				addr <- strings.Fields(rest)[0]
-			}
-		}
-		p.done <- p.cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-p.done:
-			if err != nil {
-				t.Errorf("%s did not stop cleanly on SIGTERM: %v\n%s", name, err, out)
-			}
-		case <-time.After(15 * time.Second):
-			_ = p.cmd.Process.Kill()
-			t.Errorf("%s still running 15s after SIGTERM", name)
-		}
-	})
-	select {
-	case u := <-addr:
-		return u
-	case err := <-p.done:
-		t.Fatalf("%s exited: %v\n%s", name, err, out)
-	case <-time.After(20 * time.Second):
-		t.Fatalf("%s did not listen within 20s\n%s", name, out)
-	}
-	return ""
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir = env, dir
+	return boaproc.StartServer(t, name, cmd).URL
 }
 
 // setFlag replaces the value of --flag (as "--flag V" or "--flag=V") in

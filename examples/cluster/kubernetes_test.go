@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boaopt/boa/internal/boaproc"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -242,7 +243,7 @@ func randomToken(t *testing.T) string {
 // the Job's parallelism workers, as the Service would, spread over the
 // replicas, until the study's budget is used up.
 func TestKubernetes(t *testing.T) {
-	boaBinary(t)
+	boaproc.Binary(t)
 	deps, svcs, _ := readManifests(t, "kubernetes/boa-serve.yaml")
 	_, _, jobs := readManifests(t, "kubernetes/boa-worker.yaml")
 	if len(deps) != 1 || len(svcs) != 1 || len(jobs) != 1 {

@@ -9,12 +9,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boaopt/boa/internal/boaproc"
 )
 
 // TestSlurm runs the sbatch script with bash as three tasks of its array
 // would run, against boa-serve.service, until the study's budget is used up.
 func TestSlurm(t *testing.T) {
-	boaBinary(t)
+	boaproc.Binary(t)
 	const script = "slurm/boa-worker.sbatch"
 	data, err := os.ReadFile(script)
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boaopt/boa/internal/boaproc"
 )
 
 // unit is a systemd unit file: section → key → values, in order.
@@ -189,7 +191,7 @@ func unitBinary(t *testing.T, argv []string) {
 	if !filepath.IsAbs(argv[0]) || filepath.Base(argv[0]) != "boa" {
 		t.Fatalf("ExecStart= runs %q, want an absolute path to boa", argv[0])
 	}
-	argv[0] = boaBinary(t)
+	argv[0] = boaproc.Binary(t)
 }
 
 // startServeUnit runs boa-serve.service's ExecStart= with serve.env and
@@ -214,7 +216,7 @@ func startServeUnit(t *testing.T) (string, string) {
 // TestSystemd runs boa-serve.service and three instances of
 // boa-worker@.service until the study's budget is used up.
 func TestSystemd(t *testing.T) {
-	boaBinary(t)
+	boaproc.Binary(t)
 	w := readUnit(t, "systemd/boa-worker@.service")
 	for key, want := range map[string]string{"Restart": "on-failure", "KillMode": "mixed"} {
 		if got := w.one(t, key); got != want {
@@ -257,7 +259,7 @@ func TestSystemdAnalyzeVerify(t *testing.T) {
 			t.Fatal(err)
 		}
 		// verify wants the binary to exist.
-		data = []byte(strings.ReplaceAll(string(data), "/usr/local/bin/boa", boaBinary(t)))
+		data = []byte(strings.ReplaceAll(string(data), "/usr/local/bin/boa", boaproc.Binary(t)))
 		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
