@@ -203,6 +203,9 @@ func (m *Memory) FinishTrial(ctx context.Context, id int64, f Finish) error {
 	if err != nil {
 		return err
 	}
+	if t.State != Running && f.State != Failed {
+		return notRunningError("finish trial", id, t.State)
+	}
 	c := cloneTrial(Trial{Value: f.Value, Metrics: f.Metrics})
 	t.State, t.Value, t.Metrics, t.Reason = f.State, c.Value, c.Metrics, f.Reason
 	t.Finished = clock(m.now)

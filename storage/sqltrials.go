@@ -104,7 +104,7 @@ func (s *sqlStore) ClaimTrial(ctx context.Context, studyID int64, worker string)
 }
 
 // whyUnchanged explains why a conditional update of trial id changed no row:
-// the trial does not exist, has finished, or (for heartbeats) is not running.
+// the trial does not exist, has finished, or is not running (WAITING).
 func (s *sqlStore) whyUnchanged(ctx context.Context, id int64, op string) error {
 	var number int
 	var state string
@@ -135,7 +135,7 @@ func (s *sqlStore) FinishTrial(ctx context.Context, id int64, f Finish) error {
 	}
 	// One conditional UPDATE: of two concurrent finishes exactly one matches.
 	const update = `UPDATE trials SET state = $2, value = $3, metrics = $4, reason = $5, finished_us = $6
-		WHERE id = $1 AND state IN ('WAITING', 'RUNNING')`
+		WHERE id = $1 AND (state = 'RUNNING' OR (state = 'WAITING' AND $2 = 'FAILED'))`
 	now := clock(s.now)
 	args := []any{id, f.State.String(), floatArg(f.Value), metrics, f.Reason, now.UnixMicro()}
 	var n int64
@@ -360,7 +360,7 @@ func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time) ([
 		for _, t := range stale {
 			t.State, t.Reason, t.Finished = Failed, staleReason(t.Heartbeat), now
 			res, err := tx.ExecContext(ctx, `UPDATE trials SET state = 'FAILED', reason = $2, finished_us = $3
-				WHERE id = $1 AND state = 'RUNNING'`, t.ID, t.Reason, now.UnixMicro())
+				WHERE id = $1 AND (state = 'RUNNING' OR (state = 'WAITING' AND $2 = 'FAILED'))`, t.ID, t.Reason, now.UnixMicro())
 			if err != nil {
 				return err
 			}

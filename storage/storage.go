@@ -163,7 +163,9 @@ type Storage interface {
 	ClaimTrial(ctx context.Context, studyID int64, worker string) (t Trial, ok bool, err error)
 	// FinishTrial records the final state; ErrFinished if the trial already
 	// finished (a conditional update, so of two concurrent finishes exactly
-	// one wins). ErrNotFound for an unknown id.
+	// one wins). ErrNotFound for an unknown id. A WAITING trial may only be
+	// FAILED (cancelled before it ran): a value for a trial nobody ran is
+	// ErrNotRunning, as Optuna refuses to tell a WAITING trial.
 	FinishTrial(ctx context.Context, id int64, f Finish) error
 	Heartbeat(ctx context.Context, id int64) error                         // ErrFinished if finished
 	Report(ctx context.Context, id int64, step int64, value float64) error // upsert by (trial, step); ErrFinished if finished, ErrNotRunning if WAITING

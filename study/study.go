@@ -48,6 +48,9 @@ var (
 	ErrBudget = errors.New("the study's trial budget is used up")
 	// ErrFinished is returned by Tell for a trial that already has a result.
 	ErrFinished = storage.ErrFinished
+	// ErrNotRunning is returned by Tell with a value, and by Report, for a
+	// WAITING trial (enqueued, not yet handed out by an ask).
+	ErrNotRunning = storage.ErrNotRunning
 )
 
 // DefaultLease is how long a running trial may go without a heartbeat
@@ -521,7 +524,9 @@ type Result struct {
 }
 
 // Tell records the result of trial id; ErrFinished (wrapped) when it
-// already has one, even the same: a result is final. An error, or a value that is NaN,
+// already has one, even the same: a result is final. A WAITING trial (not
+// yet asked for) takes only an error, which cancels it; a value for it is
+// ErrNotRunning, as Optuna refuses to tell a WAITING trial. An error, or a value that is NaN,
 // infinite or one the study's transform cannot take (log: not > 0), marks
 // the trial FAILED with the reason; the study is otherwise unaffected. An
 // interrupted trial (Result.Requeue) is FAILED with its reason and its

@@ -829,3 +829,28 @@ func TestEnqueueKeepsTheValuesGiven(t *testing.T) {
 		t.Fatalf("enqueue past the budget: %v, want ErrBudget", err)
 	}
 }
+
+// TestTellWaitingTrial: an enqueued trial nobody has asked for takes no
+// value (Optuna: "Cannot tell a WAITING trial"), but an error cancels it.
+func TestTellWaitingTrial(t *testing.T) {
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	s, err := New(sp, Options{Sampler: sampler.Random{}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := s.Enqueue(bg, space.Assignment{"x": 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []Result{{Value: 1}, {Value: 1, Pruned: true}} {
+		if err := s.Tell(bg, tr.ID, r); !errors.Is(err, ErrNotRunning) {
+			t.Errorf("Tell(%+v) of a WAITING trial: %v, want ErrNotRunning", r, err)
+		}
+	}
+	if err := s.Tell(bg, tr.ID, Result{Err: errors.New("cancelled")}); err != nil {
+		t.Fatalf("cancelling a WAITING trial: %v", err)
+	}
+	if all, err := s.Trials(bg); err != nil || len(all) != 1 || all[0].State != Failed || all[0].Reason != "cancelled" {
+		t.Errorf("trials after the cancel = %+v, %v; want one FAILED, cancelled", all, err)
+	}
+}

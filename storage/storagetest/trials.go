@@ -125,7 +125,7 @@ func testTrialRoundTrip(t *testing.T, s storage.Storage) {
 	recent(t, "Finished", got.Finished)
 
 	// nil stays nil: no params, no X, no value, no metrics.
-	bare, err := s.AddTrial(ctx(t), storage.Trial{StudyID: st.ID, RetryOf: -1})
+	bare, err := s.AddTrial(ctx(t), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,10 +256,17 @@ func testFinishTrial(t *testing.T, s storage.Storage) {
 		t.Errorf("losing finish changed the trial: %+v", got)
 	}
 	wantErr(t, "FinishTrial unknown", s.FinishTrial(ctx(t), 999999, storage.Finish{State: storage.Failed}), storage.ErrNotFound)
-	// A WAITING trial may be finished directly (e.g. cancelled before it ran).
+	// A WAITING trial may be FAILED directly (cancelled before it ran), but
+	// nobody ran it, so it has no value to record.
 	w := add(t, s, st.ID, storage.Waiting, 1)
+	for _, f := range []storage.Finish{{State: storage.Complete, Value: ptr(1)}, {State: storage.Pruned, Value: ptr(1)}} {
+		wantErr(t, "FinishTrial "+f.State.String()+" of a WAITING trial", s.FinishTrial(ctx(t), w.ID, f), storage.ErrNotRunning)
+	}
+	if got, _ := s.GetTrial(ctx(t), w.ID); got.State != storage.Waiting || got.Value != nil {
+		t.Errorf("a refused finish changed the WAITING trial: %+v", got)
+	}
 	if err := s.FinishTrial(ctx(t), w.ID, storage.Finish{State: storage.Failed, Reason: "cancelled"}); err != nil {
-		t.Errorf("finishing a WAITING trial: %v", err)
+		t.Errorf("cancelling a WAITING trial: %v", err)
 	}
 }
 
