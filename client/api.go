@@ -60,7 +60,7 @@ type Batch struct {
 	// empty. A trial whose worker died is re-queued once its lease lapses,
 	// so a worker may keep asking while Pending > 0.
 	Pending int
-	Lease   time.Duration // heartbeat more often than this
+	Lease   time.Duration // heartbeat more often than this; 0 when the server gives no positive lease
 }
 
 // Result is what a finished trial reports to Tell.
@@ -127,7 +127,13 @@ func (c *Client) Ask(ctx context.Context, study string, n int, worker string) (B
 	for i := range out.Trials {
 		out.Trials[i].State = "RUNNING"
 	}
-	return Batch{Trials: out.Trials, Pending: out.Pending, Lease: time.Duration(out.LeaseSeconds * float64(time.Second))}, nil
+	// A lease beyond time.Duration's range converted to a negative one
+	// (1e300 s became −2562047h), which a caller's ticker would panic on.
+	var lease time.Duration
+	if d := out.LeaseSeconds * float64(time.Second); d > 0 {
+		lease = time.Duration(min(d, 1<<62))
+	}
+	return Batch{Trials: out.Trials, Pending: out.Pending, Lease: lease}, nil
 }
 
 // Enqueue adds params as a WAITING trial that the next ask hands out. It

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Defaults of the options.
@@ -228,7 +229,13 @@ func responseError(method, path string, resp *http.Response) *Error {
 	} else {
 		e.Message = strings.TrimSpace(string(data))
 		if len(e.Message) > 200 {
-			e.Message = e.Message[:200] + "..."
+			// Cut between characters: a proxy's HTML page in another
+			// language would otherwise end in half a character.
+			cut := 200
+			for cut > 0 && !utf8.RuneStart(e.Message[cut]) {
+				cut--
+			}
+			e.Message = e.Message[:cut] + "..."
 		}
 		if e.Message == "" {
 			e.Message = "(no message)"

@@ -262,11 +262,17 @@ func decodeField(n *yaml.Node, v any, want, field string, add func(line int, fie
 	}
 }
 
-// decodeWhole is decodeField for an integer field: the YAML decoder would
-// truncate a float (trials: 2.5 became 2) where the file has a mistake.
+// decodeWhole is decodeField for an integer field (an int or a uint64):
+// the YAML decoder would truncate a float (trials: 2.5 became 2) where the
+// file has a mistake, and converts one just out of range (2⁶³ into an int,
+// 2⁶⁴ into a uint64) to a wrong value without an error.
 func decodeWhole(n *yaml.Node, v any, want, field string, add func(line int, field, format string, args ...any)) {
 	var f float64
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && n.Decode(&f) == nil && f != math.Trunc(f) {
+	limit := math.Ldexp(1, 63)
+	if _, ok := v.(*uint64); ok {
+		limit = math.Ldexp(1, 64)
+	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && n.Decode(&f) == nil && (f != math.Trunc(f) || math.Abs(f) >= limit) {
 		add(n.Line, field, "want %s, got %s", want, nodeKind(n))
 		return
 	}

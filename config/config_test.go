@@ -114,6 +114,10 @@ func TestErrors(t *testing.T) {
 		{"trials not whole", "name: a\ntrials: 2.5\n" + space, []string{`line 2: trials: want an integer, got "2.5"`}},
 		{"workers not whole", "name: a\nworkers: 1.9\n" + space, []string{`line 2: workers: want an integer, got "1.9"`}},
 		{"seed not whole", "name: a\nseed: 1.7\n" + space, []string{`line 2: seed: want an integer from 0, got "1.7"`}},
+		// Just out of range, the YAML decoder gave a wrong value without an
+		// error: trials −9223372036854775808, seed 9223372036854775808.
+		{"trials 2^63", "name: a\ntrials: 9.2233720368547758e18\n" + space, []string{`line 2: trials: want an integer, got "9.2233720368547758e18"`}},
+		{"seed 2^64", "name: a\nseed: 1.8446744073709552e19\n" + space, []string{`line 2: seed: want an integer from 0, got "1.8446744073709552e19"`}},
 		{"two documents", "name: a\n" + space + "---\nname: b\n" + space, []string{"line 5: a second YAML document"}},
 		{"no space", "name: a\n", []string{"space"}},
 		{"low >= high", "name: a\nspace:\n  x: {type: float, low: 2, high: 1}\n", []string{"space.x", "line 3", "low"}},

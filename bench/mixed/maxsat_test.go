@@ -197,6 +197,8 @@ func TestWCNFMalformed(t *testing.T) {
 		{"empty clause", "p wcnf 3 1 9\n1 0\n", 2, "empty clause"},
 		{"hard marker", "p wcnf 3 1 9\nh 1 0\n", 2, "new-style"},
 		{"count mismatch", "c\np wcnf 3 2 9\n1 1 0\n", 2, "declares 2 clauses but the file has 1"},
+		// It ran out of memory reserving room for the declared clauses.
+		{"huge count", "p wcnf 1 1000000000000 9\n1 1 0\n", 1, "declares 1000000000000 clauses but the file has 1"},
 	} {
 		path := filepath.Join(t.TempDir(), "bad.wcnf")
 		if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {

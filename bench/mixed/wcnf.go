@@ -79,8 +79,11 @@ func ParseWCNF(r io.Reader, name string) (*WCNF, error) {
 			}
 			header, declared = n, nc
 			w.NumVars, w.Top = nv, top
-			w.Weights = make([]float64, 0, nc)
-			w.Clauses = make([][]int, 0, nc)
+			// nc is the file's claim, checked against its clauses at the
+			// end: reserve room for no more than a large instance needs, or
+			// "p wcnf 1 1000000000000" runs out of memory before line 2.
+			w.Weights = make([]float64, 0, min(nc, 1024))
+			w.Clauses = make([][]int, 0, min(nc, 1024))
 			continue
 		case fields[0] == "h":
 			return nil, bad(n, "hard clause marked \"h\": the new-style WCNF format is not supported, write it as TOP LIT ... 0")
