@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/storage"
@@ -62,7 +63,10 @@ func TestProgressCountsReRunsOnce(t *testing.T) {
 // TestRunSaysWhenTrialsAreStillRunning: a --resume that ends with trials
 // RUNNING in another process's hands (here the test's, as after a kill -9
 // of a run whose lease has not yet run out) says so, since the study is
-// then short of its budget.
+// then short of its budget. Such a trial is not counted done; once its
+// lease has passed, the next --resume re-runs it, and the progress counts
+// the re-run within the budget (it showed "1 of 12 done" and then
+// "[13/12]").
 func TestRunSaysWhenTrialsAreStillRunning(t *testing.T) {
 	file, url := writeStudy(t, strings.ReplaceAll(sphereStudy, "LOGS", filepath.Join(t.TempDir(), "logs")))
 	cfg, err := config.Load(file)
@@ -82,15 +86,35 @@ func TestRunSaysWhenTrialsAreStillRunning(t *testing.T) {
 	if _, err := st.Ask(ctx); err != nil {
 		t.Fatal(err)
 	}
-	var out, errOut bytes.Buffer
-	cmd := rootCmd()
-	cmd.SetArgs([]string{"run", file, "--storage", url, "--resume"})
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
-	if err := cmd.ExecuteContext(ctx); err != nil {
-		t.Fatal(err)
+	resume := func(args ...string) (stdout, stderr string) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		cmd := rootCmd()
+		cmd.SetArgs(append([]string{"run", file, "--storage", url, "--resume"}, args...))
+		cmd.SetOut(&out)
+		cmd.SetErr(&errOut)
+		if err := cmd.ExecuteContext(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), errOut.String()
 	}
-	if !strings.Contains(out.String(), "11 complete") || !strings.Contains(errOut.String(), "1 trials are still RUNNING") {
-		t.Fatalf("stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	out, errOut := resume()
+	for _, want := range []string{"0 of 12 trials done, 1 running", "[11/12]", "1 trials are still RUNNING"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("first resume: stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if !strings.Contains(out, "11 complete") {
+		t.Errorf("first resume: stdout:\n%s", out)
+	}
+	time.Sleep(300 * time.Millisecond)
+	out, errOut = resume("--lease", "200ms")
+	for _, want := range []string{"11 of 12 trials done, 1 running", "[12/12]"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("second resume: stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "[13/12]") || !strings.Contains(out, "12 complete") {
+		t.Errorf("second resume:\nstdout:\n%s\nstderr:\n%s", out, errOut)
 	}
 }

@@ -151,14 +151,18 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if err != nil {
 		return err
 	}
-	remaining, err := st.Remaining(ctx)
-	if err != nil {
-		return err
+	again, done, running := reRuns(before), finished(before), 0
+	for _, t := range before {
+		if t.State == study.Running {
+			running++
+		}
 	}
-	again := reRuns(before)
-	done := cfg.Trials - remaining - again
-	fmt.Fprintf(stderr, "study %s: %s, sampler %s, %d of %d trials done, storage %s\n",
-		st.Name(), st.Direction(), modelLabel(st), done, cfg.Trials, shown)
+	status := fmt.Sprintf("%d of %d trials done", done, cfg.Trials)
+	if running > 0 {
+		status += fmt.Sprintf(", %d running", running)
+	}
+	fmt.Fprintf(stderr, "study %s: %s, sampler %s, %s, storage %s\n",
+		st.Name(), st.Direction(), modelLabel(st), status, shown)
 	if again > 0 {
 		fmt.Fprintf(stderr, "boa: %d interrupted or lost trials run again first\n", again)
 	}
@@ -221,6 +225,27 @@ func interruptedError(err error, path string, lease time.Duration) error {
 			errors.Join(unrecorded...), path, lease)
 	}
 	return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
+}
+
+// finished counts the finished trials that hold a place in the budget: an
+// interrupted or lost trial gives its place to its re-run. Trials still
+// RUNNING do not count, though they hold their places too: they may belong
+// to a killed process, and then their re-runs are yet to be run (here,
+// once they are reaped), which the progress counts.
+func finished(trials []study.Trial) int {
+	retried := make(map[int]bool)
+	for _, t := range trials {
+		if t.RetryOf >= 0 {
+			retried[t.RetryOf] = true
+		}
+	}
+	n := 0
+	for _, t := range trials {
+		if t.State.Finished() && !retried[t.Number] {
+			n++
+		}
+	}
+	return n
 }
 
 // reRuns counts the interrupted or lost trials waiting to run again; each
