@@ -155,14 +155,22 @@ func TestErrors(t *testing.T) {
 }
 
 func TestJSONErrors(t *testing.T) {
-	for _, doc := range []string{
-		`{"name":"a","space":{"x":{"type":"float","low":0,"high":1}},"bogus":1}`,
-		`{"name":"a","space":{"x":{"type":"float","low":0,"high":1}}} trailing`,
-		`{"name":"a"}`,
-		`[1,2]`,
+	const sp = `"space":{"x":{"type":"float","low":0,"high":1}}`
+	for doc, want := range map[string]string{
+		`{"name":"a",` + sp + `,"bogus":1}`: `unknown field "bogus"`,
+		`{"name":"a",` + sp + `} trailing`:  "",
+		`{"name":"a"}`:                      "",
+		`[1,2]`:                             "",
+		// Type errors name the field, as the YAML side does.
+		`{"name":"a","trials":"x",` + sp + `}`:                 "study: trials: want an integer, got a string",
+		`{"name":"a","trials":1.5,` + sp + `}`:                 "study: trials: want an integer, got 1.5",
+		`{"name":"a","seed":-1,` + sp + `}`:                    "study: seed: want an integer ≥ 0, got -1",
+		`{"name":"a","workers":true,` + sp + `}`:               "study: workers: want an integer, got a boolean",
+		`{"name":"a","objective":{"command":"ls"},` + sp + `}`: "study: objective.command: want a list, got a string",
 	} {
-		if _, err := ParseJSON([]byte(doc)); err == nil {
-			t.Errorf("%s: no error", doc)
+		_, err := ParseJSON([]byte(doc))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error with %q", doc, err, want)
 		}
 	}
 }
