@@ -200,12 +200,16 @@ func (c *Client) once(ctx context.Context, method, path string, payload []byte, 
 		}
 		return err // *url.Error names the method and URL
 	}
-	defer resp.Body.Close()
+	defer func() {
+		// Read what is left (a malformed answer, an error page) so that
+		// the connection can serve the next request.
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+		resp.Body.Close()
+	}()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return responseError(method, path, resp)
 	}
 	if out == nil || resp.StatusCode == http.StatusNoContent {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 		return nil
 	}
 	dec := json.NewDecoder(resp.Body)

@@ -1,20 +1,16 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 )
-
-type roundTripper func(*http.Request) (*http.Response, error)
-
-func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // FuzzAnswer feeds arbitrary answers (status, Retry-After, body) to the
 // client's ask, as a server, a proxy in front of it or another version
@@ -42,16 +38,36 @@ func FuzzAnswer(f *testing.F) {
 	} {
 		f.Add(s.status, s.after, []byte(s.body))
 	}
+	// One real server answers every input with the answer under test.
+	var (
+		mu     sync.Mutex
+		answer struct {
+			status int
+			after  string
+			body   []byte
+		}
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", answer.after)
+		w.WriteHeader(answer.status)
+		_, _ = w.Write(answer.body)
+	}))
+	f.Cleanup(srv.Close)
 	f.Fuzz(func(t *testing.T, status int, after string, body []byte) {
-		if status < 100 || status > 999 || status == http.StatusNoContent {
+		// 1xx are informational (a final answer follows); 204 and 304
+		// have no body.
+		if status < 200 || status > 599 || status == http.StatusNoContent || status == http.StatusNotModified {
 			return
 		}
-		rt := roundTripper(func(r *http.Request) (*http.Response, error) {
-			h := http.Header{}
-			h.Set("Retry-After", after)
-			return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(bytes.NewReader(body)), Request: r}, nil
-		})
-		c := New("http://boa.test", "", WithHTTPClient(&http.Client{Transport: rt}), WithRetry(0))
+		// A control character makes the header malformed: the transport
+		// refuses such an answer before the client reads it.
+		if strings.ContainsFunc(after, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		answer.status, answer.after, answer.body = status, after, body
+		c := New(srv.URL, "", WithRetry(0))
 		b, err := c.Ask(context.Background(), "s", 1, "w")
 		if status < 200 || status > 299 {
 			var e *Error
