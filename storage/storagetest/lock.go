@@ -93,7 +93,9 @@ func testLockExpiry(t *testing.T, s storage.Storage) {
 // expires and is taken over.
 func testLockRenew(t *testing.T, s storage.Storage) {
 	st := NewStudy(t, s, "s")
-	const ttl = 200 * time.Millisecond
+	// Renewals come every ttl/5: a gap of a whole ttl between two (a
+	// loaded CI machine) is needed before the waiter can take over.
+	const ttl = 500 * time.Millisecond
 	held, err := s.Lock(ctx(t), st.ID, "slow", ttl)
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +108,7 @@ func testLockRenew(t *testing.T, s storage.Storage) {
 		done <- err
 	}()
 	for range 12 {
-		time.Sleep(ttl / 4)
+		time.Sleep(ttl / 5)
 		if err := held.Renew(ctx(t)); err != nil {
 			t.Fatalf("renewing a live lease: %v", err)
 		}
