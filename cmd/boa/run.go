@@ -50,10 +50,10 @@ func runCmd() *cobra.Command {
 		Short: "Run a study from a study file, or minimise a built-in test function",
 		Long: "boa run CONFIG.yaml runs the study the file describes (DESIGN.md §2.2): its command is run\n" +
 			"once per trial, trials are kept in the storage (--storage, else the file's, else\n" +
-			"$BOA_STORAGE, else sqlite:boa.db), and --resume\n" +
-			"continues a study where it stopped. It exits non-zero when interrupted (Ctrl-C; a\n" +
-			"second Ctrl-C exits at once), when the storage fails for longer than --lease, and\n" +
-			"when no trial completed (the first failure is shown).\n\n" +
+			"$BOA_STORAGE, else sqlite:boa.db), and --resume continues a study where it stopped.\n" +
+			"It exits non-zero when interrupted (Ctrl-C; a second Ctrl-C exits at once), when\n" +
+			"the storage fails for longer than --lease, and when no trial completed (the first\n" +
+			"failure is shown).\n\n" +
 			"boa run --function NAME minimises a built-in test function in memory: a\n" +
 			"continuous test function (--dim for those defined in any dimension) or a\n" +
 			"mixed categorical problem of the CoCaBO and CASMOPOLITAN papers.\n\n" +
