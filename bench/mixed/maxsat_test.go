@@ -187,6 +187,8 @@ func TestWCNFMalformed(t *testing.T) {
 		{"bad header", "p cnf 3 1\n1 1 0\n", 1, "want the header"},
 		{"bad counts", "p wcnf three 1 9\n", 1, "positive number of variables"},
 		{"bad top", "p wcnf 3 1 -2\n", 1, "top weight"},
+		// NewMaxSAT would allocate a parameter per declared variable.
+		{"huge variable count", "p wcnf 1000000000000 1 9\n1 1 0\n", 1, "declares 1000000000000 variables; a MaxSAT problem here has at most 65536"},
 		{"two headers", "p wcnf 3 1 9\np wcnf 3 1 9\n", 2, "second header"},
 		{"bad weight", "p wcnf 3 1 9\nx 1 0\n", 2, "weight \"x\""},
 		{"zero weight", "p wcnf 3 1 9\n0 1 0\n", 2, "not a positive number"},

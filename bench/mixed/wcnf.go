@@ -109,6 +109,11 @@ func ParseWCNF(r io.Reader, name string) (*WCNF, error) {
 	return w, nil
 }
 
+// MaxVars bounds the variables of an instance: each becomes a binary
+// parameter of the problem's space (NewMaxSAT), and no GP searches a
+// space of more. The instances of the seeds have 28–60.
+const MaxVars = 1 << 16
+
 // parseHeader reads "p wcnf NVARS NCLAUSES [TOP]".
 func parseHeader(f []string) (nv, nc int, top float64, err error) {
 	if len(f) < 4 || len(f) > 5 || f[1] != "wcnf" {
@@ -118,6 +123,9 @@ func parseHeader(f []string) (nv, nc int, top float64, err error) {
 	nc, err2 := strconv.Atoi(f[3])
 	if err1 != nil || err2 != nil || nv < 1 || nc < 0 {
 		return 0, 0, 0, fmt.Errorf("the header needs a positive number of variables and a number of clauses, got %q and %q", f[2], f[3])
+	}
+	if nv > MaxVars {
+		return 0, 0, 0, fmt.Errorf("the header declares %d variables; a MaxSAT problem here has at most %d, one binary parameter each", nv, MaxVars)
 	}
 	top = math.Inf(1)
 	if len(f) == 5 {
