@@ -174,11 +174,28 @@ type reply struct {
 // exchange sends one line and waits for one answer. A timeout or a
 // cancelled ctx leaves the protocol out of step, so both kill the process.
 func (s *optunaSession) exchange(ctx context.Context, msg []byte, op string) (*reply, error) {
-	if _, err := s.stdin.Write(append(msg, '\n')); err != nil {
-		return nil, s.died(op)
-	}
 	timer := time.NewTimer(s.timeout)
 	defer timer.Stop()
+	// The write is bounded too: once the pipe's buffer (64 KiB) is full, an
+	// adapter that does not read (hung before its loop) would block it for
+	// ever. A kill makes a blocked write fail, so the goroutine ends.
+	written := make(chan error, 1)
+	go func() {
+		_, err := s.stdin.Write(append(msg, '\n'))
+		written <- err
+	}()
+	select {
+	case err := <-written:
+		if err != nil {
+			return nil, s.died(op)
+		}
+	case <-timer.C:
+		s.kill()
+		return nil, fmt.Errorf("peers: optuna: %s: the adapter (%s) read nothing within %v; killed it%s", op, s.python, s.timeout, s.stderr.suffix())
+	case <-ctx.Done():
+		s.kill()
+		return nil, fmt.Errorf("peers: optuna: %s: %w; the adapter was stopped", op, ctx.Err())
+	}
 	select {
 	case line, ok := <-s.lines:
 		if !ok {

@@ -154,6 +154,22 @@ sys.stdin.readline(); sys.stderr.write("thinking\n"); sys.stderr.flush(); time.s
 	}
 }
 
+// TestAdapterThatDoesNotRead: a first message larger than the pipe's
+// buffer, to an adapter that never reads it, ends after the timeout (the
+// write blocked until the adapter exited).
+func TestAdapterThatDoesNotRead(t *testing.T) {
+	t.Parallel()
+	cfg := map[string]any{"padding": strings.Repeat("x", 256<<10)}
+	start := time.Now()
+	_, err := startAdapter(context.Background(), anyPython(t), "import time; time.sleep(60)", cfg, time.Second, mixedSpace())
+	if err == nil || !strings.Contains(err.Error(), "read nothing within 1s") {
+		t.Errorf("start = %v; want the adapter killed for reading nothing", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("start took %v", d)
+	}
+}
+
 // TestCloseDuringAsk checks that Close ends a request that is waiting.
 func TestCloseDuringAsk(t *testing.T) {
 	t.Parallel()
