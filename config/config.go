@@ -116,6 +116,7 @@ func ParseYAML(data []byte) (*Study, error) {
 			return nil, &fieldError{line: next.Content[0].Line, msg: "a second YAML document (after ---); a study file holds one study"}
 		}
 	}
+	expandMerges(&doc, map[*yaml.Node]bool{})
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = resolveAlias(root.Content[0])
@@ -279,6 +280,57 @@ func decodeWhole(n *yaml.Node, v any, want, field string, add func(line int, fie
 	}
 	decodeField(n, v, want, field, add)
 }
+
+// expandMerges replaces each YAML merge key ("<<: *defaults", or a list
+// of them) by the fields of the mappings it names, in place, where the
+// key stood: a field written in the mapping itself wins, and of the merged
+// mappings the earlier wins, as YAML's merge rule says. The walkers below
+// read fields one by one and would call "<<" an unknown field. A merge
+// value that is not a mapping, or a list of them, is left as it is, and
+// so reported.
+func expandMerges(n *yaml.Node, done map[*yaml.Node]bool) {
+	n = resolveAlias(n)
+	if done[n] {
+		return
+	}
+	done[n] = true
+	for _, c := range n.Content {
+		expandMerges(c, done)
+	}
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	own := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; !isMerge(k) {
+			own[k.Value] = true
+		}
+	}
+	var out []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, val := n.Content[i], resolveAlias(n.Content[i+1])
+		sources := []*yaml.Node{val}
+		if val.Kind == yaml.SequenceNode {
+			sources = val.Content
+		}
+		if !isMerge(key) || slices.ContainsFunc(sources, func(m *yaml.Node) bool { return resolveAlias(m).Kind != yaml.MappingNode }) {
+			out = append(out, key, n.Content[i+1])
+			continue
+		}
+		for _, m := range sources {
+			m = resolveAlias(m)
+			for j := 0; j+1 < len(m.Content); j += 2 {
+				if k := m.Content[j]; !own[k.Value] {
+					own[k.Value] = true
+					out = append(out, k, m.Content[j+1])
+				}
+			}
+		}
+	}
+	n.Content = out
+}
+
+func isMerge(key *yaml.Node) bool { return key.Kind == yaml.ScalarNode && key.ShortTag() == "!!merge" }
 
 func resolveAlias(n *yaml.Node) *yaml.Node {
 	for n.Kind == yaml.AliasNode && n.Alias != nil {

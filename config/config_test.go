@@ -1,9 +1,12 @@
 package config
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boaopt/boa/space"
 )
 
 const designExample = `
@@ -238,5 +241,52 @@ func TestJSONChecksTheObjective(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "objective.command: command[1] \"{y}\": unknown parameter {y}") ||
 		!strings.Contains(err.Error(), `objective.env: variable name "A=B"`) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestMergeKeys: YAML merge keys ("<<: *anchor", or a list) bring the
+// fields of the mappings they name, where they stand; a field written
+// beside them wins, and of a list the earlier mapping.
+func TestMergeKeys(t *testing.T) {
+	s, err := ParseYAML([]byte(`name: a
+space:
+  lr: &lr {type: float, low: 1e-4, high: 1, log: true}
+  lr2: {<<: *lr, high: 0.1}
+  n: {<<: [{type: int, low: 0}, {type: float, high: 5}]}
+  last: {type: bool}
+objective:
+  <<: &run {timeout: 1m}
+  command: [train, "{lr}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := s.Space.Params()
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	want := []string{"lr", "lr2", "n", "last"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("parameters %v, want %v (in the file's order)", names, want)
+	}
+	if p := ps[1]; p.Kind != space.Float || !p.Log || p.Low != 1e-4 || p.High != 0.1 {
+		t.Errorf("lr2 = %+v, want lr's fields with high 0.1", p)
+	}
+	if p := ps[2]; p.Kind != space.Int || p.Low != 0 || p.High != 5 {
+		t.Errorf("n = %+v, want int 0..5 (the earlier mapping's type)", p)
+	}
+	if time.Duration(s.Objective.Timeout) != time.Minute {
+		t.Errorf("objective timeout %v, want the merged 1m", s.Objective.Timeout)
+	}
+	for doc, want := range map[string]string{
+		// Not a mapping: nothing to merge, so "<<" stays and is reported.
+		"name: a\nspace:\n  x: {<<: 3, type: float, low: 0, high: 1}\n": `unknown field "<<"`,
+		// A quoted "<<" is a plain key.
+		"name: a\n\"<<\": {trials: 3}\nspace:\n  x: {type: float, low: 0, high: 1}\n": "<<: unknown field",
+	} {
+		if _, err := ParseYAML([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error with %q", doc, err, want)
+		}
 	}
 }
