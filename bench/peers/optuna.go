@@ -184,38 +184,36 @@ func (s *optunaSession) exchange(ctx context.Context, msg []byte, op string) (*r
 		_, err := s.stdin.Write(append(msg, '\n'))
 		written <- err
 	}()
-	select {
-	case err := <-written:
-		if err != nil {
-			return nil, s.died(op)
-		}
-	case <-timer.C:
-		s.kill()
-		return nil, fmt.Errorf("peers: optuna: %s: the adapter (%s) read nothing within %v; killed it%s", op, s.python, s.timeout, s.stderr.suffix())
-	case <-ctx.Done():
-		s.kill()
-		return nil, fmt.Errorf("peers: optuna: %s: %w; the adapter was stopped", op, ctx.Err())
-	}
-	select {
-	case line, ok := <-s.lines:
-		if !ok {
-			return nil, s.died(op)
-		}
-		var r reply
-		if err := json.Unmarshal(line, &r); err != nil {
+	for {
+		select {
+		case err := <-written:
+			if err != nil {
+				return nil, s.died(op)
+			}
+			written = nil // sent: now the answer
+		case line, ok := <-s.lines:
+			if !ok {
+				return nil, s.died(op)
+			}
+			var r reply
+			if err := json.Unmarshal(line, &r); err != nil {
+				s.kill()
+				return nil, fmt.Errorf("peers: optuna: %s: the adapter wrote %q, not a protocol line; stopped it%s", op, trim(line), s.stderr.suffix())
+			}
+			if r.Error != "" {
+				return nil, fmt.Errorf("peers: optuna: %s: %s", op, r.Error)
+			}
+			return &r, nil
+		case <-timer.C:
 			s.kill()
-			return nil, fmt.Errorf("peers: optuna: %s: the adapter wrote %q, not a protocol line; stopped it%s", op, trim(line), s.stderr.suffix())
+			if written != nil {
+				return nil, fmt.Errorf("peers: optuna: %s: the adapter (%s) read nothing within %v; killed it%s", op, s.python, s.timeout, s.stderr.suffix())
+			}
+			return nil, fmt.Errorf("peers: optuna: %s: no answer within %v from the adapter (%s); killed it%s", op, s.timeout, s.python, s.stderr.suffix())
+		case <-ctx.Done():
+			s.kill()
+			return nil, fmt.Errorf("peers: optuna: %s: %w; the adapter was stopped", op, ctx.Err())
 		}
-		if r.Error != "" {
-			return nil, fmt.Errorf("peers: optuna: %s: %s", op, r.Error)
-		}
-		return &r, nil
-	case <-timer.C:
-		s.kill()
-		return nil, fmt.Errorf("peers: optuna: %s: no answer within %v from the adapter (%s); killed it%s", op, s.timeout, s.python, s.stderr.suffix())
-	case <-ctx.Done():
-		s.kill()
-		return nil, fmt.Errorf("peers: optuna: %s: %w; the adapter was stopped", op, ctx.Err())
 	}
 }
 
