@@ -48,7 +48,13 @@ func NewMemory() *Memory {
 
 var _ Storage = (*Memory)(nil)
 
-func (m *Memory) lock() error {
+// lock takes the mutex for a call made with ctx. A call whose context has
+// ended changes nothing and returns ctx.Err(), as the SQL storages do
+// (database/sql checks the context before it runs a statement).
+func (m *Memory) lock(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -75,7 +81,7 @@ func (m *Memory) CreateStudy(ctx context.Context, s Study) (Study, error) {
 	if err := validateStudy(s); err != nil {
 		return Study{}, err
 	}
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return Study{}, err
 	}
 	defer m.mu.Unlock()
@@ -92,7 +98,7 @@ func (m *Memory) CreateStudy(ctx context.Context, s Study) (Study, error) {
 }
 
 func (m *Memory) GetStudy(ctx context.Context, name string) (Study, error) {
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return Study{}, err
 	}
 	defer m.mu.Unlock()
@@ -104,7 +110,7 @@ func (m *Memory) GetStudy(ctx context.Context, name string) (Study, error) {
 }
 
 func (m *Memory) ListStudies(ctx context.Context) ([]Study, error) {
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer m.mu.Unlock()
@@ -119,7 +125,7 @@ func (m *Memory) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 	if err := validateNewTrial(t); err != nil {
 		return Trial{}, err
 	}
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return Trial{}, err
 	}
 	defer m.mu.Unlock()
@@ -161,7 +167,7 @@ func (m *Memory) insert(c *Trial) *Trial {
 }
 
 func (m *Memory) ClaimTrial(ctx context.Context, studyID int64, worker string) (Trial, bool, error) {
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return Trial{}, false, err
 	}
 	defer m.mu.Unlock()
@@ -195,7 +201,7 @@ func (m *Memory) FinishTrial(ctx context.Context, id int64, f Finish) error {
 	if err := validateFinish(id, f); err != nil {
 		return err
 	}
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return err
 	}
 	defer m.mu.Unlock()
@@ -219,7 +225,7 @@ func (m *Memory) FinishTrial(ctx context.Context, id int64, f Finish) error {
 }
 
 func (m *Memory) Heartbeat(ctx context.Context, id int64) error {
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return err
 	}
 	defer m.mu.Unlock()
@@ -242,7 +248,7 @@ func (m *Memory) Report(ctx context.Context, id int64, step int64, value float64
 	if err := validateReport(id, step, value); err != nil {
 		return err
 	}
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return err
 	}
 	defer m.mu.Unlock()
@@ -271,7 +277,7 @@ func (m *Memory) Report(ctx context.Context, id int64, step int64, value float64
 }
 
 func (m *Memory) SetLogPath(ctx context.Context, id int64, path string) error {
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return err
 	}
 	defer m.mu.Unlock()
@@ -284,7 +290,7 @@ func (m *Memory) SetLogPath(ctx context.Context, id int64, path string) error {
 }
 
 func (m *Memory) GetTrial(ctx context.Context, id int64) (Trial, error) {
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return Trial{}, err
 	}
 	defer m.mu.Unlock()
@@ -296,7 +302,7 @@ func (m *Memory) GetTrial(ctx context.Context, id int64) (Trial, error) {
 }
 
 func (m *Memory) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer m.mu.Unlock()
@@ -312,7 +318,7 @@ func (m *Memory) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
 }
 
 func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time) ([]Trial, error) {
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer m.mu.Unlock()
@@ -346,7 +352,7 @@ func (m *Memory) Lock(ctx context.Context, studyID int64, holder string, ttl tim
 	}
 	var token uint64
 	try := func() (bool, error) {
-		if err := m.lock(); err != nil {
+		if err := m.lock(ctx); err != nil {
 			return false, err
 		}
 		defer m.mu.Unlock()
@@ -385,7 +391,7 @@ func (m *Memory) Lock(ctx context.Context, studyID int64, holder string, ttl tim
 }
 
 func (m *Memory) PutState(ctx context.Context, studyID int64, key string, value []byte) error {
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return err
 	}
 	defer m.mu.Unlock()
@@ -397,7 +403,7 @@ func (m *Memory) PutState(ctx context.Context, studyID int64, key string, value 
 }
 
 func (m *Memory) GetState(ctx context.Context, studyID int64, key string) ([]byte, error) {
-	if err := m.lock(); err != nil {
+	if err := m.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer m.mu.Unlock()

@@ -51,6 +51,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"LockCancel", testLockCancel},
 		{"State", testState},
 		{"LargeStudy", testLargeStudy},
+		{"Cancelled", testCancelled},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,10 +1,13 @@
 package storagetest
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/boaopt/boa/storage"
 )
@@ -386,5 +389,64 @@ func testTrials(t *testing.T, s storage.Storage) {
 	got, err := s.Trials(ctx(t), st.ID)
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Trials = %+v, %v\nwant %+v", got, err, want)
+	}
+}
+
+// testCancelled checks that a cancelled context stops every call before it
+// changes anything, as database/sql does for the SQL storages: a caller
+// that gave up (a worker shutting down, an HTTP client that went away)
+// must not claim, finish or create behind its own back.
+func testCancelled(t *testing.T, s storage.Storage) {
+	st := NewStudy(t, s, "s")
+	waiting := add(t, s, st.ID, storage.Waiting, 0)
+	running := add(t, s, st.ID, storage.Running, 1)
+	before, err := s.Trials(ctx(t), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, cancel := context.WithCancel(ctx(t))
+	cancel()
+	calls := map[string]func() error{
+		"CreateStudy": func() error {
+			_, err := s.CreateStudy(c, storage.Study{Name: "new", Direction: "minimize", Sampler: "random", Space: json.RawMessage(`{}`)})
+			return err
+		},
+		"GetStudy":    func() error { _, err := s.GetStudy(c, "s"); return err },
+		"ListStudies": func() error { _, err := s.ListStudies(c); return err },
+		"AddTrial": func() error {
+			_, err := s.AddTrial(c, storage.Trial{StudyID: st.ID, State: storage.Waiting, RetryOf: -1, Params: json.RawMessage(`{"i":9}`)})
+			return err
+		},
+		"ClaimTrial": func() error { _, _, err := s.ClaimTrial(c, st.ID, "w"); return err },
+		"FinishTrial": func() error {
+			return s.FinishTrial(c, running.ID, storage.Finish{State: storage.Complete, Value: ptr(1)})
+		},
+		"Heartbeat":  func() error { return s.Heartbeat(c, running.ID) },
+		"Report":     func() error { return s.Report(c, running.ID, 1, 0.5) },
+		"SetLogPath": func() error { return s.SetLogPath(c, running.ID, "/tmp/log") },
+		"GetTrial":   func() error { _, err := s.GetTrial(c, waiting.ID); return err },
+		"Trials":     func() error { _, err := s.Trials(c, st.ID); return err },
+		"Reap":       func() error { _, err := s.Reap(c, st.ID, time.Now().Add(time.Hour)); return err },
+		"Lock":       func() error { _, err := s.Lock(c, st.ID, "h", time.Minute); return err },
+		"PutState":   func() error { return s.PutState(c, st.ID, "k", []byte("v")) },
+		"GetState":   func() error { _, err := s.GetState(c, st.ID, "k"); return err },
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s with a cancelled context: error %v, want context.Canceled", name, err)
+		}
+	}
+	after, err := s.Trials(ctx(t), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(after, before) {
+		t.Errorf("trials changed under a cancelled context:\nbefore %+v\nafter  %+v", before, after)
+	}
+	if _, err := s.GetStudy(ctx(t), "new"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("a study was created under a cancelled context (GetStudy: %v)", err)
+	}
+	if _, err := s.GetState(ctx(t), st.ID, "k"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("state was written under a cancelled context (GetState: %v)", err)
 	}
 }
