@@ -25,7 +25,11 @@ func TestGradients(t *testing.T) {
 			cases = append(cases,
 				acqCase{fmt.Sprintf("EI z≈%g", z), EI{Best: best}},
 				acqCase{fmt.Sprintf("EI ξ z≈%g", z), EI{Best: best + 0.05, Xi: 0.05}},
+				acqCase{fmt.Sprintf("EI ξ=0.2σ z≈%g", z), EI{Best: best + 0.2*sd, XiRel: 0.2}},
 				acqCase{fmt.Sprintf("PI z≈%g", z), PI{Best: best}},
+				acqCase{fmt.Sprintf("PI ξ=0.2σ z≈%g", z), PI{Best: best + 0.2*sd, XiRel: 0.2}},
+				acqCase{fmt.Sprintf("LogEI ξ=0.2σ z≈%g", z), LogEI{Best: best + 0.2*sd, XiRel: 0.2}},
+				acqCase{fmt.Sprintf("LogPI ξ=0.2σ z≈%g", z), LogPI{Best: best + 0.2*sd, XiRel: 0.2}},
 				acqCase{fmt.Sprintf("LogEI z≈%g", z), LogEI{Best: best}},
 				acqCase{fmt.Sprintf("LogPI z≈%g", z), LogPI{Best: best}},
 			)

@@ -9,15 +9,22 @@ import "math"
 //
 // With σ = 0, α = max(y* − μ − ξ, 0) and the gradient is the limit σ → 0 of
 // the smooth one: −∂μ/∂x where y* − μ − ξ > 0, zero otherwise.
+//
+// ξ is Xi + XiRel·σ(x) in EI and in each of the forms below. XiRel = 0.01
+// is the spec's option xi_rel, ξ = 0.01σ(x), which "works well in almost
+// all cases" [000 §2.2.1, after Lizotte 2008; spec §4.1]; ξ then moves
+// with σ. Each form depends on μ and ξ only through y* − μ − ξ, so
+// ∂α/∂ξ = ∂α/∂μ, and ∂α/∂σ gains XiRel·∂α/∂μ.
 type EI struct {
-	Best float64 // incumbent y*, the minimum observed (transformed) value
-	Xi   float64 // exploration offset ξ ≥ 0; 0 by default [000 §2.2.1]
+	Best  float64 // incumbent y*, the minimum observed (transformed) value
+	Xi    float64 // exploration offset ξ ≥ 0; 0 by default [000 §2.2.1]
+	XiRel float64 // adds XiRel·σ(x) to ξ; 0 by default, 0.01 for xi_rel
 }
 
 // Eval implements Function.
 func (a EI) Eval(m Model, x, grad []float64) float64 {
 	mu, sd, dsd := moments(m, x, grad)
-	d := a.Best - mu - a.Xi
+	d := a.Best - mu - a.Xi - a.XiRel*sd
 	if sd == 0 {
 		if d > 0 {
 			scale(grad, -1)
@@ -28,7 +35,8 @@ func (a EI) Eval(m Model, x, grad []float64) float64 {
 	}
 	z := d / sd
 	if grad != nil {
-		chain(grad, -normCDF(z), dsd, normPDF(z))
+		aMu := -normCDF(z)
+		chain(grad, aMu, dsd, normPDF(z)+a.XiRel*aMu)
 	}
 	return sd * hFunc(z)
 }
@@ -42,14 +50,15 @@ func (a EI) Eval(m Model, x, grad []float64) float64 {
 // −∂μ/∂x/(y* − μ − ξ)) and −Inf otherwise (gradient zero); an optimiser
 // maximising LogEI treats −Inf as the worst value.
 type LogEI struct {
-	Best float64 // incumbent y*
-	Xi   float64 // exploration offset ξ ≥ 0
+	Best  float64 // incumbent y*
+	Xi    float64 // exploration offset ξ ≥ 0
+	XiRel float64 // adds XiRel·σ(x) to ξ (see EI)
 }
 
 // Eval implements Function.
 func (a LogEI) Eval(m Model, x, grad []float64) float64 {
 	mu, sd, dsd := moments(m, x, grad)
-	d := a.Best - mu - a.Xi
+	d := a.Best - mu - a.Xi - a.XiRel*sd
 	if sd == 0 {
 		if d > 0 {
 			scale(grad, -1/d)
@@ -61,7 +70,8 @@ func (a LogEI) Eval(m Model, x, grad []float64) float64 {
 	z := d / sd
 	if grad != nil {
 		cr, pr := hRatios(z)
-		chain(grad, -cr/sd, dsd, pr/sd)
+		aMu := -cr / sd
+		chain(grad, aMu, dsd, pr/sd+a.XiRel*aMu)
 	}
 	return math.Log(sd) + LogH(z)
 }
@@ -71,14 +81,15 @@ func (a LogEI) Eval(m Model, x, grad []float64) float64 {
 // [000 §2.2.1]. With σ = 0, α is 1 if y* − μ − ξ > 0 and 0 otherwise, with
 // a zero gradient.
 type PI struct {
-	Best float64 // incumbent y*
-	Xi   float64 // required improvement ξ ≥ 0
+	Best  float64 // incumbent y*
+	Xi    float64 // required improvement ξ ≥ 0
+	XiRel float64 // adds XiRel·σ(x) to ξ (see EI)
 }
 
 // Eval implements Function.
 func (a PI) Eval(m Model, x, grad []float64) float64 {
 	mu, sd, dsd := moments(m, x, grad)
-	d := a.Best - mu - a.Xi
+	d := a.Best - mu - a.Xi - a.XiRel*sd
 	if sd == 0 {
 		scale(grad, 0)
 		if d > 0 {
@@ -89,7 +100,8 @@ func (a PI) Eval(m Model, x, grad []float64) float64 {
 	z := d / sd
 	if grad != nil {
 		pdf := normPDF(z)
-		chain(grad, -pdf/sd, dsd, -z*pdf/sd)
+		aMu := -pdf / sd
+		chain(grad, aMu, dsd, -z*pdf/sd+a.XiRel*aMu)
 	}
 	return normCDF(z)
 }
@@ -98,14 +110,15 @@ func (a PI) Eval(m Model, x, grad []float64) float64 {
 // z ≪ 0; its gradient uses φ(z)/Φ(z) computed through Erfcx. With σ = 0,
 // α is 0 if y* − μ − ξ > 0 and −Inf otherwise, with a zero gradient.
 type LogPI struct {
-	Best float64 // incumbent y*
-	Xi   float64 // required improvement ξ ≥ 0
+	Best  float64 // incumbent y*
+	Xi    float64 // required improvement ξ ≥ 0
+	XiRel float64 // adds XiRel·σ(x) to ξ (see EI)
 }
 
 // Eval implements Function.
 func (a LogPI) Eval(m Model, x, grad []float64) float64 {
 	mu, sd, dsd := moments(m, x, grad)
-	d := a.Best - mu - a.Xi
+	d := a.Best - mu - a.Xi - a.XiRel*sd
 	if sd == 0 {
 		scale(grad, 0)
 		if d > 0 {
@@ -116,7 +129,8 @@ func (a LogPI) Eval(m Model, x, grad []float64) float64 {
 	z := d / sd
 	if grad != nil {
 		r := invMills(z)
-		chain(grad, -r/sd, dsd, -z*r/sd)
+		aMu := -r / sd
+		chain(grad, aMu, dsd, -z*r/sd+a.XiRel*aMu)
 	}
 	return LogNormCDF(z)
 }

@@ -22,6 +22,11 @@ func TestClosedForms(t *testing.T) {
 	}{
 		{"EI z=1", EI{Best: 1}, constModel{0, 1}, Phi1 + phi1},
 		{"EI z=1 σ=2 ξ", EI{Best: 3, Xi: 1}, constModel{0, 4}, 2 * (Phi1 + phi1)},
+		{"EI z=1 σ=2 ξ=0.5σ", EI{Best: 3, XiRel: 0.5}, constModel{0, 4}, 2 * (Phi1 + phi1)},
+		{"LogEI z=1 σ=2 ξ=0.5σ", LogEI{Best: 3, XiRel: 0.5}, constModel{0, 4}, math.Log(2 * (Phi1 + phi1))},
+		{"PI z=-1 ξ=σ", PI{Best: 1, XiRel: 1}, constModel{1, 1}, 1 - Phi1},
+		{"LogPI z=-1 ξ=σ", LogPI{Best: 1, XiRel: 1}, constModel{1, 1}, math.Log(1 - Phi1)},
+		{"EI σ=0 ξ=σ", EI{Best: 2, XiRel: 1}, constModel{0.5, 0}, 1.5},
 		{"EI z=0", EI{Best: 0.5}, constModel{0.5, 0.25}, 0.5 * phi0},
 		{"EI z=-1", EI{Best: 0}, constModel{1, 1}, phi1 - (1 - Phi1)},
 		{"EI σ=0 improving", EI{Best: 2}, constModel{0.5, 0}, 1.5},

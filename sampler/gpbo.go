@@ -35,6 +35,7 @@ type GPBO struct {
 	MLE         bool          // fit by maximum likelihood instead of MAP
 	Acquisition string        // one of the Acq* names; default AcqLogEI
 	Kappa       float64       // κ for AcqLCB; default 2 [000 §5.5]
+	XiRel       float64       // ξ = XiRel·σ(x) in EI, log-EI and PI; default 0, 0.01 is the spec's xi_rel (§4.1)
 	InitPoints  int           // size of the Sobol initial design; 0 means max(5, d+1)
 	Restarts    int           // hyper-parameter starts (spec §3.2); default 10
 	Candidates  int           // raw acquisition candidates (spec §6.1); default 2048
@@ -216,13 +217,16 @@ func believeAll(m *gp.GP, F [][]float64) (*gp.GP, float64) {
 func fantasyIncumbent(observed, fantasised float64) float64 { return min(observed, fantasised) }
 
 func (g *GPBO) acquisition(best float64, n, dim int) (acq.Function, error) {
+	if !(g.XiRel >= 0 && g.XiRel <= math.MaxFloat64) {
+		return nil, fmt.Errorf("gpbo: XiRel %v must be a finite number >= 0", g.XiRel)
+	}
 	switch strings.ToLower(g.Acquisition) {
 	case AcqLogEI, "":
-		return acq.LogEI{Best: best}, nil
+		return acq.LogEI{Best: best, XiRel: g.XiRel}, nil
 	case AcqEI:
-		return acq.EI{Best: best}, nil
+		return acq.EI{Best: best, XiRel: g.XiRel}, nil
 	case AcqPI:
-		return acq.LogPI{Best: best}, nil
+		return acq.LogPI{Best: best, XiRel: g.XiRel}, nil
 	case AcqLCB, "ucb":
 		return acq.LCB{Kappa: g.Kappa}, nil
 	case AcqGPUCB:

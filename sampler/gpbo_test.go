@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/qmc"
 	"github.com/boaopt/boa/space"
 )
@@ -188,6 +189,40 @@ func TestThompsonDoesNotRepeat(t *testing.T) {
 			}
 			tried[sp.Key(u)] = true
 			h.Observed = append(h.Observed, Observation{X: u, Y: float64(len(sp.Key(u)) % 3)})
+		}
+	}
+}
+
+// TestGPBOXiRel: XiRel reaches EI, log-EI and PI as ξ = XiRel·σ(x)
+// (the spec's xi_rel, §4.1), and a negative or NaN one is refused.
+func TestGPBOXiRel(t *testing.T) {
+	g := NewGPBO()
+	g.XiRel = 0.01
+	for _, name := range []string{AcqLogEI, AcqEI, AcqPI} {
+		g.Acquisition = name
+		f, err := g.acquisition(1, 10, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got float64
+		switch f := f.(type) {
+		case acq.LogEI:
+			got = f.XiRel
+		case acq.EI:
+			got = f.XiRel
+		case acq.LogPI:
+			got = f.XiRel
+		default:
+			t.Fatalf("%s: acquisition %T", name, f)
+		}
+		if got != 0.01 {
+			t.Errorf("%s: XiRel %v, want 0.01", name, got)
+		}
+	}
+	for _, bad := range []float64{-0.01, math.NaN(), math.Inf(1)} {
+		g.XiRel = bad
+		if _, err := g.acquisition(1, 10, 2); err == nil || !strings.Contains(err.Error(), "XiRel") {
+			t.Errorf("XiRel %v: error %v, want one naming XiRel", bad, err)
 		}
 	}
 }
