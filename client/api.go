@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -111,13 +112,19 @@ func (c *Client) Study(ctx context.Context, name string) (Study, error) {
 
 // Ask asks study for n trials (1 ≤ n ≤ 100) to run as worker ("" lets the
 // server name the worker by its address).
+//
+// Every attempt of one Ask carries the same random request_id, so an
+// attempt sent again after a lost answer gets the trials the server
+// handed out to the first, not new ones (docs/http-api.md).
 func (c *Client) Ask(ctx context.Context, study string, n int, worker string) (Batch, error) {
 	var out struct {
 		Trials       []Trial `json:"trials"`
 		Pending      int     `json:"pending"`
 		LeaseSeconds float64 `json:"lease_seconds"`
 	}
-	req := map[string]any{"n": n}
+	// crypto/rand, not c.rng: ids must differ between clients, and
+	// WithRand gives clients the same sequence.
+	req := map[string]any{"n": n, "request_id": rand.Text()}
 	if worker != "" {
 		req["worker"] = worker
 	}

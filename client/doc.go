@@ -20,7 +20,7 @@
 // Retrying is safe for every other call: report and heartbeat are idempotent,
 // the server answers a repeated tell that carries the result the trial
 // already has with 200 (so a tell whose first answer was lost does not fail
-// on its retry), and a trial handed out by an ask whose answer was lost is
-// not lost: nobody heartbeats it, so the server marks it FAILED (stale)
-// after its lease and re-queues its configuration once.
+// on its retry), and every attempt of one ask carries the same random
+// request_id, so a repeat after a lost answer gets the trials the first
+// attempt was handed, not new ones.
 package client

@@ -100,3 +100,34 @@ func TestEnqueueRetriedWhenNotSent(t *testing.T) {
 		t.Errorf("enqueue to a refused port: %v after %d retries; want retries", err, retries.Load())
 	}
 }
+
+// An ask whose answer is lost is sent again with the same request_id and
+// gets the trial the server handed out to the first attempt: the study
+// holds one trial, RUNNING, not one running nowhere and a second one.
+func TestAskRetryGetsTheSameTrial(t *testing.T) {
+	ctx := context.Background()
+	var lost atomic.Bool
+	c := newClient(serve(t, "", loseFirst("/ask", &lost)), "")
+	if _, err := c.CreateStudy(ctx, []byte(spec)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.Ask(ctx, "demo", 1, "w")
+	if !lost.Load() {
+		t.Fatal("the first answer was not dropped")
+	}
+	if err != nil || len(b.Trials) != 1 {
+		t.Fatalf("ask whose first answer was lost: %+v, %v", b, err)
+	}
+	trials, err := c.Trials(ctx, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trials) != 1 || trials[0].ID != b.Trials[0].ID || trials[0].State != "RUNNING" {
+		t.Errorf("after one ask whose answer was lost: trials %+v, want only the one handed out (%d)", trials, b.Trials[0].ID)
+	}
+	// A second Ask is another request: it gets another trial.
+	b2, err := c.Ask(ctx, "demo", 1, "w")
+	if err != nil || len(b2.Trials) != 1 || b2.Trials[0].ID == b.Trials[0].ID {
+		t.Errorf("a second ask: %+v, %v; want a new trial", b2, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 // BenchmarkAskTell times one ask and one tell through HTTP (loopback,
 // keep-alive) with the random sampler, so that the numbers are the
 // server's and the storage's, not a model's. It reports the median and
-// 95th percentile of each, in microseconds.
+// 95th percentile of each, in microseconds. The "+id" runs send a
+// request_id with each ask, as boa worker does, which stores the answer.
 //
 //	go test -run '^$' -bench AskTell -benchtime 500x ./server
 func BenchmarkAskTell(b *testing.B) {
@@ -28,8 +30,9 @@ func BenchmarkAskTell(b *testing.B) {
 			return openBench(b, storagetest.PostgresURL(b, true))
 		},
 	}
-	for _, name := range []string{"memory", "sqlite", "postgres"} {
-		b.Run(name, func(b *testing.B) {
+	for _, run := range []string{"memory", "sqlite", "sqlite+id", "postgres", "postgres+id"} {
+		name, withID := strings.CutSuffix(run, "+id")
+		b.Run(run, func(b *testing.B) {
 			srv := httptest.NewServer(New(stores[name](b), Options{}))
 			defer srv.Close()
 			hc := srv.Client()
@@ -50,7 +53,11 @@ func BenchmarkAskTell(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				t0 := time.Now()
-				out := post("/api/v1/studies/bench/ask", `{"worker":"bench"}`)
+				body := `{"worker":"bench"}`
+				if withID {
+					body = fmt.Sprintf(`{"worker":"bench","request_id":"r%d"}`, len(asks))
+				}
+				out := post("/api/v1/studies/bench/ask", body)
 				t1 := time.Now()
 				var id int64
 				if _, err := fmt.Sscanf(string(out), `{"trials":[{"id":%d`, &id); err != nil {

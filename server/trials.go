@@ -16,9 +16,13 @@ import (
 )
 
 type askRequest struct {
-	N      *int   `json:"n"`
-	Worker string `json:"worker"` // who runs the trials, as `boa trials` shows it
+	N         *int   `json:"n"`
+	Worker    string `json:"worker"`     // who runs the trials, as `boa trials` shows it
+	RequestID string `json:"request_id"` // the same for every attempt of one ask (replayAsk)
 }
+
+// maxRequestID bounds a request_id; 128 random bits in hex take 32 bytes.
+const maxRequestID = 128
 
 // ask hands out up to n RUNNING trials of the study, as one batch
 // (study.AskBatch). The list is empty once the budget is used up; it may be
@@ -40,6 +44,9 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 	if err := text("worker", req.Worker, 256); err != nil {
 		return err
 	}
+	if err := text("request_id", req.RequestID, maxRequestID); err != nil {
+		return err
+	}
 	worker := req.Worker
 	if worker == "" {
 		worker = "http:" + r.RemoteAddr
@@ -52,6 +59,15 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer e.unlock()
+	if req.RequestID != "" {
+		resp, ok, err := s.replayAsk(r.Context(), e, req.RequestID)
+		if err != nil || ok {
+			if err == nil {
+				writeJSON(w, http.StatusOK, resp)
+			}
+			return err
+		}
+	}
 	e.st.SetWorker(worker)
 
 	resp := askResponse{Trials: []askedJSON{}, LeaseSeconds: s.opts.Lease.Seconds()}
@@ -71,6 +87,16 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 		}
 		resp.Trials = append(resp.Trials, askedJSON{ID: t.ID, Number: t.Number, Params: pj, RetryOf: retryOf(t.RetryOf), Batch: batchOf(t.Batch)})
 	}
+	if req.RequestID != "" && len(resp.Trials) > 0 {
+		// The trials are RUNNING already: if this fails, the ask is
+		// answered all the same, and a repeat gets new trials, as
+		// without a request_id.
+		if data, err := json.Marshal(resp.Trials); err != nil {
+			return err
+		} else if err := s.store.PutState(r.Context(), e.st.ID(), askKey(req.RequestID), data); err != nil {
+			s.log.Error("ask: could not record the request_id; a repeat of this ask gets new trials", "study", e.st.Name(), "error", err)
+		}
+	}
 	if len(resp.Trials) == 0 {
 		trials, err := s.store.Trials(r.Context(), e.st.ID())
 		if err != nil {
@@ -84,6 +110,50 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, resp)
 	return nil
+}
+
+// askKey is the storage state key under which an ask with a request_id
+// keeps its answer.
+func askKey(id string) string { return "ask/" + id }
+
+// replayAsk answers an ask that repeats an earlier one (the same
+// request_id) with the trials the first one handed out, if they are all
+// still RUNNING, and renews their leases. A worker whose answer was lost
+// on the way (a dropped connection, a proxy's timeout, a server killed
+// after the ask) sends the same request again: without this it would get
+// new trials while the first ones ran nowhere, until their lease lapsed
+// and they were failed as stale and re-queued, and a configuration lost
+// that way twice would be dropped (docs/crash-recovery.md).
+//
+// The answer is kept in the study's state in the storage, so a repeat
+// that reaches another replica finds it too, once the first ask has
+// answered. A repeat that arrives while the first is still suggesting
+// waits for it on the same replica (asks of a study are serialised by
+// e.lock), but not on another one, whose ask then proceeds as a new one.
+// Once a trial of the answer has finished or been reaped, the repeat is a
+// new ask.
+func (s *server) replayAsk(ctx context.Context, e *entry, requestID string) (askResponse, bool, error) {
+	data, err := s.store.GetState(ctx, e.st.ID(), askKey(requestID))
+	if errors.Is(err, storage.ErrNotFound) {
+		return askResponse{}, false, nil
+	}
+	if err != nil {
+		return askResponse{}, false, err
+	}
+	var trials []askedJSON
+	if err := json.Unmarshal(data, &trials); err != nil {
+		return askResponse{}, false, fmt.Errorf("ask: the stored answer of request %q: %w", requestID, err)
+	}
+	for _, t := range trials {
+		err := s.store.Heartbeat(ctx, t.ID)
+		if errors.Is(err, storage.ErrFinished) || errors.Is(err, storage.ErrNotRunning) {
+			return askResponse{}, false, nil
+		}
+		if err != nil {
+			return askResponse{}, false, err
+		}
+	}
+	return askResponse{Trials: trials, LeaseSeconds: s.opts.Lease.Seconds()}, true, nil
 }
 
 type tellRequest struct {

@@ -189,7 +189,8 @@ type Storage interface {
 	// lease is live; an expired lease is taken over. Leases are exclusive
 	// per call, not per holder name.
 	Lock(ctx context.Context, studyID int64, holder string, ttl time.Duration) (*Lease, error)
-	// PutState stores sampler state that cannot be recomputed from history.
+	// PutState stores state that cannot be recomputed from the trials: a
+	// sampler's, or the answer of an ask kept for its repeats (server).
 	PutState(ctx context.Context, studyID int64, key string, value []byte) error
 	GetState(ctx context.Context, studyID int64, key string) ([]byte, error) // ErrNotFound when absent
 	Close() error
