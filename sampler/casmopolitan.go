@@ -313,7 +313,7 @@ func (cs *casmoSpace) perturbFrom(tr trustRegion, q []float64, rng *rand.Rand) [
 	}
 	if nc := len(cs.cont); nc > 0 {
 		move := func(j int) {
-			v := 0.0
+			var v float64
 			if q != nil {
 				v = q[j]
 			} else {
