@@ -23,8 +23,9 @@ import (
 // TuRBO box of side L^x shaped by the GP's ARD lengthscales (spec §5.2).
 // The lengths grow after SuccTol consecutive successes and shrink after
 // FailTol consecutive failures; when one reaches its minimum the search
-// restarts, from the minimiser of μ − 1.96σ of an auxiliary GP fitted to
-// the best point of every earlier epoch (Eq. 5.13, spec §5.4).
+// restarts, from the minimiser of μ − 1.96σ (or μ − √β_i σ, RestartBeta)
+// of an auxiliary GP fitted to the best point of every earlier epoch
+// (Eq. 5.13, spec §5.4).
 //
 // Statelessness: the trust-region lengths, counters, epochs and the bests
 // of earlier epochs are not kept between calls. Every Suggest replays
@@ -66,6 +67,7 @@ type Casmopolitan struct {
 	LocalSteps    int          // steps of each local search; default 200 (spec §5.5)
 	GradIters     int          // L-BFGS iterations on the continuous part per interleave; default 10
 	Kappa         float64      // restart centre = argmin μ − κσ of the auxiliary GP; default 1.96 (spec §5.4)
+	RestartBeta   string       // RestartBetaFixed (default, κ = Kappa) or RestartBetaTheory (κ = √β_i, restartBeta)
 	PlainY        bool         // standardise y instead of the copula transform of spec §5.6
 	Logger        *slog.Logger // where fallbacks are reported; nil means slog.Default()
 
@@ -73,6 +75,14 @@ type Casmopolitan struct {
 	warm warmStart    // last fitted hyper-parameters of the local GP
 	memo *casmoDesign // last guided-restart design
 }
+
+// Values of Casmopolitan.RestartBeta, the multiplier of σ in the guided
+// restart (spec §5.4 Decision: the reference code's fixed 1.96 by
+// default, the theoretical β_i as an option).
+const (
+	RestartBetaFixed  = "fixed"  // κ = Kappa (1.96) at every restart [reference code: xingchenwan/Casmopolitan]
+	RestartBetaTheory = "theory" // κ = √β_i, β_i = 2 log(|𝓗| i² π²/(6ζ)) with ζ = 0.1 (restartBeta)
+)
 
 // NewCasmopolitan returns casmopolitan with the defaults of spec §5.3–5.7.
 func NewCasmopolitan() *Casmopolitan {
@@ -88,6 +98,7 @@ func NewCasmopolitan() *Casmopolitan {
 		LocalSteps:    200,
 		GradIters:     10,
 		Kappa:         1.96,
+		RestartBeta:   RestartBetaFixed,
 	}
 }
 
@@ -179,6 +190,11 @@ func (c *Casmopolitan) check() error {
 	case AcqEI, AcqLogEI, "":
 	default:
 		return fmt.Errorf("casmopolitan: unknown acquisition %q (known: ei, logei)", c.Acquisition)
+	}
+	switch c.RestartBeta {
+	case RestartBetaFixed, RestartBetaTheory, "":
+	default:
+		return fmt.Errorf("casmopolitan: unknown RestartBeta %q (known: %s, %s)", c.RestartBeta, RestartBetaFixed, RestartBetaTheory)
 	}
 	return nil
 }
@@ -277,6 +293,14 @@ func (cs *casmoSpace) inside(u []float64, tr trustRegion) bool {
 // each moved only with probability min(20/d_x, 1) (at least one), as in
 // TuRBO's perturbation sampling.
 func (cs *casmoSpace) perturb(tr trustRegion, rng *rand.Rand) []float64 {
+	return cs.perturbFrom(tr, nil, rng)
+}
+
+// perturbFrom is perturb with the moved continuous coordinates taken from
+// q, a point of [0,1)^d_x mapped onto the box, instead of uniform draws:
+// with q a Sobol point this is the perturbation of TuRBO's candidates and
+// of the restart design (spec §5.4). The mask still comes from rng.
+func (cs *casmoSpace) perturbFrom(tr trustRegion, q []float64, rng *rand.Rand) []float64 {
 	if tr.whole {
 		return cs.sp.Sample(rng)
 	}
@@ -288,17 +312,26 @@ func (cs *casmoSpace) perturb(tr trustRegion, rng *rand.Rand) []float64 {
 		u[i] = cs.code(i, rng.IntN(cs.levels[i]))
 	}
 	if nc := len(cs.cont); nc > 0 {
+		move := func(j int) {
+			var v float64
+			if q != nil {
+				v = q[j]
+			} else {
+				v = rng.Float64()
+			}
+			i := cs.cont[j]
+			u[i] = tr.lo[i] + v*(tr.hi[i]-tr.lo[i])
+		}
 		p := min(20/float64(nc), 1)
 		moved := false
-		for _, i := range cs.cont {
+		for j := range nc {
 			if rng.Float64() < p {
-				u[i] = tr.lo[i] + rng.Float64()*(tr.hi[i]-tr.lo[i])
+				move(j)
 				moved = true
 			}
 		}
 		if !moved {
-			i := cs.cont[rng.IntN(nc)]
-			u[i] = tr.lo[i] + rng.Float64()*(tr.hi[i]-tr.lo[i])
+			move(rng.IntN(nc))
 		}
 	}
 	cs.sp.Round(u)

@@ -63,8 +63,8 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *History,
 // casmoSearch maximises the acquisition inside a trust region
 // [000 §5.6.3; spec §5.5]: LocalRestarts local searches, each at most
 // LocalSteps steps. A step draws a random Hamming-1 neighbour of the
-// current categorical part that stays within the radius of the centre
-// and is not yet on the trajectory (at most 100 tries) and moves there on
+// current categorical part at Hamming distance 1 to L^h from the centre
+// that is not yet on the trajectory (at most 100 tries) and moves there on
 // strict improvement. In mixed spaces every start and every accepted move
 // is followed by projected L-BFGS on the continuous part inside the TR box
 // (GradIters iterations), which interleaves the two searches until
@@ -136,9 +136,15 @@ func (s *casmoSearch) run() ([]float64, trustRegion) {
 	return cs.sampleUnseen(tr, s.seen, s.rng)
 }
 
-// neighbour returns a random Hamming-1 neighbour of u inside the radius
-// and off the trajectory, or nil after 100 tries. In a purely categorical
-// space the centre itself, which is evaluated, is not a neighbour.
+// neighbour returns a random Hamming-1 neighbour of u whose categorical
+// part is at distance 0 < d ≤ L^h from the centre's and off the
+// trajectory, or nil after 100 tries: the validity test of the reference
+// code's local search, in categorical and mixed spaces alike [spec §5.5;
+// reference code: xingchenwan/Casmopolitan]. In a mixed space a point
+// with the centre's categorical part would be new through its continuous
+// part, but the reference code does not visit it either. When no neighbour is valid (L^h = 1 and u one category away from the
+// centre on a binary variable, say) the tries run out and the search
+// stops.
 func (s *casmoSearch) neighbour(u []float64, onPath map[string]bool) []float64 {
 	cs := s.cs
 	if len(cs.moves) == 0 {
@@ -153,7 +159,7 @@ func (s *casmoSearch) neighbour(u []float64, onPath map[string]bool) []float64 {
 		nb := slices.Clone(u)
 		nb[i] = cs.code(i, k)
 		d := cs.hamming(nb, s.tr.centre)
-		if d > s.tr.radius || (d == 0 && len(cs.cont) == 0) || onPath[s.catKey(nb)] {
+		if d == 0 || d > s.tr.radius || onPath[s.catKey(nb)] {
 			continue
 		}
 		return nb

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/boaopt/boa/gp"
+	"github.com/boaopt/boa/qmc"
 	"github.com/boaopt/boa/space"
 )
 
@@ -177,9 +179,14 @@ func (st *casmoState) centreOf(h *History) Observation {
 // design returns the design of the current epoch and the region it is
 // drawn from: InitPoints uniform points for the first epoch, and for later
 // ones the guided-restart centre followed by InitPoints − 1 random points
-// of the initial trust region around it (spec §5.1, §5.4). Both come from
-// sources seeded by h.Seed (and the epoch's first trial), so every call
-// sees the same design.
+// of the initial trust region around it (spec §5.1, §5.4). Their
+// continuous parts are TuRBO's perturbations [spec §5.4; reference code:
+// xingchenwan/Casmopolitan]: a scrambled Sobol point in the box replaces
+// each coordinate of the centre with probability min(20/d_x, 1), at least
+// one per point, and the others keep the centre's value (above 64
+// continuous parameters qmc.Sobol falls back to uniform draws). Both
+// designs come from sources seeded by h.Seed (and the epoch's first
+// trial), so every call sees the same design.
 func (c *Casmopolitan) design(cs *casmoSpace, h *History, st *casmoState) ([][]float64, trustRegion) {
 	if st.epoch == 0 {
 		rng := rand.New(rand.NewPCG(h.Seed, casmoStreamInit))
@@ -189,7 +196,8 @@ func (c *Casmopolitan) design(cs *casmoSpace, h *History, st *casmoState) ([][]f
 		}
 		return pts, trustRegion{whole: true}
 	}
-	key := casmoDesignKey{seed: h.Seed, start: st.start, n: c.InitPoints, bests: len(st.bests)}
+	kappa := c.restartKappa(cs, st.epoch)
+	key := casmoDesignKey{seed: h.Seed, start: st.start, n: c.InitPoints, bests: len(st.bests), kappa: kappa}
 	c.mu.Lock()
 	if c.memo != nil && c.memo.key == key && c.memo.sp == cs.sp {
 		pts, tr := c.memo.pts, c.memo.tr
@@ -198,13 +206,24 @@ func (c *Casmopolitan) design(cs *casmoSpace, h *History, st *casmoState) ([][]f
 	}
 	c.mu.Unlock()
 	rng := rand.New(rand.NewPCG(h.Seed, casmoStreamRestart^uint64(st.start)<<20))
-	centre, _, _ := c.restartCentre(cs, st.bests, rng)
+	centre, cands, m := c.restartCentre(cs, st.bests, rng)
+	if m != nil && kappa != c.Kappa {
+		centre = lcbArgmin(cs, m, cands, kappa)
+	}
 	lim := c.limits(cs)
 	tr := trustRegion{centre: centre, radius: lim.lh0}
 	tr.lo, tr.hi = box(cs, centre, nil, lim.lx0)
 	pts := [][]float64{centre}
+	var sobol *qmc.Sobol
+	var q []float64
+	if nc := len(cs.cont); nc > 0 {
+		sobol, q = qmc.NewSobol(nc, rng), make([]float64, nc)
+	}
 	for len(pts) < c.InitPoints {
-		pts = append(pts, cs.perturb(tr, rng))
+		if sobol != nil {
+			sobol.Next(q)
+		}
+		pts = append(pts, cs.perturbFrom(tr, q, rng))
 	}
 	c.mu.Lock()
 	c.memo = &casmoDesign{key: key, sp: cs.sp, pts: pts, tr: tr}
@@ -224,6 +243,54 @@ type casmoDesign struct {
 type casmoDesignKey struct {
 	seed            uint64
 	start, n, bests int
+	kappa           float64
+}
+
+// casmoZeta is ζ of the theoretical β_i: the thesis leaves it free
+// (Theorem 3 holds with probability 1 − ζ for any ζ in (0, 1)); 0.1 is
+// the project's δ of GP-UCB (acq.GPUCBKappa).
+const casmoZeta = 0.1
+
+// restartKappa returns the multiplier κ of σ in the guided restart that
+// starts epoch e ≥ 1: Kappa, or with RestartBetaTheory √β_i at the i-th
+// restart, i = e + 1 (Alg. 7 starts with restart = true, so the first
+// epoch is restart 1 and restart i fits D*_{i−1}, the i − 1 earlier bests).
+func (c *Casmopolitan) restartKappa(cs *casmoSpace, e int) float64 {
+	if c.RestartBeta != RestartBetaTheory {
+		return c.Kappa
+	}
+	return math.Sqrt(restartBeta(cs, e+1))
+}
+
+// restartBeta is β_i = 2 log(|𝓗| i² π²/(6ζ)) of the categorical regret
+// bound [000 App. C.3.4, Theorem 3; spec §3.4], in logs since |𝓗| = Π N_j
+// overflows (5⁸⁰ on DifficultPest). Mixed spaces use it too, with |𝓗|
+// the number of categorical configurations: the mixed bound's
+// β_i = 2B + 300 γ_i log(i/ζ)³ (Theorem 4) needs B ≥ ‖g‖²_k, the RKHS
+// norm of an unknown function, and the information gain γ_i, known only
+// up to its order, so it cannot be computed. A purely continuous space
+// has |𝓗| = 1.
+func restartBeta(cs *casmoSpace, i int) float64 {
+	logH := 0.0
+	for _, j := range cs.cat {
+		logH += math.Log(float64(cs.levels[j]))
+	}
+	return 2 * (logH + 2*math.Log(float64(i)) + math.Log(math.Pi*math.Pi/(6*casmoZeta)))
+}
+
+// lcbArgmin returns the candidate that minimises μ − κσ of the auxiliary
+// GP m: Eq. 5.13 in the minimising form. restartCentre makes the same
+// choice with κ = Kappa.
+func lcbArgmin(cs *casmoSpace, m *gp.GP, cands [][]float64, kappa float64) []float64 {
+	best, bestV := 0, math.Inf(1)
+	f := make([]float64, cs.sp.Len())
+	for i, u := range cands {
+		mu, v := m.Predict(cs.features(u, f))
+		if s := mu - kappa*math.Sqrt(v); s < bestV {
+			best, bestV = i, s
+		}
+	}
+	return slices.Clone(cands[best])
 }
 
 // box returns the continuous trust region around centre: per coordinate a

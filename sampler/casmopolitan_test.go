@@ -73,14 +73,17 @@ func TestCasmopolitanStaysInTrustRegion(t *testing.T) {
 		name       string
 		nc, lv, nx int
 		n          int
+		beta       string
 	}{
-		{"mixed", 6, 3, 2, 45},
-		{"categorical", 8, 3, 0, 40},
-		{"continuous", 0, 0, 3, 30},
+		{"mixed", 6, 3, 2, 45, RestartBetaFixed},
+		{"mixed-theory-beta", 6, 3, 2, 45, RestartBetaTheory},
+		{"categorical", 8, 3, 0, 40, RestartBetaFixed},
+		{"continuous", 0, 0, 3, 30, RestartBetaFixed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sp := casmoTestSpace(t, tc.nc, tc.lv, tc.nx)
 			c := fastCasmo()
+			c.RestartBeta = tc.beta
 			cs, err := newCasmoSpace(sp)
 			if err != nil {
 				t.Fatal(err)
