@@ -99,7 +99,8 @@ func (g *GP) Fantasize(X [][]float64, y []float64) (*GP, error) {
 		params: g.params,
 		noise:  g.noise,
 		jitter: jitter,
-		mean:   g.mean, c: g.c, // c stays the base fit's, as the other hyper-parameters do
+		mean:   g.mean,
+		c:      g.c, // the base fit's, as the other hyper-parameters are
 		u:      u,
 		priors: g.priors, noisePrior: g.noisePrior, fixNoise: g.fixNoise,
 	}

@@ -28,7 +28,6 @@ type lmlWork struct {
 	nk int
 
 	mean Mean      // MeanConstant: c is profiled at each evaluation
-	c    float64   // profiled c of the last evaluation
 	r    []float64 // ỹ − c (MeanConstant)
 
 	f     *factor
@@ -97,9 +96,9 @@ func (w *lmlWork) compute(p []float64) (float64, error) {
 		// The LML at c = c*(θ), the profile likelihood. Its gradient in θ
 		// is the gradient at c fixed to c* (envelope theorem, ∂L/∂c = 0
 		// there), so valueGrad needs only α = A⁻¹(ỹ − c*).
-		w.c = meanGLS(u, w.y, w.r, w.alpha)
+		c := meanGLS(u, w.y, w.r, w.alpha)
 		for i, v := range w.y {
-			w.r[i] = v - w.c
+			w.r[i] = v - c
 		}
 		y = w.r
 	}
