@@ -13,6 +13,11 @@
 //
 //	μ(x)  = k_*ᵀ A⁻¹ ỹ,    σ²(x) = k(x,x) − k_*ᵀ A⁻¹ k_*.
 //
+// Config.Mean = MeanConstant (NewWithMean) gives f ~ GP(c, k) with a fitted
+// constant c instead (CASMOPOLITAN's ConstantMean, spec §1.1): c is the
+// generalised least-squares estimate at each kernel and noise setting,
+// μ(x) = c + k_*ᵀ A⁻¹ (ỹ − c), and σ²(x) is unchanged.
+//
 // Predict returns the latent variance σ²(x); the variance of a noisy
 // observation adds NoiseVarY (spec §1.1 erratum to [000 Eq. 2.8]).
 //

@@ -17,6 +17,9 @@ import (
 // jitter); if that square root's argument is not positive, a further jitter
 // 1e-6·k(x_f,x_f)·10^t (t < 6) guards it. g itself is unchanged.
 //
+// A constant prior mean c (MeanConstant) is kept from g, not re-profiled:
+// α = A⁻¹(ỹ − c) on the extended data, and LogMarginal is at that c.
+//
 // It serves Kriging Believer (y = predicted mean) and Constant Liar
 // (y = a constant) for pending evaluations. y is clipped to ±1e150, as in
 // Fit. Copying the factor costs
@@ -96,6 +99,8 @@ func (g *GP) Fantasize(X [][]float64, y []float64) (*GP, error) {
 		params: g.params,
 		noise:  g.noise,
 		jitter: jitter,
+		mean:   g.mean,
+		c:      g.c, // the base fit's, as the other hyper-parameters are
 		u:      u,
 		priors: g.priors, noisePrior: g.noisePrior, fixNoise: g.fixNoise,
 	}

@@ -37,7 +37,7 @@ func TestFantasize(t *testing.T) {
 		for _, v := range yf {
 			ys = append(ys, (v-g.offset)/g.scale)
 		}
-		ref, err := newGP(xs, ys, g.offset, g.scale, g.k.Clone(), math.Log(g.noise))
+		ref, err := newGP(xs, ys, g.offset, g.scale, g.k.Clone(), math.Log(g.noise), MeanZero)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,6 +41,7 @@ type Config struct {
 	NoiseBound kernel.Bound  // natural units; default [1e-6, 1]
 	Priors     []Prior       // one per kernel parameter (nil slice or nil entries = flat ⇒ MLE); MAP when any non-nil
 	NoisePrior Prior         // prior on the noise variance (ignored with FixNoise)
+	Mean       Mean          // prior mean: MeanZero (default) or MeanConstant (c fitted, profiled out)
 	Restarts   int           // number of starts R (default 10)
 	MaxIter    int           // L-BFGS iterations per start (default 200)
 	Warm       []float64     // previous optimum (log kernel params followed by log noise) — warm start
@@ -87,7 +88,7 @@ func Fit(X [][]float64, y []float64, cfg Config) (*GP, error) {
 	}
 	k := cfg.Kernel.Clone()
 	k.SetParams(res.X[:pr.nk])
-	g, err := newGP(xs, ys, offset, scale, k, pr.logNoiseOf(res.X))
+	g, err := newGP(xs, ys, offset, scale, k, pr.logNoiseOf(res.X), cfg.Mean)
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +108,7 @@ type problem struct {
 	lo, hi     []float64
 	priors     []Prior
 	noisePrior Prior
+	mean       Mean
 	maxIter    int
 	hasWarm    bool
 }
@@ -116,6 +118,9 @@ func newProblem(x [][]float64, y []float64, cfg Config) (*problem, error) {
 	nk := k.NumParams()
 	if len(cfg.Priors) != 0 && len(cfg.Priors) != nk {
 		return nil, fmt.Errorf("gp: %d priors for a kernel with %d parameters", len(cfg.Priors), nk)
+	}
+	if err := cfg.Mean.check(); err != nil {
+		return nil, err
 	}
 	noise := cfg.Noise
 	if math.IsNaN(noise) || math.IsInf(noise, 0) || noise < 0 {
@@ -135,7 +140,7 @@ func newProblem(x [][]float64, y []float64, cfg Config) (*problem, error) {
 		x: x, y: y, k: k, nk: nk,
 		fixNoise: cfg.FixNoise, logNoise: math.Log(noise),
 		priors: slices.Clone(cfg.Priors), noisePrior: cfg.NoisePrior,
-		maxIter: cfg.MaxIter,
+		mean: cfg.Mean, maxIter: cfg.MaxIter,
 	}
 	if pr.maxIter <= 0 {
 		pr.maxIter = defaultMaxIter
@@ -217,7 +222,7 @@ type objective struct {
 }
 
 func (pr *problem) newObjective() *objective {
-	return &objective{pr: pr, w: newLMLWork(pr.x, pr.y, pr.k), p: make([]float64, pr.nk+1), pg: make([]float64, pr.nk+1)}
+	return &objective{pr: pr, w: newLMLWork(pr.x, pr.y, pr.k, pr.mean), p: make([]float64, pr.nk+1), pg: make([]float64, pr.nk+1)}
 }
 
 func (o *objective) eval(z, grad []float64) (float64, bool) {

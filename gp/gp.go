@@ -23,8 +23,11 @@ type GP struct {
 	noise  float64       // σ_n², standardised scale
 	jitter float64
 
+	mean Mean    // prior mean kind
+	c    float64 // constant prior mean on the standardised scale (0 with MeanZero)
+
 	u     blas64.Triangular // upper Cholesky factor, A = UᵀU
-	alpha []float64         // A⁻¹ ỹ
+	alpha []float64         // A⁻¹ (ỹ − c)
 	lml   float64
 
 	priors     []Prior
@@ -32,10 +35,39 @@ type GP struct {
 	fixNoise   bool
 }
 
+// Mean selects the prior mean of the GP on the standardised targets
+// [spec gp-and-acquisitions §1.1].
+type Mean int
+
+const (
+	// MeanZero is the prior mean m ≡ 0, the default: the standardised
+	// targets are centred already.
+	MeanZero Mean = iota
+	// MeanConstant is a constant prior mean m ≡ c, c a fitted
+	// hyper-parameter, for CASMOPOLITAN parity (gpytorch's ConstantMean)
+	// [spec §1.1; mixed-cocabo-casmopolitan §5.6; reference code:
+	// xingchenwan/Casmopolitan]. c is profiled out: at given kernel and
+	// noise parameters the maximum-likelihood c is the generalised
+	// least-squares estimate c* = 1ᵀA⁻¹ỹ / 1ᵀA⁻¹1 (A = K + σ_n²I), so the
+	// optimiser searches the same parameters as with MeanZero. Like
+	// gpytorch, the model treats c as a point estimate, not integrated
+	// out: the posterior variance is that of the zero-mean GP.
+	MeanConstant
+)
+
 // New builds a GP with the given kernel (cloned, its current parameters
 // used as they are) and noise variance on the standardised scale, without
-// optimising anything. y is standardised as in Fit.
+// optimising anything. y is standardised as in Fit. The prior mean is 0.
 func New(X [][]float64, y []float64, k kernel.Kernel, noise float64) (*GP, error) {
+	return NewWithMean(X, y, k, noise, MeanZero)
+}
+
+// NewWithMean is New with the prior mean mean; with MeanConstant, c is
+// the maximum-likelihood value at the given hyper-parameters, as Fit sets it.
+func NewWithMean(X [][]float64, y []float64, k kernel.Kernel, noise float64, mean Mean) (*GP, error) {
+	if err := mean.check(); err != nil {
+		return nil, err
+	}
 	if k == nil {
 		return nil, errors.New("gp: New with a nil kernel")
 	}
@@ -47,12 +79,20 @@ func New(X [][]float64, y []float64, k kernel.Kernel, noise float64) (*GP, error
 		return nil, err
 	}
 	ys, offset, scale := standardize(y)
-	return newGP(xs, ys, offset, scale, k.Clone(), math.Log(noise))
+	return newGP(xs, ys, offset, scale, k.Clone(), math.Log(noise), mean)
 }
 
-// newGP factorises the model at the kernel's current params and log noise.
-// It takes ownership of its arguments.
-func newGP(x [][]float64, y []float64, offset, scale float64, k kernel.Kernel, logNoise float64) (*GP, error) {
+func (m Mean) check() error {
+	if m != MeanZero && m != MeanConstant {
+		return fmt.Errorf("gp: unknown prior mean %d", m)
+	}
+	return nil
+}
+
+// newGP factorises the model at the kernel's current params and log noise,
+// with the prior mean mean (c profiled for MeanConstant). It takes
+// ownership of its arguments.
+func newGP(x [][]float64, y []float64, offset, scale float64, k kernel.Kernel, logNoise float64, mean Mean) (*GP, error) {
 	noise := math.Exp(logNoise)
 	f := newFactor(len(x))
 	f.build(func(i, j int) float64 { return k.Eval(x[i], x[j]) })
@@ -66,18 +106,27 @@ func newGP(x [][]float64, y []float64, offset, scale float64, k kernel.Kernel, l
 		params: append(k.Params(nil), logNoise),
 		noise:  noise,
 		jitter: jitter,
+		mean:   mean,
 		u:      f.u(),
+	}
+	if mean == MeanConstant {
+		g.c = meanGLS(g.u, y, make([]float64, len(y)), make([]float64, len(y)))
 	}
 	g.solveAlpha()
 	return g, nil
 }
 
-// solveAlpha sets α = A⁻¹ỹ and the LML from the factor u.
+// solveAlpha sets α = A⁻¹(ỹ − c) and the LML (at c) from the factor u.
 func (g *GP) solveAlpha() {
 	g.alpha = append(g.alpha[:0], g.y...)
+	if g.mean == MeanConstant {
+		for i := range g.alpha {
+			g.alpha[i] -= g.c
+		}
+	}
 	v := blas64.Vector{N: len(g.alpha), Data: g.alpha, Inc: 1}
 	blas64.Trsv(blas.Trans, g.u, v)
-	// ỹᵀA⁻¹ỹ = ‖U⁻ᵀỹ‖².
+	// (ỹ−c)ᵀA⁻¹(ỹ−c) = ‖U⁻ᵀ(ỹ−c)‖².
 	quad := dot(g.alpha, g.alpha)
 	blas64.Trsv(blas.NoTrans, g.u, v)
 	g.lml = -0.5*quad - 0.5*logDet(g.u) - 0.5*float64(len(g.y))*log2Pi
@@ -165,6 +214,11 @@ func standardize(y []float64) (ys []float64, offset, scale float64) {
 // Len returns the number of observations (fantasies included).
 func (g *GP) Len() int { return len(g.x) }
 
+// Mean returns the constant prior mean c on the standardised scale (c = 0
+// with MeanZero); far from the data the posterior mean reverts to
+// offset + scale·c on the original scale.
+func (g *GP) Mean() float64 { return g.c }
+
 // Kernel returns a copy of the fitted kernel.
 func (g *GP) Kernel() kernel.Kernel { return g.k.Clone() }
 
@@ -178,8 +232,8 @@ func (g *GP) NoiseVarY() float64 { return g.noise * g.scale * g.scale }
 // variance; pass it as Config.Warm to the next Fit.
 func (g *GP) Params() []float64 { return append([]float64(nil), g.params...) }
 
-// LogMarginal returns the log marginal likelihood at the fitted parameters,
-// on the standardised scale (no prior term).
+// LogMarginal returns the log marginal likelihood at the fitted parameters
+// (and c), on the standardised scale (no prior term).
 func (g *GP) LogMarginal() float64 { return g.lml }
 
 // Jitter returns the jitter that the Cholesky factorisation needed (0 if none).
@@ -190,13 +244,14 @@ func (g *GP) Standardization() (offset, scale float64) { return g.offset, g.scal
 
 // LogMarginalGrad evaluates LML + log prior and its gradient at log-params p
 // (kernel params then log noise) on this model's data, with this model's
-// priors. The noise prior counts only when the noise is optimised. It panics
+// priors. The noise prior counts only when the noise is optimised. With
+// MeanConstant, c is profiled at p (the objective Fit maximises). It panics
 // if len(p) or len(grad) differ from len(g.Params()).
 func (g *GP) LogMarginalGrad(p []float64, grad []float64) (float64, error) {
 	if len(p) != len(g.params) || len(grad) != len(p) {
 		panic(fmt.Sprintf("gp: LogMarginalGrad with %d params and %d gradient entries, want %d", len(p), len(grad), len(g.params)))
 	}
-	w := newLMLWork(g.x, g.y, g.k)
+	w := newLMLWork(g.x, g.y, g.k, g.mean)
 	l, err := w.valueGrad(p, grad)
 	if err != nil {
 		return l, err

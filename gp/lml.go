@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/boaopt/boa/kernel"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -25,8 +27,11 @@ type lmlWork struct {
 	g  kernel.Gram   // k on x
 	nk int
 
+	mean Mean      // MeanConstant: c is profiled at each evaluation
+	r    []float64 // ỹ − c (MeanConstant)
+
 	f     *factor
-	alpha []float64
+	alpha []float64 // A⁻¹(ỹ − c)
 	pg    []float64 // ParamGrad scratch
 	acc   []float64 // gradient accumulator
 
@@ -37,13 +42,14 @@ type lmlWork struct {
 	jitter   float64
 }
 
-func newLMLWork(x [][]float64, y []float64, k kernel.Kernel) *lmlWork {
+func newLMLWork(x [][]float64, y []float64, k kernel.Kernel, mean Mean) *lmlWork {
 	nk := k.NumParams()
 	k = k.Clone()
-	return &lmlWork{
+	w := &lmlWork{
 		x:     x,
 		y:     y,
 		k:     k,
+		mean:  mean,
 		g:     kernel.Bind(k, x),
 		nk:    nk,
 		f:     newFactor(len(x)),
@@ -51,6 +57,10 @@ func newLMLWork(x [][]float64, y []float64, k kernel.Kernel) *lmlWork {
 		pg:    make([]float64, nk),
 		acc:   make([]float64, nk),
 	}
+	if mean == MeanConstant {
+		w.r = make([]float64, len(x))
+	}
+	return w
 }
 
 // value returns the LML at log-params p (kernel params, then log noise).
@@ -81,10 +91,22 @@ func (w *lmlWork) compute(p []float64) (float64, error) {
 		return math.Inf(-1), err
 	}
 	u := w.f.u()
-	copy(w.alpha, w.y)
+	y := w.y
+	if w.mean == MeanConstant {
+		// The LML at c = c*(θ), the profile likelihood. Its gradient in θ
+		// is the gradient at c fixed to c* (envelope theorem, ∂L/∂c = 0
+		// there), so valueGrad needs only α = A⁻¹(ỹ − c*).
+		c := meanGLS(u, w.y, w.r, w.alpha)
+		for i, v := range w.y {
+			w.r[i] = v - c
+		}
+		y = w.r
+	}
+	copy(w.alpha, y)
 	solve(u, w.alpha)
-	// [000 Eq. 2.10]: L = −½ ỹᵀα − ½ log|A| − (n/2) log 2π.
-	l := -0.5*floats.Dot(w.y, w.alpha) - 0.5*logDet(u) - 0.5*float64(len(w.x))*log2Pi
+	// [000 Eq. 2.10]: L = −½ ỹᵀα − ½ log|A| − (n/2) log 2π, with ỹ − c
+	// for ỹ under a constant mean.
+	l := -0.5*floats.Dot(y, w.alpha) - 0.5*logDet(u) - 0.5*float64(len(w.x))*log2Pi
 	if math.IsNaN(l) {
 		return math.Inf(-1), fmt.Errorf("%w: log marginal likelihood is NaN", ErrNotPositiveDefinite)
 	}
@@ -132,6 +154,22 @@ func (w *lmlWork) valueGrad(p, grad []float64) (float64, error) {
 	copy(grad, acc)
 	grad[w.nk] = 0.5 * math.Exp(p[w.nk]) * trW
 	return l, nil
+}
+
+// meanGLS returns the maximum-likelihood constant prior mean for targets y
+// and the factor u of A = UᵀU: the generalised least-squares estimate
+// c* = 1ᵀA⁻¹y / 1ᵀA⁻¹1, which zeroes ∂L/∂c = 1ᵀA⁻¹(y − c1)
+// [spec gp-and-acquisitions §1.1, MeanConstant]. With v = U⁻ᵀ1 and
+// w = U⁻ᵀy it is v·w / v·v: two triangular solves. a and b (len(y)) are
+// scratch.
+func meanGLS(u blas64.Triangular, y, a, b []float64) float64 {
+	for i := range a {
+		a[i] = 1
+	}
+	copy(b, y)
+	blas64.Trsv(blas.Trans, u, blas64.Vector{N: len(a), Data: a, Inc: 1})
+	blas64.Trsv(blas.Trans, u, blas64.Vector{N: len(b), Data: b, Inc: 1})
+	return floats.Dot(a, b) / floats.Dot(a, a)
 }
 
 // logPrior returns Σ log p(u_j) over the parameters that have a prior and,

@@ -25,8 +25,10 @@ func (g *GP) checkDim(x []float64) {
 }
 
 // Predict returns the posterior mean and latent variance of f(x) on the
-// original y scale [000 Eqs. 2.6–2.8]. The variance of a noisy observation
-// is varF + NoiseVarY(). It panics if len(x) does not match the inputs.
+// original y scale [000 Eqs. 2.6–2.8]; under a constant mean the
+// standardised mean is c + k_*ᵀA⁻¹(ỹ − c). The variance of a noisy
+// observation is varF + NoiseVarY(). It panics if len(x) does not match
+// the inputs.
 func (g *GP) Predict(x []float64) (mean, varF float64) {
 	g.checkDim(x)
 	v := make([]float64, len(g.x))
@@ -41,10 +43,13 @@ func (g *GP) Predict(x []float64) (mean, varF float64) {
 }
 
 // original maps the standardised-scale posterior back to the original y
-// scale: mean offset + scale·μ̃, variance scale²·(k(x,x) − q) with
-// q = ‖U⁻ᵀ k_*‖², clamped below at varFloor·k(x,x) [spec §1.2].
+// scale: mean offset + scale·(c + μ̃) with μ̃ = k_*ᵀα (c = 0 unless
+// MeanConstant; c + μ̃ is μ̃ bit for bit then), variance
+// scale²·(k(x,x) − q) with q = ‖U⁻ᵀ k_*‖², clamped below at
+// varFloor·k(x,x) [spec §1.2]. The variance does not depend on c, a point
+// estimate.
 func (g *GP) original(mu, kxx, q float64) (mean, varF float64) {
-	return g.offset + g.scale*mu, g.scale * g.scale * math.Max(kxx-q, varFloor*kxx)
+	return g.offset + g.scale*(g.c+mu), g.scale * g.scale * math.Max(kxx-q, varFloor*kxx)
 }
 
 // PredictGrad is Predict that also writes the gradients of the mean and of
