@@ -98,8 +98,7 @@ func (c *Casmopolitan) transformY(y []float64) []float64 {
 // fitLocal fits the GP of the current epoch (the reference code resets
 // it at each restart) by gp.Fit with Restarts starts, warm-started from
 // the previous fit when the kernel has the same parameters, or reuses the
-// previous fit when it was to the same data (warmStart.reuse, with the
-// constant mean).
+// previous fit when it was to the same data (warmStart.reuse).
 //
 // The GP has a constant prior mean c fitted with the other
 // hyper-parameters (gpytorch's ConstantMean) [spec §5.6; reference code:
@@ -112,18 +111,11 @@ func (c *Casmopolitan) transformY(y []float64) []float64 {
 func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng *rand.Rand) (*gp.GP, error) {
 	k := c.newKernel(cs, true)
 	cfg := gp.Config{Kernel: k, Noise: casmoNoiseInit, NoiseBound: casmoNoiseBound, Mean: gp.MeanConstant, Restarts: c.Restarts, MaxIter: c.FitIters, Rand: rng}
-	nk := k.NumParams()
-	// warmStart.reuse without refits in between, but built with the
-	// constant mean (reuse builds zero-mean GPs): at the same parameters
-	// and data, c comes out as Fit profiled it.
-	data := fingerprint(X, y)
-	if p := c.warm.fittedTo("", nk+1, data); p != nil {
-		k.SetParams(p[:nk])
-		if m, err := gp.NewWithMean(X, y, k, math.Exp(p[nk]), gp.MeanConstant); err == nil {
-			return m, nil
-		}
+	m, data := c.warm.reuse("", k, gp.MeanConstant, X, y, false)
+	if m != nil {
+		return m, nil
 	}
-	cfg.Warm = c.warm.get("", nk+1)
+	cfg.Warm = c.warm.get("", k.NumParams()+1)
 	polish := c.RefitEvery > 1 && len(y)%c.RefitEvery != 0 || !fullFit(len(y))
 	if cfg.Warm != nil && polish {
 		cfg.Restarts = 1
@@ -136,8 +128,8 @@ func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng 
 	return m, nil
 }
 
-// restartCentre is the guided restart of spec §5.4 (Eq. 5.13 with the
-// code's fixed multiplier): an isotropic auxiliary GP, with a constant
+// restartCentre is the guided restart of spec §5.4 (Eq. 5.13, with the
+// multiplier kappa of restartKappa): an isotropic auxiliary GP, with a constant
 // mean as the local GP (the reference code fits both with the same
 // train_gp and its ConstantMean [reference code:
 // xingchenwan/Casmopolitan]), is fitted to the
@@ -147,7 +139,7 @@ func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng 
 // falls in: the analogue of the code's one-hot argmax). It also returns
 // the candidates and the auxiliary GP (nil if it could not be fitted: the
 // centre is then the first candidate), for tests.
-func (c *Casmopolitan) restartCentre(cs *casmoSpace, bests []Observation, rng *rand.Rand) ([]float64, [][]float64, *gp.GP) {
+func (c *Casmopolitan) restartCentre(cs *casmoSpace, bests []Observation, kappa float64, rng *rand.Rand) ([]float64, [][]float64, *gp.GP) {
 	dim := cs.sp.Len()
 	cands := qmc.LatinHypercube(min(100*dim, casmoMaxCands), dim, rng, 1)
 	for _, u := range cands {
@@ -174,7 +166,7 @@ func (c *Casmopolitan) restartCentre(cs *casmoSpace, bests []Observation, rng *r
 	f := make([]float64, dim)
 	for i, u := range cands {
 		mu, v := m.Predict(cs.features(u, f))
-		if s := mu - c.Kappa*math.Sqrt(v); s < bestV {
+		if s := mu - kappa*math.Sqrt(v); s < bestV {
 			best, bestV = i, s
 		}
 	}

@@ -52,7 +52,7 @@ func TestCasmopolitanConstantMean(t *testing.T) {
 	if again.Mean() != m.Mean() {
 		t.Errorf("reused fit has c = %v, the fit %v", again.Mean(), m.Mean())
 	}
-	_, _, aux := c.restartCentre(cs, obs[:8], rand.New(rand.NewPCG(7, 8)))
+	_, _, aux := c.restartCentre(cs, obs[:8], 1.96, rand.New(rand.NewPCG(7, 8)))
 	if aux == nil {
 		t.Fatal("the auxiliary GP was not fitted")
 	}

@@ -191,7 +191,7 @@ func TestCasmopolitanRestartBeta(t *testing.T) {
 		t.Fatalf("theory κ at the fourth restart = %v, want √β_5 = %v", kappa, want)
 	}
 	theory, _ := c.design(cs, h, st)
-	_, cands, m := c.restartCentre(cs, st.bests, rand.New(rand.NewPCG(h.Seed, casmoStreamRestart^uint64(st.start)<<20)))
+	_, cands, m := c.restartCentre(cs, st.bests, kappa, rand.New(rand.NewPCG(h.Seed, casmoStreamRestart^uint64(st.start)<<20)))
 	if m == nil {
 		t.Fatal("the auxiliary GP was not fitted")
 	}

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/qmc"
 	"github.com/boaopt/boa/space"
 )
@@ -206,10 +205,7 @@ func (c *Casmopolitan) design(cs *casmoSpace, h *History, st *casmoState) ([][]f
 	}
 	c.mu.Unlock()
 	rng := rand.New(rand.NewPCG(h.Seed, casmoStreamRestart^uint64(st.start)<<20))
-	centre, cands, m := c.restartCentre(cs, st.bests, rng)
-	if m != nil && kappa != c.Kappa {
-		centre = lcbArgmin(cs, m, cands, kappa)
-	}
+	centre, _, _ := c.restartCentre(cs, st.bests, kappa, rng)
 	lim := c.limits(cs)
 	tr := trustRegion{centre: centre, radius: lim.lh0}
 	tr.lo, tr.hi = box(cs, centre, nil, lim.lx0)
@@ -276,21 +272,6 @@ func restartBeta(cs *casmoSpace, i int) float64 {
 		logH += math.Log(float64(cs.levels[j]))
 	}
 	return 2 * (logH + 2*math.Log(float64(i)) + math.Log(math.Pi*math.Pi/(6*casmoZeta)))
-}
-
-// lcbArgmin returns the candidate that minimises μ − κσ of the auxiliary
-// GP m: Eq. 5.13 in the minimising form. restartCentre makes the same
-// choice with κ = Kappa.
-func lcbArgmin(cs *casmoSpace, m *gp.GP, cands [][]float64, kappa float64) []float64 {
-	best, bestV := 0, math.Inf(1)
-	f := make([]float64, cs.sp.Len())
-	for i, u := range cands {
-		mu, v := m.Predict(cs.features(u, f))
-		if s := mu - kappa*math.Sqrt(v); s < bestV {
-			best, bestV = i, s
-		}
-	}
-	return slices.Clone(cands[best])
 }
 
 // box returns the continuous trust region around centre: per coordinate a

@@ -280,7 +280,7 @@ func TestCasmopolitanRestartCentre(t *testing.T) {
 		u := sp.Sample(rng)
 		bests = append(bests, Observation{X: u, Y: casmoToy(sp, u)})
 	}
-	centre, cands, m := c.restartCentre(cs, bests, rand.New(rand.NewPCG(9, 9)))
+	centre, cands, m := c.restartCentre(cs, bests, 1.96, rand.New(rand.NewPCG(9, 9)))
 	if m == nil {
 		t.Fatal("the auxiliary GP was not fitted")
 	}
@@ -309,7 +309,7 @@ func TestCasmopolitanRestartCentre(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, _, _ := c.restartCentre(cs, st.bests, rand.New(rand.NewPCG(h.Seed, casmoStreamRestart^uint64(st.start)<<20)))
+			want, _, _ := c.restartCentre(cs, st.bests, c.restartKappa(cs, st.epoch), rand.New(rand.NewPCG(h.Seed, casmoStreamRestart^uint64(st.start)<<20)))
 			if !slices.Equal(u, want) || !slices.Equal(tr.centre, want) {
 				t.Fatalf("first point of the restart design %v, centre %v; want the restart centre %v", u, tr.centre, want)
 			}

@@ -65,7 +65,7 @@ func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Ra
 	k := c.kernel(l)
 	key := fmt.Sprintf("%v|%v|%d|%g|%t|%t|%t|%t", l.cat, l.levels, len(l.cont), c.Lambda, c.LearnLambda, c.ARD, c.SumHalf, c.Copula)
 	t := max(0, len(obs)-c.initPoints()) / max(1, step)
-	m, data := c.warm.reuse(key, k, X, y, t%c.refitEvery() != 0)
+	m, data := c.warm.reuse(key, k, gp.MeanZero, X, y, t%c.refitEvery() != 0)
 	if m != nil {
 		return m, nil
 	}

@@ -115,7 +115,7 @@ func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 	if !g.MLE {
 		cfg.Priors, cfg.NoisePrior = mapPriors(k)
 	}
-	m, data := g.warm.reuse("", k, X, y, (len(obs)-g.initPoints(sp))%max(1, g.RefitEvery) != 0)
+	m, data := g.warm.reuse("", k, gp.MeanZero, X, y, (len(obs)-g.initPoints(sp))%max(1, g.RefitEvery) != 0)
 	if m != nil {
 		return m, nil
 	}
@@ -129,15 +129,6 @@ func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 	}
 	g.warm.set("", m.Params(), data)
 	return m, nil
-}
-
-// withParams returns the GP on (X, y) with kernel k at the log
-// hyper-parameters p (the kernel's, then the log noise variance), as a
-// warm start stores them: the model between refits.
-func withParams(X [][]float64, y []float64, k kernel.Kernel, p []float64) (*gp.GP, error) {
-	nk := k.NumParams()
-	k.SetParams(p[:nk])
-	return gp.New(X, y, k, math.Exp(p[nk]))
 }
 
 // mapPriors are gpbo's MAP priors on the standardised scale, in the order

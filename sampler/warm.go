@@ -48,12 +48,12 @@ func (w *warmStart) fittedTo(key string, n int, data uint64) []float64 {
 	return slices.Clone(w.p)
 }
 
-// reuse returns the GP on (X, y) with kernel k at the stored values when
-// they were fitted to this very data, or, betweenRefits, at the last
-// fitted values whatever their data; nil when neither applies or the
-// values no longer factorise, and the caller fits. data is the data's
-// fingerprint, for set.
-func (w *warmStart) reuse(key string, k kernel.Kernel, X [][]float64, y []float64, betweenRefits bool) (m *gp.GP, data uint64) {
+// reuse returns the GP on (X, y) with kernel k and prior mean mean at the
+// stored values when they were fitted to this very data, or,
+// betweenRefits, at the last fitted values whatever their data; nil when
+// neither applies or the values no longer factorise, and the caller fits.
+// data is the data's fingerprint, for set.
+func (w *warmStart) reuse(key string, k kernel.Kernel, mean gp.Mean, X [][]float64, y []float64, betweenRefits bool) (m *gp.GP, data uint64) {
 	n := k.NumParams() + 1
 	data = fingerprint(X, y)
 	p := w.fittedTo(key, n, data)
@@ -61,7 +61,11 @@ func (w *warmStart) reuse(key string, k kernel.Kernel, X [][]float64, y []float6
 		p = w.get(key, n)
 	}
 	if p != nil {
-		if m, err := withParams(X, y, k, p); err == nil {
+		nk := k.NumParams()
+		k.SetParams(p[:nk])
+		// With gp.MeanConstant, c comes out as the fit profiled it: it is
+		// a function of the parameters and the data.
+		if m, err := gp.NewWithMean(X, y, k, math.Exp(p[nk]), mean); err == nil {
 			return m, data
 		}
 	}
