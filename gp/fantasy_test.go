@@ -32,11 +32,7 @@ func TestFantasize(t *testing.T) {
 		}
 		// Reference: a full factorisation of the augmented data with the
 		// same hyper-parameters and the same standardisation.
-		xs := append(append([][]float64(nil), g.x...), Xf...)
-		ys := append([]float64(nil), g.y...)
-		for _, v := range yf {
-			ys = append(ys, (v-g.offset)/g.scale)
-		}
+		xs, ys := extended(g, Xf, yf)
 		ref, err := newGP(xs, ys, g.offset, g.scale, g.k.Clone(), math.Log(g.noise), MeanZero)
 		if err != nil {
 			t.Fatal(err)

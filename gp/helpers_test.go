@@ -3,6 +3,8 @@ package gp
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
+	"testing"
 
 	"github.com/boaopt/boa/kernel"
 	"gonum.org/v1/gonum/mat"
@@ -75,4 +77,52 @@ func (d *denseModel) mean(a []float64) float64 {
 		m += d.k.Eval(xi, a) * d.alpha.AtVec(i)
 	}
 	return d.offset + d.scale*m
+}
+
+// denseCov returns A = K(X, X) + noise·I as a dense matrix, for the
+// reference computations the tests compare the model with.
+func denseCov(X [][]float64, k kernel.Kernel, noise float64) *mat.SymDense {
+	n := len(X)
+	A := mat.NewSymDense(n, nil)
+	for i := range X {
+		for j := i; j < n; j++ {
+			A.SetSym(i, j, k.Eval(X[i], X[j]))
+		}
+		A.SetSym(i, i, A.At(i, i)+noise)
+	}
+	return A
+}
+
+// extended returns g's inputs and standardised targets with (Xf, yf)
+// appended on g's scale: the data a fantasy update of g stands for.
+func extended(g *GP, Xf [][]float64, yf []float64) ([][]float64, []float64) {
+	xs := append(append([][]float64(nil), g.x...), Xf...)
+	ys := append([]float64(nil), g.y...)
+	for _, v := range yf {
+		ys = append(ys, (v-g.offset)/g.scale)
+	}
+	return xs, ys
+}
+
+// checkLMLGrad compares the gradient of g.LogMarginalGrad at the
+// log-params p with central differences of step h, and returns it.
+func checkLMLGrad(t *testing.T, name string, g *GP, p []float64, h float64) []float64 {
+	t.Helper()
+	grad := make([]float64, len(p))
+	v, err := g.LogMarginalGrad(p, grad)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	tmp := make([]float64, len(p))
+	for j := range p {
+		q := slices.Clone(p)
+		q[j] += h
+		fp, _ := g.LogMarginalGrad(q, tmp)
+		q[j] -= 2 * h
+		fm, _ := g.LogMarginalGrad(q, tmp)
+		if fd := (fp - fm) / (2 * h); !gradClose(grad[j], fd, 1e-7*math.Abs(v)) {
+			t.Errorf("%s param %d: analytic %v, fd %v", name, j, grad[j], fd)
+		}
+	}
+	return grad
 }

@@ -54,23 +54,7 @@ func TestLogMarginalGrad(t *testing.T) {
 					p[j] = math.Log(0.1 + rng.Float64()) // θ in [0.1, 1.1]
 				}
 				p[np-1] = math.Log(1e-3 + 0.1*rng.Float64())
-				grad := make([]float64, np)
-				v, err := g.LogMarginalGrad(p, grad)
-				if err != nil {
-					t.Fatalf("%s/%s: %v", kname, pname, err)
-				}
-				tmp := make([]float64, np)
-				for j := range p {
-					q := append([]float64(nil), p...)
-					q[j] += h
-					fp, _ := g.LogMarginalGrad(q, tmp)
-					q[j] -= 2 * h
-					fm, _ := g.LogMarginalGrad(q, tmp)
-					fd := (fp - fm) / (2 * h)
-					if !gradClose(grad[j], fd, 1e-7*math.Abs(v)) {
-						t.Errorf("%s/%s param %d: analytic %v, fd %v", kname, pname, j, grad[j], fd)
-					}
-				}
+				checkLMLGrad(t, kname+"/"+pname, g, p, h)
 			}
 		}
 	}
@@ -91,13 +75,7 @@ func TestLogMarginalValue(t *testing.T) {
 	}
 	ys, _, _ := standardize(y)
 	n := len(X)
-	A := mat.NewSymDense(n, nil)
-	for i := range X {
-		for j := i; j < n; j++ {
-			A.SetSym(i, j, k.Eval(X[i], X[j]))
-		}
-		A.SetSym(i, i, A.At(i, i)+noise)
-	}
+	A := denseCov(X, k, noise)
 	var chol mat.Cholesky
 	if !chol.Factorize(A) {
 		t.Fatal("reference factorisation failed")

@@ -39,13 +39,7 @@ func clusteredKernel() *kernel.Stationary {
 // denseLML is the LML at a fixed constant mean c, by a dense Cholesky.
 func denseLML(X [][]float64, ys []float64, k kernel.Kernel, noise, c float64) float64 {
 	n := len(X)
-	A := mat.NewSymDense(n, nil)
-	for i := range X {
-		for j := i; j < n; j++ {
-			A.SetSym(i, j, k.Eval(X[i], X[j]))
-		}
-		A.SetSym(i, i, A.At(i, i)+noise)
-	}
+	A := denseCov(X, k, noise)
 	var chol mat.Cholesky
 	if !chol.Factorize(A) {
 		panic("reference factorisation failed")
@@ -133,22 +127,7 @@ func TestConstantMeanGrad(t *testing.T) {
 				p[j] = b.Lo + (0.1+0.8*rng.Float64())*(b.Hi-b.Lo) // inside, so λ ± h stays in [0, 1]
 			}
 			p[np-1] = math.Log(1e-3 + 0.1*rng.Float64())
-			grad := make([]float64, np)
-			v, err := g.LogMarginalGrad(p, grad)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			tmp := make([]float64, np)
-			for j := range p {
-				q := append([]float64(nil), p...)
-				q[j] += h
-				fp, _ := g.LogMarginalGrad(q, tmp)
-				q[j] -= 2 * h
-				fm, _ := g.LogMarginalGrad(q, tmp)
-				if fd := (fp - fm) / (2 * h); !gradClose(grad[j], fd, 1e-7*math.Abs(v)) {
-					t.Errorf("%s param %d: analytic %v, fd %v", name, j, grad[j], fd)
-				}
-			}
+			checkLMLGrad(t, name, g, p, h)
 		}
 	}
 }
@@ -252,11 +231,7 @@ func TestConstantMeanFantasize(t *testing.T) {
 	if f.Mean() != g.Mean() {
 		t.Errorf("fantasy c = %v, base c = %v", f.Mean(), g.Mean())
 	}
-	xs := append(append([][]float64(nil), g.x...), Xf...)
-	ys := append([]float64(nil), g.y...)
-	for _, v := range yf {
-		ys = append(ys, (v-g.offset)/g.scale)
-	}
+	xs, ys := extended(g, Xf, yf)
 	ref, err := newGP(xs, ys, g.offset, g.scale, g.k.Clone(), math.Log(g.noise), MeanZero)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package gp
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -70,23 +71,7 @@ func TestMixtureLogMarginalGrad(t *testing.T) {
 				p[j] = b.Lo + (0.1+0.8*rng.Float64())*(b.Hi-b.Lo) // inside, so λ ± h stays in [0, 1]
 			}
 			p[nk] = math.Log(1e-3 + 0.1*rng.Float64())
-			grad := make([]float64, nk+1)
-			v, err := g.LogMarginalGrad(p, grad)
-			if err != nil {
-				t.Fatalf("%s: %v", tc.name, err)
-			}
-			tmp := make([]float64, nk+1)
-			for j := range p {
-				q := slices.Clone(p)
-				q[j] += h
-				fp, _ := g.LogMarginalGrad(q, tmp)
-				q[j] -= 2 * h
-				fm, _ := g.LogMarginalGrad(q, tmp)
-				fd := (fp - fm) / (2 * h)
-				if !gradClose(grad[j], fd, 1e-7*math.Abs(v)) {
-					t.Errorf("%s param %d (λ is %d) at %v: analytic %v, fd %v", tc.name, j, lam, p, grad[j], fd)
-				}
-			}
+			grad := checkLMLGrad(t, fmt.Sprintf("%s (λ is %d) at %v", tc.name, lam, p), g, p, h)
 			if grad[lam] == 0 {
 				t.Errorf("%s: ∂LML/∂λ is exactly 0 at %v", tc.name, p)
 			}
