@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/kernel"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -125,4 +127,16 @@ func checkLMLGrad(t *testing.T, name string, g *GP, p []float64, h float64) []fl
 		}
 	}
 	return grad
+}
+
+// batchMatches reports whether PredictBatch's (bm, bv) at a point is
+// Predict's (m, v): bit for bit with gonum's BLAS, since acquisition
+// optimisers score candidates with either and their results must not
+// depend on which, and to 1e-12 with OpenBLAS (-tags openblas), which
+// orders its sums its own way.
+func batchMatches(m, v, bm, bv float64) bool {
+	if _, native := blas64.Implementation().(gonum.Implementation); native {
+		return m == bm && v == bv
+	}
+	return math.Abs(m-bm) <= 1e-12*math.Max(1, math.Abs(m)) && math.Abs(v-bv) <= 1e-12*math.Max(v, 1e-12)
 }

@@ -191,7 +191,7 @@ func TestConstantMeanPredict(t *testing.T) {
 		if wv := ref.cov(x, x); math.Abs(v-wv) > 1e-9*scale*scale {
 			t.Errorf("variance %v, dense %v", v, wv)
 		}
-		if mean[i] != m || varF[i] != v {
+		if !batchMatches(m, v, mean[i], varF[i]) {
 			t.Errorf("PredictBatch (%v, %v), Predict (%v, %v)", mean[i], varF[i], m, v)
 		}
 		dm := make([]float64, 2)
