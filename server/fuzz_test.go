@@ -22,6 +22,7 @@ func FuzzHandler(f *testing.F) {
 		{"GET", "/api/v1/studies/s", ""},
 		{"POST", "/api/v1/studies/s/ask", `{"n":2,"worker":"w"}`},
 		{"POST", "/api/v1/studies/s/ask", `{"n":-1}`},
+		{"POST", "/api/v1/studies/s/ask", `{"n":1,"request_id":"r1"}`},
 		{"POST", "/api/v1/studies/s/trials", `{"params":{"x":0.5,"k":"a"}}`},
 		{"POST", "/api/v1/studies/s/trials", `{"params":{"x":1e308,"k":[]}}`},
 		{"GET", "/api/v1/studies/s/trials", ""},
