@@ -68,7 +68,7 @@ func (s *server) listStudies(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]studyJSON, len(all))
 	for i, st := range all {
-		trials, err := s.store.Trials(r.Context(), st.ID)
+		trials, err := s.store.TrialsWithoutReports(r.Context(), st.ID)
 		if err != nil {
 			return err
 		}

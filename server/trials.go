@@ -98,7 +98,7 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if len(resp.Trials) == 0 {
-		trials, err := s.store.Trials(r.Context(), e.st.ID())
+		trials, err := s.store.TrialsWithoutReports(r.Context(), e.st.ID())
 		if err != nil {
 			return err
 		}

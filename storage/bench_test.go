@@ -131,3 +131,41 @@ func BenchmarkTrials20k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTrialsReports measures loading a study of 1000 trials with 100
+// reports each, with and without the reports: an ask loads it without
+// (TrialsWithoutReports), since the samplers use none.
+func BenchmarkTrialsReports(b *testing.B) {
+	for _, be := range backends(false) {
+		s := be.open(b)
+		st := storagetest.NewStudy(b, s, "reports")
+		ctx := context.Background()
+		for range 1000 {
+			tr, err := s.AddTrial(ctx, storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1,
+				Params: []byte(`{"x":0.5}`), X: []float64{0.5}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for step := range int64(100) {
+				if err := s.Report(ctx, tr.ID, step, float64(step)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		for _, load := range []struct {
+			name string
+			f    func(context.Context, int64) ([]storage.Trial, error)
+		}{{"with", s.Trials}, {"without", s.TrialsWithoutReports}} {
+			b.Run(be.name+"/"+load.name, func(b *testing.B) {
+				timed(b, nil, func(int) error {
+					ts, err := load.f(ctx, st.ID)
+					if err == nil && len(ts) != 1000 {
+						b.Fatalf("%d trials", len(ts))
+					}
+					return err
+				})
+			})
+		}
+		s.Close()
+	}
+}

@@ -302,6 +302,14 @@ func (m *Memory) GetTrial(ctx context.Context, id int64) (Trial, error) {
 }
 
 func (m *Memory) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
+	return m.listTrials(ctx, studyID, true)
+}
+
+func (m *Memory) TrialsWithoutReports(ctx context.Context, studyID int64) ([]Trial, error) {
+	return m.listTrials(ctx, studyID, false)
+}
+
+func (m *Memory) listTrials(ctx context.Context, studyID int64, reports bool) ([]Trial, error) {
 	if err := m.lock(ctx); err != nil {
 		return nil, err
 	}
@@ -312,7 +320,11 @@ func (m *Memory) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
 	ids := m.ofStudy[studyID-1]
 	out := make([]Trial, len(ids))
 	for i, id := range ids {
-		out[i] = cloneTrial(*m.trials[id-1])
+		t := *m.trials[id-1]
+		if !reports {
+			t.Reports = nil
+		}
+		out[i] = cloneTrial(t)
 	}
 	return out, nil
 }

@@ -90,7 +90,7 @@ func (s *sqlStore) ClaimTrial(ctx context.Context, studyID int64, worker string)
 		if err != nil {
 			return err
 		}
-		ts, err := s.queryTrials(ctx, tx, 1, `t.id = $1`, id)
+		ts, err := s.queryTrials(ctx, tx, 1, true, `t.id = $1`, id)
 		if err != nil {
 			return err
 		}
@@ -226,7 +226,7 @@ func (s *sqlStore) SetLogPath(ctx context.Context, id int64, path string) error 
 func (s *sqlStore) GetTrial(ctx context.Context, id int64) (Trial, error) {
 	var ts []Trial
 	err := s.read(ctx, func(tx *sql.Tx) (err error) {
-		ts, err = s.queryTrials(ctx, tx, 1, `t.id = $1`, id)
+		ts, err = s.queryTrials(ctx, tx, 1, true, `t.id = $1`, id)
 		return err
 	})
 	if err != nil {
@@ -239,6 +239,14 @@ func (s *sqlStore) GetTrial(ctx context.Context, id int64) (Trial, error) {
 }
 
 func (s *sqlStore) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
+	return s.trials(ctx, studyID, true)
+}
+
+func (s *sqlStore) TrialsWithoutReports(ctx context.Context, studyID int64) ([]Trial, error) {
+	return s.trials(ctx, studyID, false)
+}
+
+func (s *sqlStore) trials(ctx context.Context, studyID int64, reports bool) ([]Trial, error) {
 	var ts []Trial
 	err := s.read(ctx, func(tx *sql.Tx) (err error) {
 		// The study's trial counter is its trial count: it tells an unknown
@@ -252,7 +260,7 @@ func (s *sqlStore) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
 		if err != nil {
 			return err
 		}
-		ts, err = s.queryTrials(ctx, tx, n, `t.study_id = $1`, studyID)
+		ts, err = s.queryTrials(ctx, tx, n, reports, `t.study_id = $1`, studyID)
 		return err
 	})
 	if err != nil {
@@ -262,9 +270,10 @@ func (s *sqlStore) Trials(ctx context.Context, studyID int64) ([]Trial, error) {
 }
 
 // queryTrials loads the trials matching where (over alias t) ordered by
-// number, with their reports, in exactly two queries whatever their count.
-// sizeHint is the expected number of trials.
-func (s *sqlStore) queryTrials(ctx context.Context, q queryer, sizeHint int, where string, args ...any) ([]Trial, error) {
+// number, with their reports if reports, in exactly two queries (one
+// without reports) whatever their count. sizeHint is the expected number
+// of trials.
+func (s *sqlStore) queryTrials(ctx context.Context, q queryer, sizeHint int, reports bool, where string, args ...any) ([]Trial, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+trialCols+` FROM trials t WHERE `+where+` ORDER BY t.number`, args...)
 	if err != nil {
 		return nil, err
@@ -283,7 +292,7 @@ func (s *sqlStore) queryTrials(ctx context.Context, q queryer, sizeHint int, whe
 		return nil, err
 	}
 	rows.Close()
-	if len(ts) == 0 {
+	if len(ts) == 0 || !reports {
 		return ts, nil
 	}
 	if err := attachReports(ctx, q, ts, where, args...); err != nil {

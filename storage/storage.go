@@ -175,6 +175,10 @@ type Storage interface {
 	// included, in a constant number of queries (empty, not nil, for a
 	// study without trials; ErrNotFound for an unknown study).
 	Trials(ctx context.Context, studyID int64) ([]Trial, error)
+	// TrialsWithoutReports is Trials with every Reports nil: what a
+	// sampler reads on each ask, which needs none of them. 100 reports
+	// on each of 1000 trials made Trials 20 times slower on SQLite.
+	TrialsWithoutReports(ctx context.Context, studyID int64) ([]Trial, error)
 	// Reap marks the study's RUNNING trials whose Heartbeat is before
 	// `before` as FAILED with Reason "stale: no heartbeat since <time>", and
 	// re-queues each one's Params/X once as a new WAITING trial with RetryOf

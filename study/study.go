@@ -311,7 +311,7 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	// trials): renewed, the lease keeps the others waiting meanwhile. A
 	// failed renewal is retried at the next tick.
 	defer every(ctx, suggestLease/3, func(ctx context.Context) { _ = lease.Renew(ctx) })()
-	recs, err := s.store.Trials(ctx, s.rec.ID)
+	recs, err := s.store.TrialsWithoutReports(ctx, s.rec.ID)
 	if err != nil {
 		return out, s.errorf("load trials: %w", err)
 	}
@@ -407,7 +407,7 @@ func (s *Study) Enqueue(ctx context.Context, a space.Assignment) (Trial, error) 
 	}
 	defer s.release(lease)
 	if s.rec.Budget > 0 {
-		recs, err := s.store.Trials(ctx, s.rec.ID)
+		recs, err := s.store.TrialsWithoutReports(ctx, s.rec.ID)
 		if err != nil {
 			return Trial{}, s.errorf("load trials: %w", err)
 		}
@@ -461,7 +461,7 @@ func (s *Study) trial(rec storage.Trial) (Trial, error) {
 // Remaining is the number of trials the study still wants (0 when it has
 // no budget or the budget is used up).
 func (s *Study) Remaining(ctx context.Context) (int, error) {
-	recs, err := s.store.Trials(ctx, s.rec.ID)
+	recs, err := s.store.TrialsWithoutReports(ctx, s.rec.ID)
 	if err != nil {
 		return 0, s.errorf("load trials: %w", err)
 	}

@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"Reports", testReports},
 		{"SetLogPath", testSetLogPath},
 		{"Trials", testTrials},
+		{"TrialsWithoutReports", testTrialsWithoutReports},
 		{"ConcurrentAdd", testConcurrentAdd},
 		{"ConcurrentClaim", testConcurrentClaim},
 		{"ConcurrentFinish", testConcurrentFinish},

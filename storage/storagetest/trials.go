@@ -392,6 +392,42 @@ func testTrials(t *testing.T, s storage.Storage) {
 	}
 }
 
+// testTrialsWithoutReports: the same trials as Trials, each without its
+// reports.
+func testTrialsWithoutReports(t *testing.T, s storage.Storage) {
+	st := NewStudy(t, s, "s")
+	if ts, err := s.TrialsWithoutReports(ctx(t), st.ID); err != nil || ts == nil || len(ts) != 0 {
+		t.Errorf("TrialsWithoutReports of an empty study = %#v, %v; want an empty, non-nil list", ts, err)
+	}
+	_, err := s.TrialsWithoutReports(ctx(t), 999999)
+	wantErr(t, "TrialsWithoutReports unknown study", err, storage.ErrNotFound)
+	for i := range 4 {
+		tr := add(t, s, st.ID, storage.Running, i)
+		for step := range int64(i) {
+			if err := s.Report(ctx(t), tr.ID, step, float64(step)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	full, err := s.Trials(ctx(t), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full[3].Reports) != 3 {
+		t.Fatalf("Trials: %d reports on trial 3, want 3", len(full[3].Reports))
+	}
+	got, err := s.TrialsWithoutReports(ctx(t), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range full {
+		full[i].Reports = nil
+	}
+	if !reflect.DeepEqual(got, full) {
+		t.Errorf("TrialsWithoutReports = %+v\nwant Trials without reports %+v", got, full)
+	}
+}
+
 // testCancelled checks that a cancelled context stops every call before it
 // changes anything, as database/sql does for the SQL storages: a caller
 // that gave up (a worker shutting down, an HTTP client that went away)
@@ -421,15 +457,16 @@ func testCancelled(t *testing.T, s storage.Storage) {
 		"FinishTrial": func() error {
 			return s.FinishTrial(c, running.ID, storage.Finish{State: storage.Complete, Value: ptr(1)})
 		},
-		"Heartbeat":  func() error { return s.Heartbeat(c, running.ID) },
-		"Report":     func() error { return s.Report(c, running.ID, 1, 0.5) },
-		"SetLogPath": func() error { return s.SetLogPath(c, running.ID, "/tmp/log") },
-		"GetTrial":   func() error { _, err := s.GetTrial(c, waiting.ID); return err },
-		"Trials":     func() error { _, err := s.Trials(c, st.ID); return err },
-		"Reap":       func() error { _, err := s.Reap(c, st.ID, time.Now().Add(time.Hour)); return err },
-		"Lock":       func() error { _, err := s.Lock(c, st.ID, "h", time.Minute); return err },
-		"PutState":   func() error { return s.PutState(c, st.ID, "k", []byte("v")) },
-		"GetState":   func() error { _, err := s.GetState(c, st.ID, "k"); return err },
+		"Heartbeat":            func() error { return s.Heartbeat(c, running.ID) },
+		"Report":               func() error { return s.Report(c, running.ID, 1, 0.5) },
+		"SetLogPath":           func() error { return s.SetLogPath(c, running.ID, "/tmp/log") },
+		"GetTrial":             func() error { _, err := s.GetTrial(c, waiting.ID); return err },
+		"Trials":               func() error { _, err := s.Trials(c, st.ID); return err },
+		"TrialsWithoutReports": func() error { _, err := s.TrialsWithoutReports(c, st.ID); return err },
+		"Reap":                 func() error { _, err := s.Reap(c, st.ID, time.Now().Add(time.Hour)); return err },
+		"Lock":                 func() error { _, err := s.Lock(c, st.ID, "h", time.Minute); return err },
+		"PutState":             func() error { return s.PutState(c, st.ID, "k", []byte("v")) },
+		"GetState":             func() error { _, err := s.GetState(c, st.ID, "k"); return err },
 	}
 	for name, call := range calls {
 		if err := call(); !errors.Is(err, context.Canceled) {
