@@ -60,12 +60,13 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer e.unlock()
 	if req.RequestID != "" {
-		resp, ok, err := s.replayAsk(r.Context(), e, req.RequestID)
-		if err != nil || ok {
-			if err == nil {
-				writeJSON(w, http.StatusOK, resp)
-			}
+		trials, err := s.replayAsk(r.Context(), e, req.RequestID)
+		if err != nil {
 			return err
+		}
+		if trials != nil {
+			writeJSON(w, http.StatusOK, askResponse{Trials: trials, LeaseSeconds: s.opts.Lease.Seconds()})
+			return nil
 		}
 	}
 	e.st.SetWorker(worker)
@@ -91,9 +92,11 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 		// The trials are RUNNING already: if this fails, the ask is
 		// answered all the same, and a repeat gets new trials, as
 		// without a request_id.
-		if data, err := json.Marshal(resp.Trials); err != nil {
-			return err
-		} else if err := s.store.PutState(r.Context(), e.st.ID(), askKey(req.RequestID), data); err != nil {
+		data, err := json.Marshal(resp.Trials)
+		if err == nil {
+			err = s.store.PutState(r.Context(), e.st.ID(), askKey(req.RequestID), data)
+		}
+		if err != nil {
 			s.log.Error("ask: could not record the request_id; a repeat of this ask gets new trials", "study", e.st.Name(), "error", err)
 		}
 	}
@@ -116,9 +119,9 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 // keeps its answer.
 func askKey(id string) string { return "ask/" + id }
 
-// replayAsk answers an ask that repeats an earlier one (the same
-// request_id) with the trials the first one handed out, if they are all
-// still RUNNING, and renews their leases. A worker whose answer was lost
+// replayAsk returns the trials an earlier ask with the same request_id
+// handed out, if they are all still RUNNING, and renews their leases; nil
+// when there was none (only answers with trials are kept) or they are not. A worker whose answer was lost
 // on the way (a dropped connection, a proxy's timeout, a server killed
 // after the ask) sends the same request again: without this it would get
 // new trials while the first ones ran nowhere, until their lease lapsed
@@ -132,28 +135,28 @@ func askKey(id string) string { return "ask/" + id }
 // e.lock), but not on another one, whose ask then proceeds as a new one.
 // Once a trial of the answer has finished or been reaped, the repeat is a
 // new ask.
-func (s *server) replayAsk(ctx context.Context, e *entry, requestID string) (askResponse, bool, error) {
+func (s *server) replayAsk(ctx context.Context, e *entry, requestID string) ([]askedJSON, error) {
 	data, err := s.store.GetState(ctx, e.st.ID(), askKey(requestID))
 	if errors.Is(err, storage.ErrNotFound) {
-		return askResponse{}, false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return askResponse{}, false, err
+		return nil, err
 	}
 	var trials []askedJSON
 	if err := json.Unmarshal(data, &trials); err != nil {
-		return askResponse{}, false, fmt.Errorf("ask: the stored answer of request %q: %w", requestID, err)
+		return nil, fmt.Errorf("ask: the stored answer of request %q: %w", requestID, err)
 	}
 	for _, t := range trials {
 		err := s.store.Heartbeat(ctx, t.ID)
 		if errors.Is(err, storage.ErrFinished) || errors.Is(err, storage.ErrNotRunning) {
-			return askResponse{}, false, nil
+			return nil, nil
 		}
 		if err != nil {
-			return askResponse{}, false, err
+			return nil, err
 		}
 	}
-	return askResponse{Trials: trials, LeaseSeconds: s.opts.Lease.Seconds()}, true, nil
+	return trials, nil
 }
 
 type tellRequest struct {
