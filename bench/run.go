@@ -155,28 +155,16 @@ func runOne(ctx context.Context, p Problem, sampler string, seed int, cfg Config
 		return fail(err)
 	}
 	defer s.Close()
-	rng := rand.New(rand.NewPCG(uint64(seed), 0xbe4c))
-	var incumbent space.Assignment
-	evaluate := func(a space.Assignment) (float64, error) { return p.Evaluate(a, rng) }
-	record := func(a space.Assignment, v float64) {
-		best := math.Inf(1)
-		if n := len(r.Best); n > 0 {
-			best = r.Best[n-1]
-		}
-		if v < best {
-			best, incumbent = v, a
-		}
-		r.Best = append(r.Best, best)
-	}
+	run := &running{RunResult: &r, p: p, rng: rand.New(rand.NewPCG(uint64(seed), 0xbe4c))}
 	if cfg.Workers > 1 {
 		as, ok := s.(AsyncSession)
 		if !ok {
 			return fail(fmt.Errorf("%s takes no asynchronous workers", sampler))
 		}
 		r.Workers = cfg.Workers
-		err = runAsync(ctx, as, seed, cfg, &r, evaluate, record)
+		err = runAsync(ctx, as, seed, cfg, run)
 	} else {
-		err = runBatches(ctx, s, sampler, cfg, &r, evaluate, record)
+		err = runBatches(ctx, s, sampler, cfg, run)
 	}
 	if err != nil {
 		return fail(err)
@@ -186,18 +174,40 @@ func runOne(ctx context.Context, p Problem, sampler string, seed int, cfg Config
 		reg := float64(r.FinalBest) - opt
 		r.Regret, r.optimum = &reg, opt
 	}
-	if tr, ok := p.(TestRegretter); ok && incumbent != nil {
-		if v, ok := tr.TestRegret(incumbent); ok {
+	if tr, ok := p.(TestRegretter); ok && run.incumbent != nil {
+		if v, ok := tr.TestRegret(run.incumbent); ok {
 			r.TestRegret = &v
 		}
 	}
 	return r
 }
 
+// running is a run under way: its result, its problem and the source of
+// the problem's noise, drawn from in the order of the asks.
+type running struct {
+	*RunResult
+	p         Problem
+	rng       *rand.Rand
+	incumbent space.Assignment // the best configuration so far
+}
+
+func (r *running) evaluate(a space.Assignment) (float64, error) { return r.p.Evaluate(a, r.rng) }
+
+// record appends a completed evaluation to the best-so-far trace.
+func (r *running) record(a space.Assignment, v float64) {
+	best := math.Inf(1)
+	if n := len(r.Best); n > 0 {
+		best = r.Best[n-1]
+	}
+	if v < best {
+		best, r.incumbent = v, a
+	}
+	r.Best = append(r.Best, best)
+}
+
 // runBatches asks for one configuration at a time, or cfg.Batch at a time
 // when that is > 1, evaluates them and tells their values in order.
-func runBatches(ctx context.Context, s Session, sampler string, cfg Config, r *RunResult,
-	evaluate func(space.Assignment) (float64, error), record func(space.Assignment, float64)) error {
+func runBatches(ctx context.Context, s Session, sampler string, cfg Config, r *running) error {
 	ask := func(int) ([]space.Assignment, error) {
 		a, err := s.Ask(ctx)
 		return []space.Assignment{a}, err
@@ -224,11 +234,11 @@ func runBatches(ctx context.Context, s Session, sampler string, cfg Config, r *R
 			return fmt.Errorf("ask %d: no configuration proposed", len(r.Best))
 		}
 		for _, a := range as {
-			v, err := evaluate(a)
+			v, err := r.evaluate(a)
 			if err != nil {
 				return fmt.Errorf("evaluation %d: %w", len(r.Best), err)
 			}
-			record(a, v)
+			r.record(a, v)
 			if err := s.Tell(ctx, v); err != nil {
 				return fmt.Errorf("tell %d: %w", len(r.Best)-1, err)
 			}
@@ -246,8 +256,7 @@ func runBatches(ctx context.Context, s Session, sampler string, cfg Config, r *R
 // others as pending. The workers start one after the other at time 0,
 // each ask seeing the earlier ones pending. r.Best is in the order of
 // completion; the run is as deterministic as a sequential one.
-func runAsync(ctx context.Context, s AsyncSession, seed int, cfg Config, r *RunResult,
-	evaluate func(space.Assignment) (float64, error), record func(space.Assignment, float64)) error {
+func runAsync(ctx context.Context, s AsyncSession, seed int, cfg Config, r *running) error {
 	type job struct {
 		id     int64
 		a      space.Assignment
@@ -270,7 +279,7 @@ func runAsync(ctx context.Context, s AsyncSession, seed int, cfg Config, r *RunR
 		if err != nil {
 			return fmt.Errorf("ask %d: %w", asked, err)
 		}
-		v, err := evaluate(a)
+		v, err := r.evaluate(a)
 		if err != nil {
 			return fmt.Errorf("evaluation %d: %w", asked, err)
 		}
@@ -288,7 +297,7 @@ func runAsync(ctx context.Context, s AsyncSession, seed int, cfg Config, r *RunR
 			return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.worker, b.worker))
 		})
 		running = slices.DeleteFunc(running, func(j job) bool { return j.id == next.id })
-		record(next.a, next.v)
+		r.record(next.a, next.v)
 		if err := s.TellTrial(ctx, next.id, next.v); err != nil {
 			return fmt.Errorf("tell %d: %w", len(r.Best)-1, err)
 		}

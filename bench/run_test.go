@@ -363,11 +363,8 @@ func TestRunAsyncKeepsWorkersBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &asyncRecorder{boaSession: s.(*boaSession)}
-	r := RunResult{}
-	rng := rand.New(rand.NewPCG(1, 2))
-	err = runAsync(ctx, rec, 1, Config{Budget: 20, Workers: 4}, &r,
-		func(a space.Assignment) (float64, error) { return p.Evaluate(a, rng) },
-		func(space.Assignment, float64) { r.Best = append(r.Best, 0) })
+	r := &running{RunResult: &RunResult{}, p: p, rng: rand.New(rand.NewPCG(1, 2))}
+	err = runAsync(ctx, rec, 1, Config{Budget: 20, Workers: 4}, r)
 	if err != nil {
 		t.Fatal(err)
 	}
