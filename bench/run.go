@@ -1,12 +1,14 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,6 +23,7 @@ type Config struct {
 	Seeds    int
 	Budget   int
 	Batch    int // evaluations asked for together (synchronous batches); <= 1 means sequential
+	Workers  int // evaluations running at once, each asked for when a worker frees up (asynchronous, simulated clock); <= 1 means sequential
 	Parallel int // runs at once; <= 0 means GOMAXPROCS
 }
 
@@ -30,6 +33,7 @@ type RunResult struct {
 	Sampler        string    `json:"sampler"`
 	Seed           int       `json:"seed"`
 	Batch          int       `json:"batch,omitempty"`       // batch size when > 1
+	Workers        int       `json:"workers,omitempty"`     // asynchronous workers when > 1
 	Best           []float64 `json:"best"`                  // best value so far after each evaluation
 	FinalBest      Number    `json:"final_best"`            // Best at the budget; null if the run failed
 	Regret         *float64  `json:"regret"`                // FinalBest − optimum; null when the optimum is unknown
@@ -49,6 +53,9 @@ type RunResult struct {
 func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult, error) {
 	if cfg.Seeds < 1 || cfg.Budget < 1 {
 		return nil, fmt.Errorf("bench: need at least one seed and an evaluation budget of at least 1 (seeds %d, budget %d)", cfg.Seeds, cfg.Budget)
+	}
+	if cfg.Batch > 1 && cfg.Workers > 1 {
+		return nil, fmt.Errorf("bench: synchronous batches (%d) and asynchronous workers (%d) are two ways to run in parallel; choose one", cfg.Batch, cfg.Workers)
 	}
 	// Runs are summarised by problem and sampler name: a name given twice
 	// would pool two sets of runs into one row and rank them against each
@@ -97,7 +104,7 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 	for range min(parallel, len(jobs)) {
 		wg.Go(func() {
 			for j := range work {
-				r := runOne(ctx, j.p, j.sampler, j.seed, cfg.Budget, cfg.Batch)
+				r := runOne(ctx, j.p, j.sampler, j.seed, cfg)
 				if r.Error != "" && ctx.Err() != nil {
 					continue // stopped, not failed
 				}
@@ -129,10 +136,12 @@ send:
 	return done, ctx.Err()
 }
 
-// runOne runs one optimiser on one problem with one seed, budget
-// evaluations in all, asked for batch at a time when batch > 1 (the last
-// batch may be smaller). SuggestSeconds has one entry per ask, so per batch.
-func runOne(ctx context.Context, p Problem, sampler string, seed, budget, batch int) RunResult {
+// runOne runs one optimiser on one problem with one seed, cfg.Budget
+// evaluations in all: one at a time, cfg.Batch at a time when that is > 1
+// (the last batch may be smaller; SuggestSeconds has one entry per ask, so
+// per batch), or on cfg.Workers simulated asynchronous workers when that
+// is > 1 (runAsync).
+func runOne(ctx context.Context, p Problem, sampler string, seed int, cfg Config) RunResult {
 	// Empty lists, not nil: the JSON contract has lists there, also for a
 	// run that fails before its first evaluation.
 	r := RunResult{Problem: p.Name(), Sampler: sampler, Seed: seed, FinalBest: Number(math.NaN()),
@@ -141,64 +150,164 @@ func runOne(ctx context.Context, p Problem, sampler string, seed, budget, batch 
 		r.Error = err.Error()
 		return r
 	}
-	s, err := NewSession(ctx, sampler, p.Space(), uint64(seed), budget)
+	s, err := NewSession(ctx, sampler, p.Space(), uint64(seed), cfg.Budget)
 	if err != nil {
 		return fail(err)
 	}
 	defer s.Close()
-	ask := func(int) ([]space.Assignment, error) {
-		a, err := s.Ask(ctx)
-		return []space.Assignment{a}, err
-	}
-	if batch > 1 {
-		r.Batch = batch
-		bs, ok := s.(BatchSession)
+	run := &running{RunResult: &r, p: p, rng: rand.New(rand.NewPCG(uint64(seed), 0xbe4c))}
+	if cfg.Workers > 1 {
+		as, ok := s.(AsyncSession)
 		if !ok {
-			return fail(fmt.Errorf("%s has no batch mode", sampler))
+			return fail(fmt.Errorf("%s takes no asynchronous workers", sampler))
 		}
-		ask = func(n int) ([]space.Assignment, error) { return bs.AskBatch(ctx, n) }
+		r.Workers = cfg.Workers
+		err = runAsync(ctx, as, seed, cfg, run)
+	} else {
+		err = runBatches(ctx, s, sampler, cfg, run)
 	}
-	rng := rand.New(rand.NewPCG(uint64(seed), 0xbe4c))
-	best := math.Inf(1)
-	var incumbent space.Assignment
-	for len(r.Best) < budget {
-		if err := ctx.Err(); err != nil {
-			return fail(err)
-		}
-		start := time.Now()
-		as, err := ask(min(max(batch, 1), budget-len(r.Best)))
-		r.SuggestSeconds = append(r.SuggestSeconds, time.Since(start).Seconds())
-		if err != nil {
-			return fail(fmt.Errorf("ask %d: %w", len(r.Best), err))
-		}
-		if len(as) == 0 {
-			return fail(fmt.Errorf("ask %d: no configuration proposed", len(r.Best)))
-		}
-		for _, a := range as {
-			v, err := p.Evaluate(a, rng)
-			if err != nil {
-				return fail(fmt.Errorf("evaluation %d: %w", len(r.Best), err))
-			}
-			if v < best {
-				best, incumbent = v, a
-			}
-			r.Best = append(r.Best, best)
-			if err := s.Tell(ctx, v); err != nil {
-				return fail(fmt.Errorf("tell %d: %w", len(r.Best)-1, err))
-			}
-		}
+	if err != nil {
+		return fail(err)
 	}
-	r.FinalBest = Number(best)
+	r.FinalBest = Number(r.Best[len(r.Best)-1])
 	if opt, ok := p.Optimum(); ok {
-		reg := best - opt
+		reg := float64(r.FinalBest) - opt
 		r.Regret, r.optimum = &reg, opt
 	}
-	if tr, ok := p.(TestRegretter); ok && incumbent != nil {
-		if v, ok := tr.TestRegret(incumbent); ok {
+	if tr, ok := p.(TestRegretter); ok && run.incumbent != nil {
+		if v, ok := tr.TestRegret(run.incumbent); ok {
 			r.TestRegret = &v
 		}
 	}
 	return r
+}
+
+// running is a run under way: its result, its problem and the source of
+// the problem's noise, drawn from in the order of the asks.
+type running struct {
+	*RunResult
+	p         Problem
+	rng       *rand.Rand
+	incumbent space.Assignment // the best configuration so far
+}
+
+func (r *running) evaluate(a space.Assignment) (float64, error) { return r.p.Evaluate(a, r.rng) }
+
+// record appends a completed evaluation to the best-so-far trace.
+func (r *running) record(a space.Assignment, v float64) {
+	best := math.Inf(1)
+	if n := len(r.Best); n > 0 {
+		best = r.Best[n-1]
+	}
+	if v < best {
+		best, r.incumbent = v, a
+	}
+	r.Best = append(r.Best, best)
+}
+
+// runBatches asks for one configuration at a time, or cfg.Batch at a time
+// when that is > 1, evaluates them and tells their values in order.
+func runBatches(ctx context.Context, s Session, sampler string, cfg Config, r *running) error {
+	ask := func(int) ([]space.Assignment, error) {
+		a, err := s.Ask(ctx)
+		return []space.Assignment{a}, err
+	}
+	if cfg.Batch > 1 {
+		r.Batch = cfg.Batch
+		bs, ok := s.(BatchSession)
+		if !ok {
+			return fmt.Errorf("%s has no batch mode", sampler)
+		}
+		ask = func(n int) ([]space.Assignment, error) { return bs.AskBatch(ctx, n) }
+	}
+	for len(r.Best) < cfg.Budget {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		start := time.Now()
+		as, err := ask(min(max(cfg.Batch, 1), cfg.Budget-len(r.Best)))
+		r.SuggestSeconds = append(r.SuggestSeconds, time.Since(start).Seconds())
+		if err != nil {
+			return fmt.Errorf("ask %d: %w", len(r.Best), err)
+		}
+		if len(as) == 0 {
+			return fmt.Errorf("ask %d: no configuration proposed", len(r.Best))
+		}
+		for _, a := range as {
+			v, err := r.evaluate(a)
+			if err != nil {
+				return fmt.Errorf("evaluation %d: %w", len(r.Best), err)
+			}
+			r.record(a, v)
+			if err := s.Tell(ctx, v); err != nil {
+				return fmt.Errorf("tell %d: %w", len(r.Best)-1, err)
+			}
+		}
+	}
+	return nil
+}
+
+// runAsync runs cfg.Workers workers on a simulated clock, as the
+// simulated executor of spec async-batch §6.1: each evaluation takes σ|Z|
+// time units, Z ~ N(0, 1), σ = √(π/2) (half-normal, mean 1), drawn from a
+// stream of its own; at each completion (ties to the lower worker) the
+// value is told and the free worker asks for the next configuration, so
+// the sampler sees every value completed up to that instant and the
+// others as pending. The workers start one after the other at time 0,
+// each ask seeing the earlier ones pending. r.Best is in the order of
+// completion; the run is as deterministic as a sequential one.
+func runAsync(ctx context.Context, s AsyncSession, seed int, cfg Config, r *running) error {
+	type job struct {
+		id     int64
+		a      space.Assignment
+		v, end float64
+		worker int
+	}
+	durations := rand.New(rand.NewPCG(uint64(seed), 0xa5c1))
+	sigma := math.Sqrt(math.Pi / 2)
+	var (
+		running []job
+		asked   int
+	)
+	start := func(worker int, now float64) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t := time.Now()
+		id, a, err := s.AskTrial(ctx)
+		r.SuggestSeconds = append(r.SuggestSeconds, time.Since(t).Seconds())
+		if err != nil {
+			return fmt.Errorf("ask %d: %w", asked, err)
+		}
+		v, err := r.evaluate(a)
+		if err != nil {
+			return fmt.Errorf("evaluation %d: %w", asked, err)
+		}
+		asked++
+		running = append(running, job{id: id, a: a, v: v, end: now + sigma*math.Abs(durations.NormFloat64()), worker: worker})
+		return nil
+	}
+	for w := range min(cfg.Workers, cfg.Budget) {
+		if err := start(w, 0); err != nil {
+			return err
+		}
+	}
+	for len(running) > 0 {
+		next := slices.MinFunc(running, func(a, b job) int {
+			return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.worker, b.worker))
+		})
+		running = slices.DeleteFunc(running, func(j job) bool { return j.id == next.id })
+		r.record(next.a, next.v)
+		if err := s.TellTrial(ctx, next.id, next.v); err != nil {
+			return fmt.Errorf("tell %d: %w", len(r.Best)-1, err)
+		}
+		if asked < cfg.Budget {
+			if err := start(next.worker, next.end); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Number is a float64 that is written to JSON as null when it is NaN or

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"
 )
@@ -177,7 +179,7 @@ func TestRunBatch(t *testing.T) {
 			t.Fatalf("%s: error %q, %d evaluations in %d asks, batch %d; want 30 in 8 batches of 4", r.Sampler, r.Error, len(r.Best), len(r.SuggestSeconds), r.Batch)
 		}
 	}
-	if r := runs[2]; !strings.Contains(r.Error, "no batch mode") || HasBatch("goptuna-tpe") || !HasBatch("cocabo-0.5") {
+	if r := runs[2]; !strings.Contains(r.Error, "no batch mode") || HasParallel("goptuna-tpe") || !HasParallel("cocabo-0.5") {
 		t.Fatalf("a peer in batch mode: error %q", r.Error)
 	}
 }
@@ -221,14 +223,14 @@ func TestSamplerWithTransform(t *testing.T) {
 	if tf := s.(*boaSession).st.Transform(); tf != transform.Log {
 		t.Errorf("random+log runs a study with transform %v", tf)
 	}
-	if !HasBatch("gpbo+copula") || Known("gpbo+copula") != nil {
+	if !HasParallel("gpbo+copula") || Known("gpbo+copula") != nil {
 		t.Error("gpbo+copula is not a known batch sampler")
 	}
 	for name, says := range map[string]string{"gpbo+sqrt": "unknown transform", "optuna-tpe+log": "boa's samplers only", "magic+log": "boa's samplers only"} {
 		if err := Known(name); err == nil || !strings.Contains(err.Error(), says) {
 			t.Errorf("Known(%q) = %v, want it to say %q", name, err, says)
 		}
-		if ok, _ := Available(name); ok || HasBatch(name) {
+		if ok, _ := Available(name); ok || HasParallel(name) {
 			t.Errorf("%s is available", name)
 		}
 	}
@@ -328,5 +330,83 @@ func TestRunInterruptedKeepsFinishedRuns(t *testing.T) {
 		if r.Error != "" || len(r.Best) != 30 {
 			t.Fatalf("an unfinished run was returned: %+v", r)
 		}
+	}
+}
+
+// asyncRecorder is a boa session that records, at each ask, how many
+// trials were running, and the order in which trials were told.
+type asyncRecorder struct {
+	*boaSession
+	running []int
+	told    []int64
+}
+
+func (s *asyncRecorder) AskTrial(ctx context.Context) (int64, space.Assignment, error) {
+	s.running = append(s.running, len(s.boaSession.running))
+	return s.boaSession.AskTrial(ctx)
+}
+
+func (s *asyncRecorder) TellTrial(ctx context.Context, id int64, v float64) error {
+	s.told = append(s.told, id)
+	return s.boaSession.TellTrial(ctx, id, v)
+}
+
+// TestRunAsyncKeepsWorkersBusy: on the simulated clock, the workers start
+// together (each ask sees the earlier ones running), every later ask comes
+// from a worker that has just finished while the others still run, and
+// trials finish in another order than they were asked for.
+func TestRunAsyncKeepsWorkersBusy(t *testing.T) {
+	ctx := context.Background()
+	p, _ := ParseProblem("branin")
+	s, err := NewSession(ctx, "random", p.Space(), 1, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &asyncRecorder{boaSession: s.(*boaSession)}
+	r := &running{RunResult: &RunResult{}, p: p, rng: rand.New(rand.NewPCG(1, 2))}
+	err = runAsync(ctx, rec, 1, Config{Budget: 20, Workers: 4}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{0, 1, 2, 3}
+	for range 16 {
+		want = append(want, 3)
+	}
+	if !slices.Equal(rec.running, want) {
+		t.Errorf("trials running at each ask: %v, want %v", rec.running, want)
+	}
+	if len(rec.told) != 20 || len(r.Best) != 20 || len(r.SuggestSeconds) != 20 {
+		t.Fatalf("%d told, %d recorded, %d asks; want 20", len(rec.told), len(r.Best), len(r.SuggestSeconds))
+	}
+	if slices.IsSorted(rec.told) {
+		t.Error("trials finished in the order they were asked for: the workers did not overlap")
+	}
+}
+
+func TestRunAsync(t *testing.T) {
+	p, err := ParseProblem("func2c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Problems: []Problem{p}, Samplers: []string{"cocabo-0.5", "casmopolitan", "goptuna-tpe"}, Seeds: 1, Budget: 30, Workers: 4}
+	runs, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := Run(context.Background(), cfg, nil)
+	for i, r := range runs[:2] {
+		if r.Error != "" || len(r.Best) != 30 || len(r.SuggestSeconds) != 30 || r.Workers != 4 {
+			t.Fatalf("%s: error %q, %d evaluations in %d asks, workers %d; want 30 in 30 asks on 4", r.Sampler, r.Error, len(r.Best), len(r.SuggestSeconds), r.Workers)
+		}
+		if !slices.Equal(r.Best, again[i].Best) {
+			t.Errorf("%s: two runs with the same seed differ", r.Sampler)
+		}
+	}
+	if r := runs[2]; !strings.Contains(r.Error, "no asynchronous workers") || HasParallel("goptuna-tpe") {
+		t.Fatalf("a peer on asynchronous workers: error %q", r.Error)
+	}
+	cfg.Batch = 4
+	if _, err := Run(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), "choose one") {
+		t.Errorf("batches and workers together: %v", err)
 	}
 }

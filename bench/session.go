@@ -77,9 +77,20 @@ func withTransform(name string) (string, transform.Transform, error) {
 	return base, tf, nil
 }
 
-// HasBatch reports whether optimiser name has a synchronous batch mode
-// (BatchSession): boa's samplers do, the peers do not.
-func HasBatch(name string) bool {
+// AsyncSession is a Session that can have several configurations out at
+// once and be told their values in any order, as asynchronous parallel
+// workers are (Config.Workers). boa's samplers have it; the peers' sessions
+// take their values in the order they were asked.
+type AsyncSession interface {
+	Session
+	AskTrial(ctx context.Context) (id int64, a space.Assignment, err error)
+	TellTrial(ctx context.Context, id int64, value float64) error
+}
+
+// HasParallel reports whether optimiser name has a synchronous batch mode
+// (BatchSession) and takes asynchronous workers (AsyncSession): boa's
+// samplers do, the peers do not.
+func HasParallel(name string) bool {
 	base, _, err := withTransform(name)
 	return err == nil && slices.Contains(sampler.Names(), base)
 }
@@ -114,11 +125,8 @@ type boaSession struct {
 }
 
 func (s *boaSession) Ask(ctx context.Context) (space.Assignment, error) {
-	as, err := s.AskBatch(ctx, 1)
-	if err != nil {
-		return nil, err
-	}
-	return as[0], nil
+	_, a, err := s.AskTrial(ctx)
+	return a, err
 }
 
 func (s *boaSession) AskBatch(ctx context.Context, n int) ([]space.Assignment, error) {
@@ -138,14 +146,30 @@ func (s *boaSession) Tell(ctx context.Context, value float64) error {
 	if len(s.running) == 0 {
 		return fmt.Errorf("bench: tell without a running trial")
 	}
+	return s.TellTrial(ctx, s.running[0], value)
+}
+
+func (s *boaSession) AskTrial(ctx context.Context) (int64, space.Assignment, error) {
+	ts, err := s.st.AskBatch(ctx, 1)
+	if err != nil {
+		return 0, nil, err
+	}
+	s.running = append(s.running, ts[0].ID)
+	return ts[0].ID, ts[0].Params, nil
+}
+
+func (s *boaSession) TellTrial(ctx context.Context, id int64, value float64) error {
+	i := slices.Index(s.running, id)
+	if i < 0 {
+		return fmt.Errorf("bench: tell of trial %d, which is not running", id)
+	}
 	// The study records a value its transform cannot take (log: ≤ 0) as a
 	// failed trial and its sampler never sees it: the run would go on as a
 	// random search under the sampler's name.
 	if err := s.st.Transform().Check(value); err != nil {
 		return fmt.Errorf("bench: value %v: %w", value, err)
 	}
-	id := s.running[0]
-	s.running = s.running[1:]
+	s.running = slices.Delete(s.running, i, i+1)
 	return s.st.Tell(ctx, id, study.Result{Value: value})
 }
 

@@ -111,8 +111,9 @@ func (c *Casmopolitan) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// Suggest proposes the next point. While the current epoch has fewer
-// than InitPoints completed trials it returns the next unused point of the
+// Suggest proposes the next point. While the current epoch's completed
+// trials and the pending ones are fewer than InitPoints, or none of the
+// epoch's has completed (designing), it returns the next unused point of the
 // epoch's design (uniform at the start, around the guided-restart centre
 // later); otherwise it fits the local GP to the epoch's trials, fantasises
 // the pending, failed and pruned ones at their posterior mean (Kriging
@@ -151,7 +152,7 @@ func (c *Casmopolitan) propose(ctx context.Context, h *History, rng *rand.Rand) 
 	}
 	st := c.replay(cs, h)
 	seen := h.seen()
-	if len(st.local) < c.InitPoints {
+	if designing(len(st.local), len(h.Pending), c.InitPoints) {
 		pts, tr := c.design(cs, h, st)
 		for _, u := range pts {
 			if !seen[cs.sp.Key(u)] {

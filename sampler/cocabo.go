@@ -243,8 +243,8 @@ func (c *CoCaBO) prepare(h *History) (*mixedLayout, error) {
 }
 
 // Suggest proposes the next point [000 Alg. 5]: an untried uniform random
-// point (freshDesignPoint) while fewer than InitPoints trials have
-// completed; then h drawn from the agents rebuilt from the history, and x
+// point (freshDesignPoint) while the completed and pending trials are
+// fewer than InitPoints or none has completed (designing); then h drawn from the agents rebuilt from the history, and x
 // maximising UCB (κ = Kappa) on the mixture-kernel GP with h fixed,
 // pending, failed and pruned trials fantasised at their posterior mean
 // (Kriging Believer).
@@ -257,7 +257,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 		return c.fallback().Suggest(ctx, h, rng)
 	}
 	n0 := c.initPoints()
-	if len(h.Observed) < n0 {
+	if designing(len(h.Observed), len(h.Pending), n0) {
 		return untriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {

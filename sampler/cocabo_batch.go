@@ -28,8 +28,8 @@ import (
 // cannot find a new point for a group, a random unseen x with the same
 // categories is used, then a random unseen configuration; only when the
 // space has fewer than n unseen configurations left do the others repeat
-// tried ones, as Suggest does on an exhausted space (unseenPoint). Before
-// InitPoints trials have completed it returns n uniform random points; for
+// tried ones, as Suggest does on an exhausted space (unseenPoint). While the
+// design is not complete (designing) it returns n uniform random points; for
 // a space without categorical parameters it runs gpbo n times with the
 // earlier picks as pending trials (Kriging Believer). The acquisition
 // positivity offset of the reference code is not needed: it changes no
@@ -47,7 +47,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 	}
 	seen := h.seen()
 	n0 := c.initPoints()
-	if len(h.Observed) < n0 {
+	if designing(len(h.Observed), len(h.Pending), n0) {
 		return freshPoints(l, seen, n, rng), nil
 	}
 	if err := ctx.Err(); err != nil {

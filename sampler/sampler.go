@@ -48,6 +48,24 @@ type History struct {
 // (docs/samplers.md, "Failed trials", "Pruned trials").
 func (h *History) WithoutValue() [][]float64 { return slices.Concat(h.Pending, h.Failed, h.Pruned) }
 
+// designing reports whether CoCaBO or CASMOPOLITAN, whose designs have n
+// points, should propose a design point, given the trials completed since
+// the design began and the pending ones: while they number fewer than n
+// together, and while fewer than half the design has completed, since the
+// model needs data (Ax's Sobol step waits for half its trials the same
+// way). In a parallel study the pending trials are mostly design points
+// still running. Counting the completed trials alone, as Optuna's
+// n_startup_trials does and gpbo still does, made w workers run w − 1
+// design points too many, which the replays then took for bandit plays
+// (replayEXP3) and trust-region steps (Casmopolitan.replay), as the design
+// is the first n trials there. A failed or pruned design trial still makes
+// way for another. gpbo keeps no such state, and its design of d + 1
+// points is too small to start the model without w − 1 of them
+// (docs/samplers.md, "Parallel workers").
+func designing(completed, pending, n int) bool {
+	return 2*completed < n || completed+pending < n
+}
+
 // seen returns the keys (Space.Key) of the configurations tried so far:
 // evaluated, running, failed or pruned. The model-based samplers never
 // propose them again while there are others.

@@ -24,6 +24,7 @@ func benchCmd() *cobra.Command {
 	var (
 		problems, samplers, tables []string
 		seeds, budget, batch, par  int
+		workers                    int
 		out                        string
 		asJSON, noisy              bool
 	)
@@ -44,6 +45,7 @@ func benchCmd() *cobra.Command {
 		Example: "  boa bench --problems branin,hartmann6,ackley:5 --samplers gpbo,random,goptuna-tpe --seeds 10 --budget 60 --out bench-out\n" +
 			"  boa bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,gpbo --seeds 10 --budget 100 --json\n" +
 			"  boa bench --problems func3c --samplers cocabo-auto,onehot-gp,random --seeds 10 --budget 344 --batch 4\n" +
+			"  boa bench --problems func3c,ackley5c --samplers cocabo-auto,casmopolitan --seeds 10 --budget 200 --workers 4\n" +
 			"  boa bench --problems rosenbrock:10,levy:10 --samplers gpbo,gpbo+log,gpbo+copula --seeds 10 --budget 60\n" +
 			"  boa bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,goptuna-tpe",
 		Args: cobra.NoArgs,
@@ -81,21 +83,21 @@ func benchCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if batch > 1 {
+			if batch > 1 || workers > 1 {
 				ss = slices.DeleteFunc(ss, func(name string) bool {
-					if !bench.HasBatch(name) {
-						fmt.Fprintf(stderr, "skipping %s: it has no synchronous batch mode\n", name)
+					if !bench.HasParallel(name) {
+						fmt.Fprintf(stderr, "skipping %s: it runs one evaluation at a time only\n", name)
 						return true
 					}
 					return false
 				})
 				if len(ss) == 0 {
-					return errors.New("no sampler with a batch mode to run")
+					return errors.New("no sampler that runs evaluations in parallel")
 				}
 			}
 			total := len(ps) * len(ss) * seeds
 			done := 0
-			cfg := bench.Config{Problems: ps, Samplers: ss, Seeds: seeds, Budget: budget, Batch: batch, Parallel: par}
+			cfg := bench.Config{Problems: ps, Samplers: ss, Seeds: seeds, Budget: budget, Batch: batch, Workers: workers, Parallel: par}
 			runs, err := bench.Run(ctx, cfg, func(r bench.RunResult) {
 				done++
 				status := fmt.Sprintf("final best %.6g", float64(r.FinalBest))
@@ -150,6 +152,7 @@ func benchCmd() *cobra.Command {
 	fl.IntVar(&seeds, "seeds", 5, "runs per problem and sampler (seeds 1..N)")
 	fl.IntVar(&budget, "budget", 50, "evaluations per run")
 	fl.IntVar(&batch, "batch", 1, "evaluations asked for together (synchronous batches of this size); the budget counts evaluations")
+	fl.IntVar(&workers, "workers", 1, "evaluations running at once on a simulated clock (asynchronous workers, half-normal durations with mean 1); the budget counts evaluations")
 	fl.IntVar(&par, "parallel", 0, "runs at once (0: the number of cores)")
 	fl.StringVar(&out, "out", "", "also write results.json, report.md and PNG plots into this folder")
 	fl.BoolVar(&asJSON, "json", false, "print the results and summary as one JSON object")
