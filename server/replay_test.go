@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -97,5 +99,50 @@ func TestRepeatedAskAfterTheLease(t *testing.T) {
 	late := must(t, h, 200, "POST", "/api/v1/studies/lp/ask", `{"request_id":"r"}`)["trials"].([]any)[0].(map[string]any)
 	if late["id"] == first["id"] {
 		t.Errorf("repeat after the trial was reaped got it again: %v", late)
+	}
+}
+
+// TestAnswersKeptPerWorker: a named worker's next ask replaces its kept
+// answer, so a study keeps one answer per worker however many asks there
+// were; its latest ask still gets its trials again, an earlier one is a
+// new ask. An unnamed worker's answers are kept by request_id.
+func TestAnswersKeptPerWorker(t *testing.T) {
+	store := storeFor(t)
+	h := New(store, Options{Lease: time.Minute})
+	must(t, h, 201, "POST", "/api/v1/studies", studyBody("kw", 40))
+	id := func(body string) any {
+		t.Helper()
+		return must(t, h, 200, "POST", "/api/v1/studies/kw/ask", body)["trials"].([]any)[0].(map[string]any)["id"]
+	}
+	var last any
+	for i := range 10 {
+		last = id(fmt.Sprintf(`{"worker":"w1","request_id":"r%d"}`, i))
+	}
+	studies, err := store.ListStudies(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := studies[0].ID
+	for i := range 10 {
+		if _, err := store.GetState(t.Context(), sid, fmt.Sprintf("ask/r%d", i)); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("the answer of a named worker's ask r%d is kept by its request_id: %v", i, err)
+		}
+	}
+	kept, err := store.GetState(t.Context(), sid, "ask/worker/w1")
+	if err != nil || !strings.Contains(string(kept), `"request_id":"r9"`) {
+		t.Errorf("the kept answer of w1: %s, %v; want that of r9", kept, err)
+	}
+	if again := id(`{"worker":"w1","request_id":"r9"}`); again != last {
+		t.Errorf("a repeat of w1's latest ask got trial %v, want %v", again, last)
+	}
+	if again := id(`{"worker":"w1","request_id":"r8"}`); again == last {
+		t.Errorf("a repeat of an earlier ask got the latest ask's trial %v", again)
+	}
+	unnamed := id(`{"request_id":"u1"}`)
+	if _, err := store.GetState(t.Context(), sid, "ask/u1"); err != nil {
+		t.Errorf("an unnamed worker's answer: %v", err)
+	}
+	if again := id(`{"request_id":"u1"}`); again != unnamed {
+		t.Errorf("an unnamed worker's repeat got trial %v, want %v", again, unnamed)
 	}
 }

@@ -60,7 +60,7 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer e.unlock()
 	if req.RequestID != "" {
-		trials, err := s.replayAsk(r.Context(), e, req.RequestID)
+		trials, err := s.replayAsk(r.Context(), e, req)
 		if err != nil {
 			return err
 		}
@@ -92,9 +92,9 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 		// The trials are RUNNING already: if this fails, the ask is
 		// answered all the same, and a repeat gets new trials, as
 		// without a request_id.
-		data, err := json.Marshal(resp.Trials)
+		data, err := json.Marshal(keptAnswer{RequestID: req.RequestID, Trials: resp.Trials})
 		if err == nil {
-			err = s.store.PutState(r.Context(), e.st.ID(), askKey(req.RequestID), data)
+			err = s.store.PutState(r.Context(), e.st.ID(), askKey(req), data)
 		}
 		if err != nil {
 			s.log.Error("ask: could not record the request_id; a repeat of this ask gets new trials", "study", e.st.Name(), "error", err)
@@ -116,13 +116,28 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 }
 
 // askKey is the storage state key under which an ask with a request_id
-// keeps its answer.
-func askKey(id string) string { return "ask/" + id }
+// keeps its answer: one per named worker, whose next ask replaces it, so
+// the kept answers are as many as the workers, not as the asks (a worker
+// asks again only once it has its answer). An unnamed worker's asks are
+// kept one per request_id, for ever.
+func askKey(req askRequest) string {
+	if req.Worker != "" {
+		return "ask/worker/" + req.Worker
+	}
+	return "ask/" + req.RequestID
+}
+
+// keptAnswer is the answer of an ask, kept for its repeats.
+type keptAnswer struct {
+	RequestID string      `json:"request_id"`
+	Trials    []askedJSON `json:"trials"`
+}
 
 // replayAsk returns the trials an earlier ask with the same request_id
 // handed out, if they are all still RUNNING, and renews their leases; nil
-// when there was none (only answers with trials are kept) or they are not. A worker whose answer was lost
-// on the way (a dropped connection, a proxy's timeout, a server killed
+// when there was none (only answers with trials are kept, and only a named
+// worker's latest) or they are not. A worker whose answer was lost on the
+// way (a dropped connection, a proxy's timeout, a server killed
 // after the ask) sends the same request again: without this it would get
 // new trials while the first ones ran nowhere, until their lease lapsed
 // and they were failed as stale and re-queued, and a configuration lost
@@ -135,19 +150,22 @@ func askKey(id string) string { return "ask/" + id }
 // e.lock), but not on another one, whose ask then proceeds as a new one.
 // Once a trial of the answer has finished or been reaped, the repeat is a
 // new ask.
-func (s *server) replayAsk(ctx context.Context, e *entry, requestID string) ([]askedJSON, error) {
-	data, err := s.store.GetState(ctx, e.st.ID(), askKey(requestID))
+func (s *server) replayAsk(ctx context.Context, e *entry, req askRequest) ([]askedJSON, error) {
+	data, err := s.store.GetState(ctx, e.st.ID(), askKey(req))
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var trials []askedJSON
-	if err := json.Unmarshal(data, &trials); err != nil {
-		return nil, fmt.Errorf("ask: the stored answer of request %q: %w", requestID, err)
+	var kept keptAnswer
+	if err := json.Unmarshal(data, &kept); err != nil {
+		return nil, fmt.Errorf("ask: the stored answer of request %q: %w", req.RequestID, err)
 	}
-	for _, t := range trials {
+	if kept.RequestID != req.RequestID {
+		return nil, nil // the worker's answer to another ask
+	}
+	for _, t := range kept.Trials {
 		err := s.store.Heartbeat(ctx, t.ID)
 		if errors.Is(err, storage.ErrFinished) || errors.Is(err, storage.ErrNotRunning) {
 			return nil, nil
@@ -156,7 +174,7 @@ func (s *server) replayAsk(ctx context.Context, e *entry, requestID string) ([]a
 			return nil, err
 		}
 	}
-	return trials, nil
+	return kept.Trials, nil
 }
 
 type tellRequest struct {
