@@ -7,8 +7,8 @@
 // functions), bbob (the 24 COCO functions with their instances) and
 // tabular (NAS-Bench-201, HPOBench and FCNet tables loaded from CSV).
 // Peers come from peers. A run evaluates one configuration at a time,
-// synchronous batches (Config.Batch) or asynchronous workers on a simulated
-// clock (Config.Workers); the last two are for boa's samplers. Every run is deterministic given its seed, except
+// synchronous batches (Config.Batch, boa's samplers only) or asynchronous
+// workers on a simulated clock (Config.Workers). Every run is deterministic given its seed, except
 // goptuna-tpe's: goptuna's TPE draws from Go's global random source after
 // its start-up trials, which no seed reaches (a limitation of goptuna v0.9.0).
 package bench

@@ -157,12 +157,8 @@ func runOne(ctx context.Context, p Problem, sampler string, seed int, cfg Config
 	defer s.Close()
 	run := &running{RunResult: &r, p: p, rng: rand.New(rand.NewPCG(uint64(seed), 0xbe4c))}
 	if cfg.Workers > 1 {
-		as, ok := s.(AsyncSession)
-		if !ok {
-			return fail(fmt.Errorf("%s takes no asynchronous workers", sampler))
-		}
 		r.Workers = cfg.Workers
-		err = runAsync(ctx, as, seed, cfg, run)
+		err = runAsync(ctx, s, seed, cfg, run)
 	} else {
 		err = runBatches(ctx, s, sampler, cfg, run)
 	}
@@ -256,7 +252,7 @@ func runBatches(ctx context.Context, s Session, sampler string, cfg Config, r *r
 // others as pending. The workers start one after the other at time 0,
 // each ask seeing the earlier ones pending. r.Best is in the order of
 // completion; the run is as deterministic as a sequential one.
-func runAsync(ctx context.Context, s AsyncSession, seed int, cfg Config, r *running) error {
+func runAsync(ctx context.Context, s Session, seed int, cfg Config, r *running) error {
 	type job struct {
 		id     int64
 		a      space.Assignment

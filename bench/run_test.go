@@ -179,7 +179,7 @@ func TestRunBatch(t *testing.T) {
 			t.Fatalf("%s: error %q, %d evaluations in %d asks, batch %d; want 30 in 8 batches of 4", r.Sampler, r.Error, len(r.Best), len(r.SuggestSeconds), r.Batch)
 		}
 	}
-	if r := runs[2]; !strings.Contains(r.Error, "no batch mode") || HasParallel("goptuna-tpe") || !HasParallel("cocabo-0.5") {
+	if r := runs[2]; !strings.Contains(r.Error, "no batch mode") || HasBatch("goptuna-tpe") || !HasBatch("cocabo-0.5") {
 		t.Fatalf("a peer in batch mode: error %q", r.Error)
 	}
 }
@@ -223,14 +223,14 @@ func TestSamplerWithTransform(t *testing.T) {
 	if tf := s.(*boaSession).st.Transform(); tf != transform.Log {
 		t.Errorf("random+log runs a study with transform %v", tf)
 	}
-	if !HasParallel("gpbo+copula") || Known("gpbo+copula") != nil {
+	if !HasBatch("gpbo+copula") || Known("gpbo+copula") != nil {
 		t.Error("gpbo+copula is not a known batch sampler")
 	}
 	for name, says := range map[string]string{"gpbo+sqrt": "unknown transform", "optuna-tpe+log": "boa's samplers only", "magic+log": "boa's samplers only"} {
 		if err := Known(name); err == nil || !strings.Contains(err.Error(), says) {
 			t.Errorf("Known(%q) = %v, want it to say %q", name, err, says)
 		}
-		if ok, _ := Available(name); ok || HasParallel(name) {
+		if ok, _ := Available(name); ok || HasBatch(name) {
 			t.Errorf("%s is available", name)
 		}
 	}
@@ -383,6 +383,9 @@ func TestRunAsyncKeepsWorkersBusy(t *testing.T) {
 	}
 }
 
+// TestRunAsync: boa's samplers and the peers run on asynchronous workers,
+// and a boa run is as deterministic as a sequential one (goptuna's TPE
+// draws from Go's global source, so its runs are not).
 func TestRunAsync(t *testing.T) {
 	p, err := ParseProblem("func2c")
 	if err != nil {
@@ -394,16 +397,13 @@ func TestRunAsync(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, _ := Run(context.Background(), cfg, nil)
-	for i, r := range runs[:2] {
+	for i, r := range runs {
 		if r.Error != "" || len(r.Best) != 30 || len(r.SuggestSeconds) != 30 || r.Workers != 4 {
 			t.Fatalf("%s: error %q, %d evaluations in %d asks, workers %d; want 30 in 30 asks on 4", r.Sampler, r.Error, len(r.Best), len(r.SuggestSeconds), r.Workers)
 		}
-		if !slices.Equal(r.Best, again[i].Best) {
+		if r.Sampler != "goptuna-tpe" && !slices.Equal(r.Best, again[i].Best) {
 			t.Errorf("%s: two runs with the same seed differ", r.Sampler)
 		}
-	}
-	if r := runs[2]; !strings.Contains(r.Error, "no asynchronous workers") || HasParallel("goptuna-tpe") {
-		t.Fatalf("a peer on asynchronous workers: error %q", r.Error)
 	}
 	cfg.Batch = 4
 	if _, err := Run(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), "choose one") {

@@ -77,20 +77,9 @@ func withTransform(name string) (string, transform.Transform, error) {
 	return base, tf, nil
 }
 
-// AsyncSession is a Session that can have several configurations out at
-// once and be told their values in any order, as asynchronous parallel
-// workers are (Config.Workers). boa's samplers have it; the peers' sessions
-// take their values in the order they were asked.
-type AsyncSession interface {
-	Session
-	AskTrial(ctx context.Context) (id int64, a space.Assignment, err error)
-	TellTrial(ctx context.Context, id int64, value float64) error
-}
-
-// HasParallel reports whether optimiser name has a synchronous batch mode
-// (BatchSession) and takes asynchronous workers (AsyncSession): boa's
-// samplers do, the peers do not.
-func HasParallel(name string) bool {
+// HasBatch reports whether optimiser name has a synchronous batch mode
+// (BatchSession): boa's samplers do, the peers do not.
+func HasBatch(name string) bool {
 	base, _, err := withTransform(name)
 	return err == nil && slices.Contains(sampler.Names(), base)
 }

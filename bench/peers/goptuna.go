@@ -32,8 +32,9 @@ const streamCategorical = 0x9e3779b97f4a7c15
 type goptunaSession struct {
 	study   *goptuna.Study
 	plans   []plan
-	pending int         // trial awaiting Tell, or -1
-	closed  atomic.Bool // set by Close, which may run on another goroutine (Session)
+	pending int          // trial awaiting Tell, or -1
+	out     map[int]bool // trials asked with AskTrial and not told yet
+	closed  atomic.Bool  // set by Close, which may run on another goroutine (Session)
 }
 
 func newGoptuna(sp *space.Space, seed uint64, cma bool) (*goptunaSession, error) {
@@ -63,7 +64,7 @@ func newGoptuna(sp *space.Space, seed uint64, cma bool) (*goptunaSession, error)
 	if err != nil {
 		return nil, fmt.Errorf("peers: creating the goptuna study: %w", err)
 	}
-	return &goptunaSession{study: study, plans: pls, pending: -1}, nil
+	return &goptunaSession{study: study, plans: pls, pending: -1, out: map[int]bool{}}, nil
 }
 
 // cmaSearchSpace is the space CMA-ES works in: every unconditional
@@ -172,16 +173,12 @@ func (pl *plan) suggest(t *goptuna.Trial) (any, error) {
 	panic("peers: unreachable")
 }
 
-// Ask creates a trial and suggests the active parameters in plan order.
+// Ask fails the trial of the previous Ask if it was not told, then asks
+// for a new one.
 func (g *goptunaSession) Ask(ctx context.Context) (a space.Assignment, err error) {
 	if err := g.usable(ctx); err != nil {
 		return nil, err
 	}
-	defer func() { // runs after recoverPanic
-		if err != nil {
-			a = nil
-		}
-	}()
 	defer recoverPanic(&err)
 	if g.pending >= 0 {
 		if err := g.study.Storage.SetTrialState(g.pending, goptuna.TrialStateFail); err != nil {
@@ -189,15 +186,41 @@ func (g *goptunaSession) Ask(ctx context.Context) (a space.Assignment, err error
 		}
 		g.pending = -1
 	}
+	id, a, err := g.newTrial()
+	if err != nil {
+		return nil, err
+	}
+	g.pending = id
+	return a, nil
+}
+
+// AskTrial asks for a trial that stays out until TellTrial; goptuna's TPE
+// and CMA-ES model the completed trials only, as Optuna's do by default.
+func (g *goptunaSession) AskTrial(ctx context.Context) (id int64, a space.Assignment, err error) {
+	if err := g.usable(ctx); err != nil {
+		return 0, nil, err
+	}
+	defer recoverPanic(&err)
+	t, a, err := g.newTrial()
+	if err != nil {
+		return 0, nil, err
+	}
+	g.out[t] = true
+	return int64(t), a, nil
+}
+
+// newTrial creates a trial and suggests the active parameters in plan
+// order.
+func (g *goptunaSession) newTrial() (int, space.Assignment, error) {
 	id, err := g.study.Storage.CreateNewTrial(g.study.ID)
 	if err != nil {
-		return nil, fmt.Errorf("peers: goptuna: creating a trial: %w", err)
+		return 0, nil, fmt.Errorf("peers: goptuna: creating a trial: %w", err)
 	}
 	t := goptuna.Trial{Study: g.study, ID: id}
 	if err := t.CallRelativeSampler(); err != nil {
-		return nil, fmt.Errorf("peers: goptuna: relative sampling: %w", err)
+		return 0, nil, fmt.Errorf("peers: goptuna: relative sampling: %w", err)
 	}
-	a = make(space.Assignment, len(g.plans))
+	a := make(space.Assignment, len(g.plans))
 	for i := range g.plans {
 		pl := &g.plans[i]
 		if !active(pl.Param, a) {
@@ -205,12 +228,11 @@ func (g *goptunaSession) Ask(ctx context.Context) (a space.Assignment, err error
 		}
 		v, err := pl.suggest(&t)
 		if err != nil {
-			return nil, fmt.Errorf("peers: goptuna: suggesting %s: %w", pl.Name, err)
+			return 0, nil, fmt.Errorf("peers: goptuna: suggesting %s: %w", pl.Name, err)
 		}
 		a[pl.Name] = v
 	}
-	g.pending = id
-	return a, nil
+	return id, a, nil
 }
 
 // Tell completes the pending trial with value.
@@ -222,13 +244,36 @@ func (g *goptunaSession) Tell(ctx context.Context, value float64) (err error) {
 		return err
 	}
 	defer recoverPanic(&err)
-	if err := g.study.Storage.SetTrialValue(g.pending, value); err != nil {
-		return fmt.Errorf("peers: goptuna: setting the trial value: %w", err)
-	}
-	if err := g.study.Storage.SetTrialState(g.pending, goptuna.TrialStateComplete); err != nil {
-		return fmt.Errorf("peers: goptuna: completing the trial: %w", err)
+	if err := g.complete(g.pending, value); err != nil {
+		return err
 	}
 	g.pending = -1
+	return nil
+}
+
+// TellTrial completes trial id, asked with AskTrial, with value.
+func (g *goptunaSession) TellTrial(ctx context.Context, id int64, value float64) (err error) {
+	if err := g.usable(ctx); err != nil {
+		return err
+	}
+	if err := checkValue(value, g.out[int(id)]); err != nil {
+		return fmt.Errorf("%w (trial %d)", err, id)
+	}
+	defer recoverPanic(&err)
+	if err := g.complete(int(id), value); err != nil {
+		return err
+	}
+	delete(g.out, int(id))
+	return nil
+}
+
+func (g *goptunaSession) complete(id int, value float64) error {
+	if err := g.study.Storage.SetTrialValue(id, value); err != nil {
+		return fmt.Errorf("peers: goptuna: setting the trial value: %w", err)
+	}
+	if err := g.study.Storage.SetTrialState(id, goptuna.TrialStateComplete); err != nil {
+		return fmt.Errorf("peers: goptuna: completing the trial: %w", err)
+	}
 	return nil
 }
 

@@ -169,6 +169,7 @@ type reply struct {
 	OK     bool                       `json:"ok"`
 	Error  string                     `json:"error"`
 	Params map[string]json.RawMessage `json:"params"`
+	Number int64                      `json:"number"`
 }
 
 // exchange sends one line and waits for one answer. A timeout or a
@@ -266,6 +267,47 @@ func (s *optunaSession) Ask(ctx context.Context) (space.Assignment, error) {
 	}
 	s.pending = true
 	return a, nil
+}
+
+// AskTrial returns a configuration that stays out until TellTrial, with
+// Optuna's trial number; Optuna's samplers model the completed trials
+// only (TPE without its constant liar, as by default).
+func (s *optunaSession) AskTrial(ctx context.Context) (int64, space.Assignment, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, nil, errClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, nil, err
+	}
+	r, err := s.exchange(ctx, []byte(`{"op":"ask","keep":true}`), "ask")
+	if err != nil {
+		return 0, nil, err
+	}
+	a, err := s.decode(r.Params)
+	if err != nil {
+		return 0, nil, fmt.Errorf("peers: optuna: ask: %w", err)
+	}
+	return r.Number, a, nil
+}
+
+// TellTrial reports the value of trial id, asked with AskTrial.
+func (s *optunaSession) TellTrial(ctx context.Context, id int64, value float64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := checkValue(value, true); err != nil {
+		return err
+	}
+	msg, _ := json.Marshal(map[string]any{"op": "tell", "value": value, "number": id})
+	_, err := s.exchange(ctx, msg, "tell")
+	return err
 }
 
 // decode converts the adapter's JSON values to boa's canonical types.

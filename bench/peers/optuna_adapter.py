@@ -4,14 +4,18 @@ and Optuna, over JSON lines on stdin and stdout.
 Protocol (one JSON object per line; stdout carries nothing else):
   Go -> {"sampler": "tpe"|"cmaes"|"random", "seed": N, "space": [PARAM, ...]}
   <- {"ok": true, "optuna": VERSION}
-  Go -> {"op": "ask"}               <- {"params": {NAME: VALUE, ...}}
+  Go -> {"op": "ask"}               <- {"params": {NAME: VALUE, ...}, "number": N}
   Go -> {"op": "tell", "value": V}  <- {"ok": true}
+  Go -> {"op": "ask", "keep": true} <- as ask
+  Go -> {"op": "tell", "value": V, "number": N}  <- {"ok": true}
   any failure                      <- {"error": "MESSAGE"}
 PARAM is {"name", "kind": float|int|ordinal|categorical|bool, "low", "high",
 "log", "values", "step", "choices", "when"}, listed parents first; "when"
 maps a parent's name to the values (in the parent's JSON type) for which the
 parameter is active. An ask that follows an ask without a tell fails the
-earlier trial. End of input ends the process.
+earlier trial, and a tell without a number tells the last ask's. Trials
+asked with "keep" stay out, many at once, until a tell with their number
+(asynchronous workers). End of input ends the process.
 """
 
 import decimal
@@ -49,16 +53,28 @@ def main():
         return 1
     send({"ok": True, "optuna": optuna.__version__})
 
-    trial = None
+    trial = None  # the last plain ask's, until told
+    kept = {}  # the trials asked with "keep", by number, until told
     for line in sys.stdin:
         try:
             req = json.loads(line)
             op = req.get("op")
-            if op == "ask":
+            if op == "ask" and req.get("keep"):
+                t = study.ask()
+                kept[t.number] = t
+                send({"params": suggest_all(t, params), "number": t.number})
+            elif op == "ask":
                 if trial is not None:
                     study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 trial = study.ask()
-                send({"params": suggest_all(trial, params)})
+                send({"params": suggest_all(trial, params), "number": trial.number})
+            elif op == "tell" and "number" in req:
+                t = kept.get(req["number"])
+                if t is None:
+                    raise ValueError("tell of trial %r, which is not out" % (req["number"],))
+                study.tell(t, float(req["value"]))
+                del kept[req["number"]]
+                send({"ok": True})
             elif op == "tell":
                 if trial is None:
                     raise ValueError("tell without a pending ask")

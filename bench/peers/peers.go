@@ -11,7 +11,8 @@ import (
 
 // Session is one optimisation run of a peer. Ask and Tell alternate: Ask
 // returns the next configuration to evaluate and Tell reports its value,
-// which is minimised. A Session is not safe for concurrent use, except that
+// which is minimised; AskTrial and TellTrial do the same for several
+// configurations at once. A Session is not safe for concurrent use, except that
 // Close may be called from another goroutine to abandon a run; Close must be
 // called to release the peer (for Optuna, its process).
 type Session interface {
@@ -21,6 +22,13 @@ type Session interface {
 	// Tell reports the value of the configuration returned by the last Ask.
 	// The value must be finite.
 	Tell(ctx context.Context, value float64) error
+	// AskTrial returns a configuration that stays out, with the id
+	// TellTrial takes: many may be out at once and be told in any order
+	// (asynchronous workers). It fails no earlier configuration.
+	AskTrial(ctx context.Context) (id int64, a space.Assignment, err error)
+	// TellTrial reports the value of the configuration AskTrial returned
+	// with id. The value must be finite.
+	TellTrial(ctx context.Context, id int64, value float64) error
 	// Close ends the run. It is safe to call more than once.
 	Close() error
 }

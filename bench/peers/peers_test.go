@@ -2,6 +2,7 @@ package peers
 
 import (
 	"context"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -296,5 +297,66 @@ func TestOptunaHugeOrdinal(t *testing.T) {
 	as, _ := run(t, OptunaTPE, sp, 3, 15, func(a space.Assignment) float64 { return a["big"].(float64)/1e20 + a["x"].(float64) })
 	if len(as) != 15 {
 		t.Errorf("%d asks, want 15", len(as))
+	}
+}
+
+// TestAskTrial: configurations asked with AskTrial stay out together, also
+// across plain asks (which fail only the last plain one left untold), and
+// are told in any order; telling one twice, one never asked, or a value
+// that is not finite fails.
+func TestAskTrial(t *testing.T) {
+	sp := mixedSpace()
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			need(t, name)
+			ctx := context.Background()
+			s, err := New(ctx, name, sp, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			out := map[int64]space.Assignment{}
+			for range 4 {
+				id, a, err := s.AskTrial(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sp.Validate(a); err != nil {
+					t.Fatalf("AskTrial: %v", err)
+				}
+				out[id] = a
+			}
+			if len(out) != 4 {
+				t.Fatalf("4 AskTrials gave %d distinct ids", len(out))
+			}
+			for range 2 { // the second fails the first; neither touches the kept ones
+				if _, err := s.Ask(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.Tell(ctx, 1); err != nil {
+				t.Fatal(err)
+			}
+			ids := slices.Sorted(maps.Keys(out))
+			slices.Reverse(ids)
+			if err := s.TellTrial(ctx, ids[0], math.NaN()); err == nil {
+				t.Error("TellTrial(NaN) succeeded")
+			}
+			for _, id := range ids {
+				if err := s.TellTrial(ctx, id, mixedObjective(out[id])); err != nil {
+					t.Fatalf("TellTrial(%d), out of order: %v", id, err)
+				}
+			}
+			if err := s.TellTrial(ctx, ids[0], 1); err == nil {
+				t.Errorf("a second TellTrial(%d) succeeded", ids[0])
+			}
+			if err := s.TellTrial(ctx, 1000, 1); err == nil {
+				t.Error("TellTrial of an id never asked succeeded")
+			}
+			if _, _, err := s.AskTrial(ctx); err != nil {
+				t.Errorf("AskTrial after the tells: %v", err)
+			}
+		})
 	}
 }

@@ -83,16 +83,16 @@ func benchCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if batch > 1 || workers > 1 {
+			if batch > 1 {
 				ss = slices.DeleteFunc(ss, func(name string) bool {
-					if !bench.HasParallel(name) {
-						fmt.Fprintf(stderr, "skipping %s: it runs one evaluation at a time only\n", name)
+					if !bench.HasBatch(name) {
+						fmt.Fprintf(stderr, "skipping %s: it has no synchronous batch mode\n", name)
 						return true
 					}
 					return false
 				})
 				if len(ss) == 0 {
-					return errors.New("no sampler that runs evaluations in parallel")
+					return errors.New("no sampler with a batch mode to run")
 				}
 			}
 			total := len(ps) * len(ss) * seeds
