@@ -2,13 +2,19 @@
 // the same search spaces, for the benchmark harness (DESIGN.md §2.5; peers
 // and versions in ../shared/specs/peers-and-benchmarks.md §1.4, §4).
 //
-// Five peers, each driven through the same ask/tell Session:
+// Six peers, each driven through the same ask/tell Session:
 //
 //	goptuna-tpe    Goptuna v0.9.0 TPE, in-process
 //	goptuna-cmaes  Goptuna v0.9.0 CMA-ES, in-process
 //	optuna-tpe     Optuna TPESampler(seed)
+//	optuna-tpe-cl  Optuna TPESampler(seed, constant_liar=True), for parallel workers
 //	optuna-cmaes   Optuna CmaEsSampler(seed, independent RandomSampler(seed))
 //	optuna-random  Optuna RandomSampler(seed)
+//
+// A Session asks for one configuration at a time (Ask, Tell), or keeps
+// several out and takes their values in any order (AskTrial, TellTrial),
+// as asynchronous workers do; the samplers then see the running trials as
+// Optuna's do: not at all, except the constant liar's.
 //
 // The goptuna peers drive a study with in-memory storage through its
 // storage calls (create a trial, suggest, set the value and state), with

@@ -2,7 +2,7 @@
 and Optuna, over JSON lines on stdin and stdout.
 
 Protocol (one JSON object per line; stdout carries nothing else):
-  Go -> {"sampler": "tpe"|"cmaes"|"random", "seed": N, "space": [PARAM, ...]}
+  Go -> {"sampler": "tpe"|"tpe-cl"|"cmaes"|"random", "seed": N, "space": [PARAM, ...]}
   <- {"ok": true, "optuna": VERSION}
   Go -> {"op": "ask"}               <- {"params": {NAME: VALUE, ...}, "number": N}
   Go -> {"op": "tell", "value": V}  <- {"ok": true}
@@ -92,6 +92,8 @@ def make_study(optuna, name, seed):
     s = optuna.samplers
     if name == "tpe":
         sampler = s.TPESampler(seed=seed)
+    elif name == "tpe-cl":
+        sampler = s.TPESampler(seed=seed, constant_liar=True)
     elif name == "cmaes":
         # CMA-ES models the numeric parameters of the intersection search
         # space; categoricals and conditional children go to the independent

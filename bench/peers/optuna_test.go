@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -266,5 +267,37 @@ func TestFindPython(t *testing.T) {
 	t.Setenv("BOA_PYTHON", "")
 	if py := findPython(); py.path != "" && probeOnce(systemPython).problem == "" && py.path != systemPython {
 		t.Errorf("found %s although %s imports optuna", py.path, systemPython)
+	}
+}
+
+// TestOptunaConstantLiar: optuna-tpe-cl is Optuna's TPE with the constant
+// liar: the same as optuna-tpe while no trial is out, different once the
+// running trials push its suggestions away.
+func TestOptunaConstantLiar(t *testing.T) {
+	need(t, OptunaTPECL)
+	ctx := context.Background()
+	sp := mixedSpace()
+	kept := map[string][]space.Assignment{}
+	for _, name := range []string{OptunaTPE, OptunaTPECL} {
+		s, err := New(ctx, name, sp, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		drive(t, name, s, sp, 15, mixedObjective) // past TPE's 10 start-up trials
+		for range 3 {
+			_, a, err := s.AskTrial(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept[name] = append(kept[name], a)
+		}
+	}
+	plain, liar := kept[OptunaTPE], kept[OptunaTPECL]
+	if !reflect.DeepEqual(plain[0], liar[0]) {
+		t.Errorf("with no trial out the two differ:\n%v\n%v", plain[0], liar[0])
+	}
+	if reflect.DeepEqual(plain[1:], liar[1:]) {
+		t.Errorf("with trials out the constant liar changed nothing: %v", liar)
 	}
 }

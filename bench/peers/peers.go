@@ -38,11 +38,15 @@ const (
 	GoptunaTPE   = "goptuna-tpe"
 	GoptunaCMAES = "goptuna-cmaes"
 	OptunaTPE    = "optuna-tpe"
+	// OptunaTPECL is Optuna's TPE with its constant liar, which Optuna
+	// recommends for parallel workers: running trials count as the worst
+	// value seen, so that they push the next suggestions away.
+	OptunaTPECL  = "optuna-tpe-cl"
 	OptunaCMAES  = "optuna-cmaes"
 	OptunaRandom = "optuna-random"
 )
 
-var names = []string{GoptunaTPE, GoptunaCMAES, OptunaTPE, OptunaCMAES, OptunaRandom}
+var names = []string{GoptunaTPE, GoptunaCMAES, OptunaTPE, OptunaTPECL, OptunaCMAES, OptunaRandom}
 
 // Names returns the names of all peers, whether or not they can run here.
 func Names() []string { return slices.Clone(names) }
@@ -59,7 +63,7 @@ func Available(name string) (ok bool, note string) {
 	switch name {
 	case GoptunaTPE, GoptunaCMAES:
 		return true, ""
-	case OptunaTPE, OptunaCMAES, OptunaRandom:
+	case OptunaTPE, OptunaTPECL, OptunaCMAES, OptunaRandom:
 		py := findPython()
 		if py.path == "" {
 			return false, py.reason
@@ -83,6 +87,8 @@ func New(ctx context.Context, name string, sp *space.Space, seed uint64) (Sessio
 		return newGoptuna(sp, seed, true)
 	case OptunaTPE:
 		return newOptuna(ctx, sp, "tpe", seed)
+	case OptunaTPECL:
+		return newOptuna(ctx, sp, "tpe-cl", seed)
 	case OptunaCMAES:
 		return newOptuna(ctx, sp, "cmaes", seed)
 	case OptunaRandom:
