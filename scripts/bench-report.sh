@@ -18,6 +18,8 @@ boa="$out/boa"
 funcs="branin,hartmann6,ackley:5,michalewicz:5,levy:10,rosenbrock:10"
 samplers="gpbo,random,goptuna-tpe,optuna-tpe"
 cmd_funcs="boa bench --problems $funcs --samplers $samplers --seeds 10 --budget 60 --out $out/functions"
+async_samplers="gpbo,random,goptuna-tpe,optuna-tpe,optuna-tpe-cl"
+cmd_async="boa bench --problems $funcs --samplers $async_samplers --seeds 10 --budget 60 --workers 4 --out $out/async"
 cmd_nb201="boa bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,goptuna-tpe,gpbo --seeds 10 --budget 100 --out $out/nb201"
 cmd_latency="boa bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,random,goptuna-tpe"
 
@@ -29,6 +31,8 @@ if [ "${1:-}" != "--no-run" ]; then
 	echo "$(date -u +%Y-%m-%d), commit $commit" > "$out/run.txt"
 	echo "== $cmd_funcs" >&2
 	"$boa" bench --problems "$funcs" --samplers "$samplers" --seeds 10 --budget 60 --out "$out/functions" > "$out/functions.txt"
+	echo "== $cmd_async" >&2
+	"$boa" bench --problems "$funcs" --samplers "$async_samplers" --seeds 10 --budget 60 --workers 4 --out "$out/async" > "$out/async.txt"
 	if [ -f ../shared/data/nb201/cifar10.csv ]; then
 		echo "== $cmd_nb201" >&2
 		"$boa" bench --table nb201:../shared/data/nb201/cifar10.csv --noisy --samplers random,goptuna-tpe,gpbo --seeds 10 --budget 100 --out "$out/nb201" > "$out/nb201.txt"
@@ -57,6 +61,16 @@ strip() { sed -e '1,/^Generated:/d' -e 's/^## /### /' "$out/$1/report.md" | grep
 	echo
 	echo "\`$cmd_funcs\`"
 	strip functions
+	echo "## Four asynchronous workers, 60 evaluations, seeds 1..10"
+	echo
+	echo "\`$cmd_async\`"
+	echo
+	echo "Four evaluations run at once on a simulated clock, each taking a half-normal time with"
+	echo "mean 1; a worker asks for the next point as soon as its own is done, while the other"
+	echo "three are still running (\`docs/samplers.md\`, \"Parallel workers\"). gpbo fantasises the"
+	echo "running points (Kriging Believer); Optuna's TPE ignores them unless it runs with its"
+	echo "constant liar (\`optuna-tpe-cl\`), and so does goptuna's."
+	strip async
 	if [ -n "$nb201" ]; then
 		echo "## NAS-Bench-201 CIFAR-10, noisy validation error, 100 evaluations, seeds 1..10"
 		echo
