@@ -247,23 +247,16 @@ func (s *optunaSession) kill() {
 func (s *optunaSession) Ask(ctx context.Context) (space.Assignment, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return nil, errClosed
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err // nothing sent, so the session stays usable
+	if err := s.usable(ctx); err != nil {
+		return nil, err
 	}
 	// The configuration of an earlier Ask is abandoned now (the adapter
 	// fails its trial); until this Ask succeeds there is none to Tell, and a
 	// Tell would go to whatever trial the failed ask left in the adapter.
 	s.pending = false
-	r, err := s.exchange(ctx, []byte(`{"op":"ask"}`), "ask")
+	_, a, err := s.ask(ctx, `{"op":"ask"}`)
 	if err != nil {
 		return nil, err
-	}
-	a, err := s.decode(r.Params)
-	if err != nil {
-		return nil, fmt.Errorf("peers: optuna: ask: %w", err)
 	}
 	s.pending = true
 	return a, nil
@@ -275,13 +268,15 @@ func (s *optunaSession) Ask(ctx context.Context) (space.Assignment, error) {
 func (s *optunaSession) AskTrial(ctx context.Context) (int64, space.Assignment, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return 0, nil, errClosed
-	}
-	if err := ctx.Err(); err != nil {
+	if err := s.usable(ctx); err != nil {
 		return 0, nil, err
 	}
-	r, err := s.exchange(ctx, []byte(`{"op":"ask","keep":true}`), "ask")
+	return s.ask(ctx, `{"op":"ask","keep":true}`)
+}
+
+// ask sends an ask and decodes the configuration of its answer.
+func (s *optunaSession) ask(ctx context.Context, msg string) (int64, space.Assignment, error) {
+	r, err := s.exchange(ctx, []byte(msg), "ask")
 	if err != nil {
 		return 0, nil, err
 	}
@@ -292,14 +287,20 @@ func (s *optunaSession) AskTrial(ctx context.Context) (int64, space.Assignment, 
 	return r.Number, a, nil
 }
 
+// usable reports why the session cannot take a request now. A cancelled
+// ctx sends nothing, so the session stays usable.
+func (s *optunaSession) usable(ctx context.Context) error {
+	if s.closed {
+		return errClosed
+	}
+	return ctx.Err()
+}
+
 // TellTrial reports the value of trial id, asked with AskTrial.
 func (s *optunaSession) TellTrial(ctx context.Context, id int64, value float64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
-	}
-	if err := ctx.Err(); err != nil {
+	if err := s.usable(ctx); err != nil {
 		return err
 	}
 	if err := checkValue(value, true); err != nil {
@@ -358,10 +359,7 @@ func (s *optunaSession) decode(raw map[string]json.RawMessage) (space.Assignment
 func (s *optunaSession) Tell(ctx context.Context, value float64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
-	}
-	if err := ctx.Err(); err != nil {
+	if err := s.usable(ctx); err != nil {
 		return err
 	}
 	if err := checkValue(value, s.pending); err != nil {

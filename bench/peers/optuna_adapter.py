@@ -61,8 +61,9 @@ def main():
             op = req.get("op")
             if op == "ask" and req.get("keep"):
                 t = study.ask()
+                a = suggest_all(t, params)
                 kept[t.number] = t
-                send({"params": suggest_all(t, params), "number": t.number})
+                send({"params": a, "number": t.number})
             elif op == "ask":
                 if trial is not None:
                     study.tell(trial, state=optuna.trial.TrialState.FAIL)
