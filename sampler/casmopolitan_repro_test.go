@@ -100,10 +100,18 @@ func (hs *historySession) Tell(_ context.Context, y float64) error {
 
 func (hs *historySession) Close() error { return nil }
 
+// sequentialSession is the part of peers.Session that runSession uses,
+// which historySession has too.
+type sequentialSession interface {
+	Ask(ctx context.Context) (space.Assignment, error)
+	Tell(ctx context.Context, value float64) error
+	Close() error
+}
+
 // runSession runs budget sequential evaluations of p (its noise drawn from
 // PCG(seed, 0xbe4c)) and returns the best value after each evaluation and
 // the time spent in Ask.
-func runSession(t testing.TB, p *mixed.Problem, name string, s peers.Session, seed uint64, budget int) ([]float64, time.Duration) {
+func runSession(t testing.TB, p *mixed.Problem, name string, s sequentialSession, seed uint64, budget int) ([]float64, time.Duration) {
 	t.Helper()
 	ctx := context.Background()
 	noise := rand.New(rand.NewPCG(seed, 0xbe4c))
