@@ -91,6 +91,36 @@ func BenchmarkGPBOSuggestPending(b *testing.B) {
 	}
 }
 
+// BenchmarkCoCaBOSuggestPending is BenchmarkGPBOSuggestPending for CoCaBO
+// on Func-3C: its Kriging Believer adds the pending points too.
+func BenchmarkCoCaBOSuggestPending(b *testing.B) {
+	const n, pending = 400, 64
+	p, err := mixed.Get("func3c")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp := p.Space()
+	rng := rand.New(rand.NewPCG(1, 2))
+	h := &History{Space: sp, Seed: 1, Trials: n + pending, Budget: 2 * n}
+	for range n {
+		u := sp.Sample(rng)
+		y, err := p.Evaluate(sp.Decode(u), rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		h.Observed = append(h.Observed, Observation{X: u, Y: y})
+	}
+	for range pending {
+		h.Pending = append(h.Pending, sp.Sample(rng))
+	}
+	c := NewCoCaBO()
+	for b.Loop() {
+		if _, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func benchSuggest(b *testing.B, n, d int) {
 	const steps = 10
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -81,18 +81,17 @@ func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Ra
 	return m, nil
 }
 
-// believeMixed is Kriging Believer on CoCaBO's inputs: each point is added
-// to the model at its posterior mean, one after another [000 App. B.1,
-// Alg. 17]. Points the model cannot take (a duplicate with too little
+// believeMixed is Kriging Believer on CoCaBO's inputs [000 App. B.1,
+// Alg. 17]: every point is added at its posterior mean, at once, as gpbo's
+// believe does (which says why that equals adding them one after
+// another); points the model cannot take (a duplicate with too little
 // noise) are skipped.
 func believeMixed(l *mixedLayout, m *gp.GP, pts [][]float64) *gp.GP {
-	for _, p := range pts {
-		z := l.features(p, nil)
-		mean, _ := m.Predict(z)
-		if fm, err := m.Fantasize([][]float64{z}, []float64{mean}); err == nil {
-			m = fm
-		}
+	F := make([][]float64, len(pts))
+	for i, p := range pts {
+		F[i] = l.features(p, nil)
 	}
+	m, _ = believeAll(m, F)
 	return m
 }
 
