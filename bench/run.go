@@ -262,8 +262,8 @@ func runAsync(ctx context.Context, s Session, seed int, cfg Config, r *running) 
 	durations := rand.New(rand.NewPCG(uint64(seed), 0xa5c1))
 	sigma := math.Sqrt(math.Pi / 2)
 	var (
-		running []job
-		asked   int
+		busy  []job // the evaluations under way
+		asked int
 	)
 	start := func(worker int, now float64) error {
 		if err := ctx.Err(); err != nil {
@@ -280,7 +280,7 @@ func runAsync(ctx context.Context, s Session, seed int, cfg Config, r *running) 
 			return fmt.Errorf("evaluation %d: %w", asked, err)
 		}
 		asked++
-		running = append(running, job{id: id, a: a, v: v, end: now + sigma*math.Abs(durations.NormFloat64()), worker: worker})
+		busy = append(busy, job{id: id, a: a, v: v, end: now + sigma*math.Abs(durations.NormFloat64()), worker: worker})
 		return nil
 	}
 	for w := range min(cfg.Workers, cfg.Budget) {
@@ -288,11 +288,11 @@ func runAsync(ctx context.Context, s Session, seed int, cfg Config, r *running) 
 			return err
 		}
 	}
-	for len(running) > 0 {
-		next := slices.MinFunc(running, func(a, b job) int {
+	for len(busy) > 0 {
+		next := slices.MinFunc(busy, func(a, b job) int {
 			return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.worker, b.worker))
 		})
-		running = slices.DeleteFunc(running, func(j job) bool { return j.id == next.id })
+		busy = slices.DeleteFunc(busy, func(j job) bool { return j.id == next.id })
 		r.record(next.a, next.v)
 		if err := s.TellTrial(ctx, next.id, next.v); err != nil {
 			return fmt.Errorf("tell %d: %w", len(r.Best)-1, err)
