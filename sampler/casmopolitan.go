@@ -112,9 +112,9 @@ func (c *Casmopolitan) logger() *slog.Logger {
 }
 
 // Suggest proposes the next point. While the current epoch's completed
-// trials and the pending ones are fewer than InitPoints, or none of the
-// epoch's has completed (designing), it returns the next unused point of the
-// epoch's design (uniform at the start, around the guided-restart centre
+// trials and the pending ones are fewer than InitPoints, or fewer than
+// half of them have completed (designing), it returns the next unused
+// point of the epoch's design (uniform at the start, around the guided-restart centre
 // later); otherwise it fits the local GP to the epoch's trials, fantasises
 // the pending, failed and pruned ones at their posterior mean (Kriging
 // Believer) and maximises the acquisition inside the trust region. These

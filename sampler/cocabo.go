@@ -244,8 +244,9 @@ func (c *CoCaBO) prepare(h *History) (*mixedLayout, error) {
 
 // Suggest proposes the next point [000 Alg. 5]: an untried uniform random
 // point (freshDesignPoint) while the completed and pending trials are
-// fewer than InitPoints or none has completed (designing); then h drawn from the agents rebuilt from the history, and x
-// maximising UCB (κ = Kappa) on the mixture-kernel GP with h fixed,
+// fewer than InitPoints, or fewer than half of them have completed
+// (designing); then h drawn from the agents rebuilt from the history, and
+// x maximising UCB (κ = Kappa) on the mixture-kernel GP with h fixed,
 // pending, failed and pruned trials fantasised at their posterior mean
 // (Kriging Believer).
 func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {

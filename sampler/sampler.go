@@ -59,8 +59,8 @@ func (h *History) WithoutValue() [][]float64 { return slices.Concat(h.Pending, h
 // design points too many, which the replays then took for bandit plays
 // (replayEXP3) and trust-region steps (Casmopolitan.replay), as the design
 // is the first n trials there. A failed or pruned design trial still makes
-// way for another. gpbo keeps no such state, and its design of d + 1
-// points is too small to start the model without w − 1 of them
+// way for another. gpbo keeps no such state, and its design of
+// max(5, d + 1) points is too small to start the model without w − 1 of them
 // (docs/samplers.md, "Parallel workers").
 func designing(completed, pending, n int) bool {
 	return 2*completed < n || completed+pending < n
