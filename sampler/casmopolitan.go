@@ -114,10 +114,10 @@ func (c *Casmopolitan) logger() *slog.Logger {
 // Suggest proposes the next point. While the current epoch's completed
 // trials and the pending ones are fewer than InitPoints, or fewer than
 // half of them have completed (designing), it returns the next unused
-// point of the epoch's design (uniform at the start, around the guided-restart centre
-// later); otherwise it fits the local GP to the epoch's trials, fantasises
-// the pending, failed and pruned ones at their posterior mean (Kriging
-// Believer) and maximises the acquisition inside the trust region. These
+// point of the epoch's design (uniform at the start, around the
+// guided-restart centre later); otherwise it fits the local GP to the
+// epoch's trials, fantasises the pending, failed and pruned ones at their
+// posterior mean (Kriging Believer) and maximises the acquisition inside the trust region. These
 // points are never proposed again, in the design either; when a small
 // discrete region has no untried configuration left, the point is an
 // untried one from anywhere in the space.
