@@ -101,15 +101,7 @@ func BenchmarkCoCaBOSuggestPending(b *testing.B) {
 	}
 	sp := p.Space()
 	rng := rand.New(rand.NewPCG(1, 2))
-	h := &History{Space: sp, Seed: 1, Trials: n + pending, Budget: 2 * n}
-	for range n {
-		u := sp.Sample(rng)
-		y, err := p.Evaluate(sp.Decode(u), rng)
-		if err != nil {
-			b.Fatal(err)
-		}
-		h.Observed = append(h.Observed, Observation{X: u, Y: y})
-	}
+	h := &History{Space: sp, Seed: 1, Trials: n + pending, Budget: 2 * n, Observed: mixedObservations(b, p, n, rng)}
 	for range pending {
 		h.Pending = append(h.Pending, sp.Sample(rng))
 	}
@@ -176,16 +168,7 @@ func BenchmarkMixedSuggest(b *testing.B) {
 func benchMixedSuggest(b *testing.B, p *mixed.Problem, mk func() Sampler, n int) {
 	const steps = 10
 	sp := p.Space()
-	rng := rand.New(rand.NewPCG(1, 2))
-	obs := make([]Observation, n+steps)
-	for i := range obs {
-		u := sp.Sample(rng)
-		y, err := p.Evaluate(sp.Decode(u), rng)
-		if err != nil {
-			b.Fatal(err)
-		}
-		obs[i] = Observation{X: u, Y: y}
-	}
+	obs := mixedObservations(b, p, n+steps, rand.New(rand.NewPCG(1, 2)))
 	suggest := func(s Sampler, m int) {
 		h := &History{Space: sp, Seed: 1, Trials: m, Observed: obs[:m], Budget: n + steps}
 		if _, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(m)))); err != nil {
@@ -203,6 +186,21 @@ func benchMixedSuggest(b *testing.B, p *mixed.Problem, mk func() Sampler, n int)
 		spent += time.Since(start)
 	}
 	b.ReportMetric(spent.Seconds()/float64(b.N*steps), "s/suggest")
+}
+
+// mixedObservations evaluates p at n uniform random points.
+func mixedObservations(b *testing.B, p *mixed.Problem, n int, rng *rand.Rand) []Observation {
+	sp := p.Space()
+	obs := make([]Observation, n)
+	for i := range obs {
+		u := sp.Sample(rng)
+		y, err := p.Evaluate(sp.Decode(u), rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		obs[i] = Observation{X: u, Y: y}
+	}
+	return obs
 }
 
 // BenchmarkCholesky times one factorisation of a Matérn-5/2 kernel matrix
