@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"testing"
@@ -63,9 +62,7 @@ func categoricalProblem(n int, interactions bool, seed uint64) (*space.Space, fu
 }
 
 func TestReproAutoCategorical(t *testing.T) {
-	if os.Getenv("BOA_REPRO") != "1" {
-		t.Skip("set BOA_REPRO=1 to run auto on categorical spaces")
-	}
+	needRepro(t, "run auto on categorical spaces")
 	const seeds, trials = 20, 30
 	fmt.Println("| space | sampler | regret after 30 trials (mean ± s.e.) | optimum found |")
 	fmt.Println("|---|---|---|---|")
@@ -141,9 +138,7 @@ func TestReproAutoCategorical(t *testing.T) {
 // best value. CoCaBO and CASMOPOLITAN are run with auto's settings
 // (gpbo's design of 5 points, the copula).
 func TestReproAutoWideCategorical(t *testing.T) {
-	if os.Getenv("BOA_REPRO") != "1" {
-		t.Skip("set BOA_REPRO=1 to run auto on a categorical of many values")
-	}
+	needRepro(t, "run auto on a categorical of many values")
 	const seeds = 10
 	fmt.Println("| values, budget | γ of CoCaBO's agent | sampler | median best y | best value found |")
 	fmt.Println("|---|---|---|---|---|")

@@ -176,6 +176,14 @@ func TestCasmopolitanPestSmoke(t *testing.T) {
 	}
 }
 
+// needRepro skips t unless BOA_REPRO=1: the reproductions take minutes.
+func needRepro(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv("BOA_REPRO") != "1" {
+		t.Skip("set BOA_REPRO=1 to " + what)
+	}
+}
+
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
 		return v
@@ -189,9 +197,7 @@ func envInt(name string, def int) int {
 // goptuna-tpe keeps its own 10), and prints the median best value of each
 // at T = 50, 100 and 150 over the seeds.
 func TestReproCasmopolitan(t *testing.T) {
-	if os.Getenv("BOA_REPRO") != "1" {
-		t.Skip("set BOA_REPRO=1 to run the CASMOPOLITAN reproduction (long)")
-	}
+	needRepro(t, "run the CASMOPOLITAN reproduction (long)")
 	seeds := envInt("BOA_SEEDS", 10)
 	budget := envInt("BOA_BUDGET", 150)
 	const init = 20

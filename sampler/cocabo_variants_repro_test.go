@@ -11,7 +11,6 @@ package sampler_test
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/boaopt/boa/bench/mixed"
@@ -19,9 +18,7 @@ import (
 )
 
 func TestReproAckley5CVariants(t *testing.T) {
-	if os.Getenv("BOA_REPRO") != "1" {
-		t.Skip("set BOA_REPRO=1 to run the Ackley-5C variants (long)")
-	}
+	needRepro(t, "run the Ackley-5C variants (long)")
 	seeds := envInt("BOA_SEEDS", 10)
 	budget := envInt("BOA_BUDGET", 200)
 	p, err := mixed.Get("ackley5c")

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 
@@ -75,9 +74,7 @@ func runFailing(t *testing.T, s sampler.Sampler, p failing, shown string, seed u
 }
 
 func TestReproFailures(t *testing.T) {
-	if os.Getenv("BOA_REPRO") != "1" {
-		t.Skip("set BOA_REPRO=1 to run the failed-trials comparison")
-	}
+	needRepro(t, "run the failed-trials comparison")
 	const seeds = 10
 	var problems []failing
 	for _, name := range []string{"branin", "hartmann6"} {
@@ -143,9 +140,7 @@ func TestReproFailures(t *testing.T) {
 // Func-3C, batches of 4, 120 trials of which a quarter fail at random,
 // 20 seeds (about 2 minutes).
 func TestReproBatchFailures(t *testing.T) {
-	if os.Getenv("BOA_REPRO") != "1" {
-		t.Skip("set BOA_REPRO=1 to run the batch replay comparison")
-	}
+	needRepro(t, "run the batch replay comparison")
 	const seeds, trials, b = 20, 120, 4
 	p, err := mixed.Get("func3c")
 	if err != nil {

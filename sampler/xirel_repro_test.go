@@ -10,7 +10,6 @@ package sampler_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/boaopt/boa/bench/functions"
@@ -18,9 +17,7 @@ import (
 )
 
 func TestReproXiRel(t *testing.T) {
-	if os.Getenv("BOA_REPRO") != "1" {
-		t.Skip("set BOA_REPRO=1 to compare gpbo with and without xi_rel")
-	}
+	needRepro(t, "compare gpbo with and without xi_rel")
 	const seeds, trials = 10, 60
 	fmt.Println("| problem | `gpbo` (ξ = 0) median regret @60 | ξ = 0.01σ (xi_rel) |")
 	fmt.Println("|---|---|---|")
