@@ -394,16 +394,18 @@ func awaitOwnStop(ctx context.Context, res runner.Result) {
 	}
 }
 
-// runResult is the JSON line of DESIGN.md §2.1.
+// runResult is the JSON line of DESIGN.md §2.1. ChosenSampler extends it:
+// what auto chose (the text summary's "auto (cocabo)"), absent otherwise.
 type runResult struct {
-	Function   string         `json:"function"`
-	Sampler    string         `json:"sampler"`
-	Seed       uint64         `json:"seed"`
-	Trials     int            `json:"trials"`
-	BestValue  *float64       `json:"best_value"`
-	BestParams map[string]any `json:"best_params"`
-	Optimum    *float64       `json:"optimum"`
-	Regret     *float64       `json:"regret"`
+	Function      string         `json:"function"`
+	Sampler       string         `json:"sampler"`
+	ChosenSampler string         `json:"chosen_sampler,omitempty"`
+	Seed          uint64         `json:"seed"`
+	Trials        int            `json:"trials"`
+	BestValue     *float64       `json:"best_value"`
+	BestParams    map[string]any `json:"best_params"`
+	Optimum       *float64       `json:"optimum"`
+	Regret        *float64       `json:"regret"`
 }
 
 // testProblem resolves --function: a test function in dimension dim
@@ -466,6 +468,9 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 	}
 	trials, _ := st.Trials(context.WithoutCancel(ctx))
 	res := runResult{Function: p.Name(), Sampler: smp.Name(), Seed: f.seed, Trials: len(trials), BestParams: map[string]any{}}
+	if a, ok := smp.(*sampler.Auto); ok {
+		res.ChosenSampler = a.Choice(p.Space(), f.trials)
+	}
 	if best, ok, _ := st.Best(context.WithoutCancel(ctx)); ok {
 		res.BestValue = &best.Value
 		maps.Copy(res.BestParams, best.Params)
@@ -477,11 +482,15 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 	if f.json {
 		return json.NewEncoder(stdout).Encode(res)
 	}
-	printFunctionSummary(stdout, res, samplerLabel(st), p.Space().Names())
+	printFunctionSummary(stdout, res, p.Space().Names())
 	return err
 }
 
-func printFunctionSummary(w io.Writer, r runResult, sampler string, names []string) {
+func printFunctionSummary(w io.Writer, r runResult, names []string) {
+	sampler := r.Sampler
+	if r.ChosenSampler != "" {
+		sampler += " (" + r.ChosenSampler + ")"
+	}
 	fmt.Fprintf(w, "function  %s\nsampler   %s\nseed      %d\ntrials    %d\n", r.Function, sampler, r.Seed, r.Trials)
 	if r.BestValue == nil {
 		fmt.Fprintln(w, "best      none (no trial completed)")

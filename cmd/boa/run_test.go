@@ -119,6 +119,35 @@ func TestRunMixedProblem(t *testing.T) {
 	}
 }
 
+// TestRunAutoJSONSaysWhichSampler: with --sampler auto the JSON line keeps
+// "sampler":"auto" (DESIGN.md §2.1) and names what auto ran; other samplers
+// have no chosen_sampler.
+func TestRunAutoJSONSaysWhichSampler(t *testing.T) {
+	for _, tc := range []struct{ function, sampler, want string }{
+		{"func2c", "auto", "cocabo"},
+		{"pest", "auto", "casmopolitan"},
+		{"branin", "auto", "gpbo"},
+		{"branin", "random", ""},
+	} {
+		res, err := runJSON(t, "--function", tc.function, "--trials", "3", "--sampler", tc.sampler)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chosen, present := res["chosen_sampler"]
+		if res["sampler"] != tc.sampler || tc.want != "" && chosen != tc.want || tc.want == "" && present {
+			t.Errorf("%s with %s: sampler %v, chosen_sampler %v; want %s, %q", tc.function, tc.sampler, res["sampler"], chosen, tc.sampler, tc.want)
+		}
+	}
+	var out, errOut bytes.Buffer
+	cmd := rootCmd()
+	cmd.SetArgs([]string{"run", "--function", "func2c", "--trials", "3"})
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	if err := cmd.ExecuteContext(context.Background()); err != nil || !strings.Contains(out.String(), "sampler   auto (cocabo)") {
+		t.Errorf("summary does not name auto's choice: %v\n%s", err, out.String())
+	}
+}
+
 // TestInterruptedError: after Ctrl-C, boa run says the running trials were
 // re-queued, unless the storage refused some of their results: then it
 // names them and says when they run again.
