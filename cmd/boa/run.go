@@ -309,10 +309,19 @@ func modelLabel(st *study.Study) string {
 
 // samplerLabel names the study's sampler, and for auto what it chose.
 func samplerLabel(st *study.Study) string {
-	if a, ok := st.Sampler().(*sampler.Auto); ok {
-		return "auto (" + a.Choice(st.Space(), st.Budget()) + ")"
+	if c := autoChoice(st); c != "" {
+		return st.Sampler().Name() + " (" + c + ")"
 	}
 	return st.Sampler().Name()
+}
+
+// autoChoice is the sampler auto chose for the study, "" when its sampler
+// is not auto.
+func autoChoice(st *study.Study) string {
+	if a, ok := st.Sampler().(*sampler.Auto); ok {
+		return a.Choice(st.Space(), st.Budget())
+	}
+	return ""
 }
 
 // fileObjective builds the objective of a study file: its command, run
@@ -467,10 +476,7 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 		return err
 	}
 	trials, _ := st.Trials(context.WithoutCancel(ctx))
-	res := runResult{Function: p.Name(), Sampler: smp.Name(), Seed: f.seed, Trials: len(trials), BestParams: map[string]any{}}
-	if a, ok := smp.(*sampler.Auto); ok {
-		res.ChosenSampler = a.Choice(p.Space(), f.trials)
-	}
+	res := runResult{Function: p.Name(), Sampler: smp.Name(), ChosenSampler: autoChoice(st), Seed: f.seed, Trials: len(trials), BestParams: map[string]any{}}
 	if best, ok, _ := st.Best(context.WithoutCancel(ctx)); ok {
 		res.BestValue = &best.Value
 		maps.Copy(res.BestParams, best.Params)
