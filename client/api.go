@@ -46,6 +46,7 @@ type Trial struct {
 	Finished *time.Time         `json:"finished"`
 	RetryOf  *int               `json:"retry_of"` // the number of the crashed trial this one re-runs
 	Batch    *int               `json:"batch"`    // shared by the trials one ask proposed together
+	Origin   string             `json:"origin"`   // how its point was chosen: design, model, user (queued), or "" (not recorded)
 }
 
 // Report is one intermediate value of a trial.

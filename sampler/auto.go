@@ -131,6 +131,12 @@ func autoCoCaBO(sp *space.Space) *CoCaBO {
 	return c
 }
 
+// Designing is the Designing of the sampler auto chooses for h.Space.
+func (a *Auto) Designing(h *History) bool {
+	d, ok := a.sampler(h.Space, h.Budget).(Designer)
+	return ok && d.Designing(h)
+}
+
 func (a *Auto) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	return a.sampler(h.Space, h.Budget).Suggest(ctx, h, rng)
 }

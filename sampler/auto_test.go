@@ -109,7 +109,7 @@ func TestSuggestBatch(t *testing.T) {
 	}
 	rng := func(trial int) *rand.Rand { return rand.New(rand.NewPCG(4, uint64(trial))) }
 	ctx := context.Background()
-	got, err := sampler.SuggestBatch(ctx, sampler.NewAuto(), h, 3, rng)
+	got, _, err := sampler.SuggestBatch(ctx, sampler.NewAuto(), h, 3, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestSuggestBatch(t *testing.T) {
 	}
 	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewAuto()} {
 		pending := len(h.Pending)
-		us, err := sampler.SuggestBatch(ctx, s, h, 3, rng)
+		us, _, err := sampler.SuggestBatch(ctx, s, h, 3, rng)
 		if err != nil || len(us) != 3 {
 			t.Fatalf("%s: %d points, %v", s.Name(), len(us), err)
 		}

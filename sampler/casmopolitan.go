@@ -126,6 +126,20 @@ func (c *Casmopolitan) Suggest(ctx context.Context, h *History, rng *rand.Rand) 
 	return u, err
 }
 
+// Designing reports whether the next suggestion is a point of the current
+// epoch's design (designing, on the epoch's trials as replayed).
+func (c *Casmopolitan) Designing(h *History) bool {
+	cs, err := newCasmoSpace(h.Space)
+	if err != nil {
+		return false
+	}
+	return c.designing(c.replay(cs, h), h)
+}
+
+func (c *Casmopolitan) designing(st *casmoState, h *History) bool {
+	return designing(len(st.local), len(h.Pending), c.InitPoints)
+}
+
 // trustRegion is where a proposal must lie: categorical coordinates
 // within Hamming distance radius of centre, the others in [lo, hi].
 // Whole marks no constraint: the uniform design of the first epoch, or a
@@ -152,7 +166,7 @@ func (c *Casmopolitan) propose(ctx context.Context, h *History, rng *rand.Rand) 
 	}
 	st := c.replay(cs, h)
 	seen := h.seen()
-	if designing(len(st.local), len(h.Pending), c.InitPoints) {
+	if c.designing(st, h) {
 		pts, tr := c.design(cs, h, st)
 		for _, u := range pts {
 			if !seen[cs.sp.Key(u)] {

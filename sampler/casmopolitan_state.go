@@ -59,8 +59,10 @@ type casmoState struct {
 // machine of Alg. 7 with the counters of the reference code [spec §5.3;
 // reference code: xingchenwan/Casmopolitan]:
 //
-//   - the first InitPoints trials of an epoch form its design and do not
-//     move the counters;
+//   - the design points of an epoch and the enqueued trials (by their
+//     Origin; the first InitPoints trials of the epoch when none is
+//     recorded) do not move the counters, nor does a model's point that
+//     is the first of its epoch (it has nothing to be compared with);
 //   - every later step is a success if min(y_new) ≤ min(y_local) −
 //     1e-3·|min(y_local)| (y_local: the epoch's earlier trials), else a
 //     failure; successes reset the failure count and vice versa. A step is
@@ -85,8 +87,8 @@ func (c *Casmopolitan) replay(cs *casmoSpace, h *History) *casmoState {
 		for obs[i].Batch != 0 && end < len(obs) && obs[end].Batch == obs[i].Batch {
 			end++
 		}
-		for ; i < end && len(st.local) < c.InitPoints; i++ {
-			st.local = append(st.local, i) // the epoch's design
+		for ; i < end && (len(st.local) == 0 || modelFree(obs[i], len(st.local) < c.InitPoints)); i++ {
+			st.local = append(st.local, i) // the epoch's design, or its first point
 		}
 		if i == end {
 			continue

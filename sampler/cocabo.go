@@ -242,6 +242,15 @@ func (c *CoCaBO) prepare(h *History) (*mixedLayout, error) {
 	return l, err
 }
 
+// Designing reports whether the next suggestions are design points
+// (designing); for a space without categorical parameters, gpbo's rule.
+func (c *CoCaBO) Designing(h *History) bool {
+	if l, err := newLayout(h.Space); err == nil && len(l.cat) == 0 {
+		return c.fallback().Designing(h)
+	}
+	return designing(len(h.Observed), len(h.Pending), c.initPoints())
+}
+
 // Suggest proposes the next point [000 Alg. 5]: an untried uniform random
 // point (freshDesignPoint) while the completed and pending trials are
 // fewer than InitPoints, or fewer than half of them have completed
@@ -257,14 +266,13 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	if len(l.cat) == 0 {
 		return c.fallback().Suggest(ctx, h, rng)
 	}
-	n0 := c.initPoints()
-	if designing(len(h.Observed), len(h.Pending), n0) {
+	if c.Designing(h) {
 		return untriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	agents := replayEXP3(l, h.Observed, n0, c.horizon(h, 1), c.rewardOverArms())
+	agents := replayEXP3(l, h.Observed, c.initPoints(), c.horizon(h, 1), c.rewardOverArms())
 	arms := make([]int, len(agents))
 	for j, a := range agents {
 		arms[j] = a.Draw(rng)

@@ -79,10 +79,12 @@ func (t *rewardTracker) reward(j, c int, overArms bool) float64 {
 
 // replayEXP3 rebuilds the sequential agents, one EXP3 per categorical
 // variable with γ_j = TunedGamma(N_j, budget) [000 Alg. 5; mixed spec §2.1],
-// by replaying the observations in trial order: the first n0 (the initial
-// design) only enter the reward statistics, as in the reference code; each
-// later observation updates every agent's played arm with the joint reward
-// computed on the data up to and including it [000 Alg. 5, line 8].
+// by replaying the observations in trial order: the design points (by their
+// Origin; the first n0 when none is recorded) and the enqueued ones only
+// enter the reward statistics, as the initial design does in the reference
+// code; each other observation updates every agent's played arm with the
+// joint reward computed on the data up to and including it [000 Alg. 5,
+// line 8].
 func replayEXP3(l *mixedLayout, obs []Observation, n0, budget int, overArms bool) []*bandit.EXP3 {
 	agents := make([]*bandit.EXP3, len(l.cat))
 	for j, n := range l.levels {
@@ -92,7 +94,7 @@ func replayEXP3(l *mixedLayout, obs []Observation, n0, budget int, overArms bool
 	for i, o := range obs {
 		h := l.arms(o.X)
 		t.add(h, o.Y)
-		if i < n0 || math.IsNaN(o.Y) || math.IsInf(o.Y, 0) {
+		if modelFree(o, i < n0) || math.IsNaN(o.Y) || math.IsInf(o.Y, 0) {
 			continue
 		}
 		for j, c := range h {
@@ -104,24 +106,24 @@ func replayEXP3(l *mixedLayout, obs []Observation, n0, budget int, overArms bool
 
 // replayEXP3M rebuilds the batch agents, one EXP3.M per categorical
 // variable with b plays and γ_j = BatchGamma(N_j, b, budget) [002 Alg. 8;
-// mixed spec §4.3], by replaying the observations batch by batch. The first
-// n0 (the initial design) only enter the reward statistics, and so do the
-// other members of a batch that began among them. The rest are grouped by
-// the batch they were proposed in (Observation.Batch), so the replay keeps
-// to the real batches when a trial failed (it is not in obs) or when
-// study.AskBatch filled part of a batch with waiting trials; observations
-// with no recorded batch (a hand-built history, a study stored before
-// batches were recorded) are taken as consecutive batches of b in trial
-// order. A batch's rewards are computed once the whole batch is in, at its
-// last observation, as the reference code does, and each agent updates
-// every played arm.
+// mixed spec §4.3], by replaying the observations batch by batch. The
+// design points and the enqueued ones (modelFree) only enter the reward
+// statistics, and so do the other members of their batches. The rest are
+// grouped by the batch they were proposed in (Observation.Batch), so the
+// replay keeps to the real batches when a trial failed (it is not in obs)
+// or when study.AskBatch filled part of a batch with waiting trials;
+// observations with no recorded batch (a hand-built history, a study
+// stored before batches were recorded) are taken as consecutive batches of
+// b in trial order. A batch's rewards are computed once the whole batch is
+// in, at its last observation, as the reference code does, and each agent
+// updates every played arm.
 func replayEXP3M(l *mixedLayout, obs []Observation, n0, b, budget int, overArms bool) []*bandit.EXP3M {
 	agents := make([]*bandit.EXP3M, len(l.cat))
 	for j, n := range l.levels {
 		agents[j] = bandit.NewEXP3M(n, b, bandit.BatchGamma(n, b, budget))
 	}
 	batch := make([]int, len(obs)) // the key of each observation's batch
-	initial := map[int]bool{}      // recorded batches that began in the initial design
+	initial := map[int]bool{}      // batches with a model-free member
 	last := map[int]int{}          // the index of each batch's last finite observation
 	for i, o := range obs {
 		switch {
@@ -130,7 +132,7 @@ func replayEXP3M(l *mixedLayout, obs []Observation, n0, b, budget int, overArms 
 		case i >= n0:
 			batch[i] = -1 - (i-n0)/b
 		}
-		if i < n0 {
+		if modelFree(o, i < n0) {
 			initial[batch[i]] = true
 		}
 		if !math.IsNaN(o.Y) && !math.IsInf(o.Y, 0) {

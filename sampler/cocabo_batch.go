@@ -46,8 +46,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 		return c.fallbackBatch(ctx, h, n, rng)
 	}
 	seen := h.seen()
-	n0 := c.initPoints()
-	if designing(len(h.Observed), len(h.Pending), n0) {
+	if c.Designing(h) {
 		return freshPoints(l, seen, n, rng), nil
 	}
 	if err := ctx.Err(); err != nil {

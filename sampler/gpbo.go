@@ -60,6 +60,10 @@ func (g *GPBO) initPoints(sp *space.Space) int { return orDefault(g.InitPoints, 
 // gives it to the mixed samplers too.
 func designSize(sp *space.Space) int { return max(5, sp.Len()+1) }
 
+// Designing reports whether fewer than InitPoints trials have completed,
+// so that the next suggestion is a point of the initial design.
+func (g *GPBO) Designing(h *History) bool { return len(h.Observed) < g.initPoints(h.Space) }
+
 // Suggest proposes the next point: a point of the Sobol initial design
 // (freshDesignPoint) while fewer than InitPoints trials have completed,
 // else the maximiser of the acquisition on the GP fitted to the completed
@@ -70,7 +74,7 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 	if _, err := g.acquisition(0, 1, 1); err != nil {
 		return nil, err
 	}
-	if len(h.Observed) < g.initPoints(sp) {
+	if g.Designing(h) {
 		return freshDesignPoint(h, sobolPoint(h, h.Trials, g.logger()), rng), nil
 	}
 	if err := ctx.Err(); err != nil {

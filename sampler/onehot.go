@@ -44,13 +44,19 @@ func NewOneHotGP() *OneHotGP {
 // Name returns "onehot-gp".
 func (*OneHotGP) Name() string { return "onehot-gp" }
 
+// Designing reports whether fewer than InitPoints trials have completed,
+// so that the next suggestion is a point of the initial design.
+func (o *OneHotGP) Designing(h *History) bool {
+	return len(h.Observed) < orDefault(o.InitPoints, onehotInit)
+}
+
 // Suggest proposes an untried uniform point (freshDesignPoint) while fewer
 // than InitPoints trials have completed, else the maximiser of the rounded
 // acquisition, with pending, failed and pruned trials fantasised at their
 // posterior mean (Kriging Believer).
 func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
-	if len(h.Observed) < orDefault(o.InitPoints, onehotInit) {
+	if o.Designing(h) {
 		return untriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {

@@ -15,6 +15,9 @@ type Random struct{}
 
 func (Random) Name() string { return "random" }
 
+// Designing is true: no model chooses random points.
+func (Random) Designing(*History) bool { return true }
+
 func (Random) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	return h.Space.Sample(rng), nil
 }
@@ -25,6 +28,9 @@ func (Random) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64,
 type Sobol struct{}
 
 func (Sobol) Name() string { return "sobol" }
+
+// Designing is true: the whole sequence is a design.
+func (Sobol) Designing(*History) bool { return true }
 
 func (Sobol) Suggest(_ context.Context, h *History, _ *rand.Rand) ([]float64, error) {
 	return sobolPoint(h, h.Trials, slog.Default()), nil

@@ -12,13 +12,45 @@ import (
 )
 
 // Observation is one completed trial as the sampler sees it: the encoded
-// point in the unit cube, its value in the internal, minimised sense, and
-// the batch it was proposed in (storage.Trial.Batch: shared by the trials
-// proposed together, 0 when not recorded).
+// point in the unit cube, its value in the internal, minimised sense, the
+// batch it was proposed in (storage.Trial.Batch: shared by the trials
+// proposed together, 0 when not recorded) and how its point was chosen.
 type Observation struct {
-	X     []float64
-	Y     float64
-	Batch int
+	X      []float64
+	Y      float64
+	Batch  int
+	Origin Origin
+}
+
+// Origin says how a trial's point was chosen. The study records it with
+// the trial (storage.Trial.Origin) so that the replays of CoCaBO and
+// CASMOPOLITAN know their design from their model's choices whatever
+// order the trials complete in: with asynchronous workers a design point
+// may complete after model points, and with many workers the design rule
+// (designing) proposes more than the design's n points, which a replay
+// counting the first n completed trials took for bandit plays and
+// trust-region steps.
+type Origin string
+
+const (
+	OriginUnrecorded Origin = ""       // a sampler that does not say (not a Designer: a peer), or a trial stored by an older boa
+	OriginDesign     Origin = "design" // a point of the sampler's model-free design (Designer.Designing)
+	OriginModel      Origin = "model"  // chosen by the sampler's model
+	OriginUser       Origin = "user"   // enqueued by the user (study.Enqueue)
+)
+
+// modelFree reports whether o is a point no model chose, a design point
+// or an enqueued one, by its recorded origin. When none is recorded it
+// returns inDesign, whether o's position in the history is that of a
+// design point in a sequential study (among the design's first n).
+func modelFree(o Observation, inDesign bool) bool {
+	switch o.Origin {
+	case OriginDesign, OriginUser:
+		return true
+	case OriginModel:
+		return false
+	}
+	return inDesign
 }
 
 // History is everything a sampler may use to make a suggestion.
@@ -56,9 +88,10 @@ func (h *History) WithoutValue() [][]float64 { return slices.Concat(h.Pending, h
 // way). In a parallel study the pending trials are mostly design points
 // still running. Counting the completed trials alone, as Optuna's
 // n_startup_trials does and gpbo still does, made w workers run w − 1
-// design points too many, which the replays then took for bandit plays
-// (replayEXP3) and trust-region steps (Casmopolitan.replay), as the design
-// is the first n trials there. A failed or pruned design trial still makes
+// design points too many. With more than n/2 workers the half rule still
+// proposes design points beyond n; their recorded Origin keeps the
+// replays from taking them for bandit plays (replayEXP3) or trust-region
+// steps (Casmopolitan.replay). A failed or pruned design trial still makes
 // way for another. gpbo keeps no such state, and its design of
 // max(5, d + 1) points is too small to start the model without w − 1 of them
 // (docs/samplers.md, "Parallel workers").
@@ -79,6 +112,28 @@ func (h *History) seen() map[string]bool {
 		seen[h.Space.Key(u)] = true
 	}
 	return seen
+}
+
+// Designer is a Sampler that says which of its suggestions are model-free
+// design points (every sampler of this package: random and sobol make
+// nothing else, the others open with a design), so that the study can
+// record each trial's Origin.
+type Designer interface {
+	Sampler
+	// Designing reports whether the suggestion for h is a design point.
+	Designing(h *History) bool
+}
+
+// origin is the Origin of the suggestion s makes for h.
+func origin(s Sampler, h *History) Origin {
+	d, ok := s.(Designer)
+	switch {
+	case !ok:
+		return OriginUnrecorded
+	case d.Designing(h):
+		return OriginDesign
+	}
+	return OriginModel
 }
 
 // Sampler proposes the next point to evaluate, encoded in the unit cube of
@@ -122,41 +177,45 @@ type BatchSampler interface {
 // SuggestBatch proposes n points for a synchronous batch: jointly when s
 // (or, for auto, the sampler it chooses for h.Space) is a BatchSampler,
 // else one at a time, each seeing the earlier ones as pending (Kriging
-// Believer in gpbo). The points come back rounded (Space.Round). rng(i) is
+// Believer in gpbo). The points come back rounded (Space.Round), each
+// with its Origin (a joint batch is all design or all model). rng(i) is
 // the random source of trial number i; a joint batch draws from
 // rng(h.Trials). h is not modified.
-func SuggestBatch(ctx context.Context, s Sampler, h *History, n int, rng func(trial int) *rand.Rand) ([][]float64, error) {
+func SuggestBatch(ctx context.Context, s Sampler, h *History, n int, rng func(trial int) *rand.Rand) ([][]float64, []Origin, error) {
 	inner := s
 	if a, ok := s.(*Auto); ok {
 		inner = a.sampler(h.Space, h.Budget)
 	}
 	if bs, ok := inner.(BatchSampler); ok && n > 1 {
+		o := origin(s, h)
 		us, err := bs.SuggestBatch(ctx, h, n, rng(h.Trials))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(us) != n {
-			return nil, fmt.Errorf("%s returned %d points for a batch of %d", s.Name(), len(us), n)
+			return nil, nil, fmt.Errorf("%s returned %d points for a batch of %d", s.Name(), len(us), n)
 		}
 		for _, u := range us {
 			h.Space.Round(u)
 		}
-		return us, nil
+		return us, slices.Repeat([]Origin{o}, n), nil
 	}
 	hb := *h
 	hb.Pending = slices.Clone(h.Pending)
 	us := make([][]float64, 0, n)
+	origins := make([]Origin, 0, n)
 	for range n {
+		origins = append(origins, origin(s, &hb))
 		u, err := s.Suggest(ctx, &hb, rng(hb.Trials))
 		if err != nil {
-			return nil, fmt.Errorf("trial %d: %w", hb.Trials, err)
+			return nil, nil, fmt.Errorf("trial %d: %w", hb.Trials, err)
 		}
 		h.Space.Round(u)
 		us = append(us, u)
 		hb.Pending = append(hb.Pending, u)
 		hb.Trials++
 	}
-	return us, nil
+	return us, origins, nil
 }
 
 var registry = map[string]func() Sampler{

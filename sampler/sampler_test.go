@@ -340,7 +340,7 @@ func TestPendingPointsAreNotNearlyRepeated(t *testing.T) {
 				h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(u)})
 			}
 			h.Trials = len(h.Observed)
-			us, err := sampler.SuggestBatch(context.Background(), s, h, 8, func(i int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(i))) })
+			us, _, err := sampler.SuggestBatch(context.Background(), s, h, 8, func(i int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(i))) })
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -71,12 +71,12 @@ func TestLifecycle(t *testing.T) {
 				t.Fatalf("trials: %v", all)
 			}
 			first := all[0].(map[string]any)
-			for _, key := range []string{"id", "number", "state", "params", "value", "metrics", "reports", "reason", "worker", "started", "finished", "retry_of", "batch"} {
+			for _, key := range []string{"id", "number", "state", "params", "value", "metrics", "reports", "reason", "worker", "started", "finished", "retry_of", "batch", "origin"} {
 				if _, ok := first[key]; !ok {
 					t.Errorf("trial JSON lacks %q: %v", key, first)
 				}
 			}
-			if first["worker"] != "w1" || first["retry_of"] != nil || first["batch"] != batch || len(first["reports"].([]any)) != 2 || first["metrics"].(map[string]any)["acc"] != 0.9 {
+			if first["worker"] != "w1" || first["retry_of"] != nil || first["batch"] != batch || first["origin"] != "design" || len(first["reports"].([]any)) != 2 || first["metrics"].(map[string]any)["acc"] != 0.9 {
 				t.Errorf("trial 0: %v", first)
 			}
 			if f := all[2].(map[string]any); f["state"] != "FAILED" || f["reason"] != "exit code 1: boom" || f["value"] != nil {
@@ -203,7 +203,7 @@ func TestEnqueue(t *testing.T) {
 	h := New(storeFor(t), Options{})
 	must(t, h, 201, "POST", "/api/v1/studies", studyBody("eq", 2))
 	q := must(t, h, 201, "POST", "/api/v1/studies/eq/trials", `{"params":{"x":0.125,"k":"b"}}`)
-	if q["state"] != "WAITING" || q["batch"] != nil {
+	if q["state"] != "WAITING" || q["batch"] != nil || q["origin"] != "user" {
 		t.Fatalf("enqueue: %v", q)
 	}
 	m := must(t, h, 200, "POST", "/api/v1/studies/eq/ask", "")

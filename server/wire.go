@@ -48,6 +48,7 @@ type trialJSON struct {
 	Finished *time.Time         `json:"finished"`
 	RetryOf  *int               `json:"retry_of"`
 	Batch    *int               `json:"batch"`
+	Origin   string             `json:"origin"`
 }
 
 // askedJSON is a trial handed out by ask.
@@ -113,6 +114,7 @@ func toTrialJSON(t storage.Trial) trialJSON {
 		ID: t.ID, Number: t.Number, State: t.State.String(), Params: params(t.Params), Value: t.Value,
 		Metrics: t.Metrics, Reports: append([]storage.Report{}, t.Reports...), Reason: t.Reason, Worker: t.Worker,
 		Started: timePtr(t.Started), Finished: timePtr(t.Finished), RetryOf: retryOf(t.RetryOf), Batch: batchOf(t.Batch),
+		Origin: t.Origin,
 	}
 	if out.Metrics == nil {
 		out.Metrics = map[string]float64{}

@@ -218,7 +218,7 @@ func (m *Memory) FinishTrial(ctx context.Context, id int64, f Finish) error {
 	if f.Requeue && !m.retried[[2]int64{t.StudyID, int64(t.Number)}] {
 		m.insert(&Trial{
 			StudyID: t.StudyID, Params: cloneRaw(t.Params), X: cloneFloats(t.X),
-			State: Waiting, RetryOf: t.Number, Batch: t.Batch, Created: t.Finished,
+			State: Waiting, RetryOf: t.Number, Batch: t.Batch, Origin: t.Origin, Created: t.Finished,
 		})
 	}
 	return nil
@@ -352,7 +352,7 @@ func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time) ([]T
 		}
 		m.insert(&Trial{
 			StudyID: studyID, Params: cloneRaw(t.Params), X: cloneFloats(t.X),
-			State: Waiting, RetryOf: t.Number, Batch: t.Batch, Created: now,
+			State: Waiting, RetryOf: t.Number, Batch: t.Batch, Origin: t.Origin, Created: now,
 		})
 	}
 	return failed, nil

@@ -76,6 +76,9 @@ var migrations = [][]string{
 	{ // 2: the batch a trial was proposed in (Trial.Batch)
 		`ALTER TABLE trials ADD COLUMN batch {{int}} NOT NULL DEFAULT 0`,
 	},
+	{ // 3: how a trial's point was chosen (Trial.Origin)
+		`ALTER TABLE trials ADD COLUMN origin TEXT NOT NULL DEFAULT ''`,
+	},
 }
 
 // SchemaVersion is the schema version this build of boa writes.

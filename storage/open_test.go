@@ -71,8 +71,9 @@ func testMigrations(t *testing.T, url string, exec func(query string) error) {
 }
 
 // upgradeFromVersion1 turns the database back into schema version 1 (no
-// trials.batch) with a trial in it, and checks that Open migrates it: the
-// old trial is in no batch, and a new one keeps its batch.
+// trials.batch, no trials.origin) with a trial in it, and checks that Open
+// migrates it: the old trial is in no batch and has no origin, and a new
+// one keeps both.
 func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error) {
 	t.Helper()
 	s, err := storage.Open(t.Context(), url)
@@ -83,12 +84,12 @@ func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, RetryOf: -1, Batch: 3})
+	old, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, RetryOf: -1, Batch: 3, Origin: "design"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	for _, q := range []string{`ALTER TABLE trials DROP COLUMN batch`, `DELETE FROM schema_version WHERE version = 2`} {
+	for _, q := range []string{`ALTER TABLE trials DROP COLUMN batch`, `ALTER TABLE trials DROP COLUMN origin`, `DELETE FROM schema_version WHERE version >= 2`} {
 		if err := exec(q); err != nil {
 			t.Fatalf("back to version 1: %s: %v", q, err)
 		}
@@ -98,15 +99,15 @@ func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error
 		t.Fatalf("open a version-1 database: %v", err)
 	}
 	defer s.Close()
-	if got, err := s.GetTrial(t.Context(), old.ID); err != nil || got.Batch != 0 {
-		t.Errorf("trial from version 1 = %+v, %v; want Batch 0", got, err)
+	if got, err := s.GetTrial(t.Context(), old.ID); err != nil || got.Batch != 0 || got.Origin != "" {
+		t.Errorf("trial from version 1 = %+v, %v; want Batch 0, no Origin", got, err)
 	}
-	tr, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, RetryOf: -1, Batch: 2})
+	tr, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, RetryOf: -1, Batch: 2, Origin: "model"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.GetTrial(t.Context(), tr.ID); err != nil || got.Batch != 2 {
-		t.Errorf("trial added after the upgrade = %+v, %v; want Batch 2", got, err)
+	if got, err := s.GetTrial(t.Context(), tr.ID); err != nil || got.Batch != 2 || got.Origin != "model" {
+		t.Errorf("trial added after the upgrade = %+v, %v; want Batch 2, Origin model", got, err)
 	}
 }
 

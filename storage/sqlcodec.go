@@ -166,7 +166,7 @@ func timeCol(v sql.NullInt64) time.Time {
 
 // The columns every trial query selects, in scanTrial's order.
 const trialCols = `t.id, t.study_id, t.number, t.params, t.x, t.state, t.value, t.metrics,
-	t.reason, t.worker, t.log_path, t.retry_of, t.batch, t.created_us, t.started_us, t.finished_us, t.heartbeat_us`
+	t.reason, t.worker, t.log_path, t.retry_of, t.batch, t.origin, t.created_us, t.started_us, t.finished_us, t.heartbeat_us`
 
 // trialScanner scans trial rows; one is reused for all rows of a query so
 // the destination list and the scratch buffers for X and metrics (parsed
@@ -184,7 +184,7 @@ type trialScanner struct {
 func newTrialScanner() *trialScanner {
 	c := &trialScanner{}
 	c.dest = []any{&c.t.ID, &c.t.StudyID, &c.t.Number, &c.params, &c.x, &c.state, &c.value, &c.metrics,
-		&c.t.Reason, &c.t.Worker, &c.t.LogPath, &c.t.RetryOf, &c.t.Batch, &c.created, &c.started, &c.finished, &c.heartbeat}
+		&c.t.Reason, &c.t.Worker, &c.t.LogPath, &c.t.RetryOf, &c.t.Batch, &c.t.Origin, &c.created, &c.started, &c.finished, &c.heartbeat}
 	return c
 }
 

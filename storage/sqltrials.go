@@ -55,10 +55,10 @@ func (s *sqlStore) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 		// ON CONFLICT DO NOTHING: the only possible conflict is the
 		// one-retry-per-trial index, which a concurrent re-queue can hit.
 		err = tx.QueryRowContext(ctx, `INSERT INTO trials
-			(study_id, number, params, x, state, worker, log_path, retry_of, batch, created_us, started_us, heartbeat_us)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			(study_id, number, params, x, state, worker, log_path, retry_of, batch, origin, created_us, started_us, heartbeat_us)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 			ON CONFLICT DO NOTHING RETURNING id`,
-			c.StudyID, c.Number, rawArg(c.Params), xArg(c.X), c.State.String(), c.Worker, c.LogPath, c.RetryOf, c.Batch,
+			c.StudyID, c.Number, rawArg(c.Params), xArg(c.X), c.State.String(), c.Worker, c.LogPath, c.RetryOf, c.Batch, c.Origin,
 			timeArg(c.Created), timeArg(c.Started), timeArg(c.Heartbeat)).Scan(&c.ID)
 		if errors.Is(err, sql.ErrNoRows) {
 			if c.RetryOf < 0 {
@@ -418,9 +418,9 @@ func (s *sqlStore) requeue(ctx context.Context, tx *sql.Tx, t Trial, now time.Ti
 	if err != nil {
 		return err
 	}
-	// Copy params, x and batch inside the database, so the bytes are the same.
-	_, err = tx.ExecContext(ctx, `INSERT INTO trials (study_id, number, params, x, state, retry_of, batch, created_us)
-		SELECT study_id, $2, params, x, 'WAITING', number, batch, $3 FROM trials WHERE id = $1`,
+	// Copy params, x, batch and origin inside the database, so the bytes are the same.
+	_, err = tx.ExecContext(ctx, `INSERT INTO trials (study_id, number, params, x, state, retry_of, batch, origin, created_us)
+		SELECT study_id, $2, params, x, 'WAITING', number, batch, origin, $3 FROM trials WHERE id = $1`,
 		t.ID, number, now.UnixMicro())
 	return err
 }

@@ -124,7 +124,11 @@ type Trial struct {
 	// (study.AskBatch): a positive number unique within the study, copied
 	// to a re-queued trial, 0 for a trial proposed in no recorded batch.
 	// Batch CoCaBO replays its EXP3.M agents batch by batch from it.
-	Batch                                 int
+	Batch int
+	// Origin is how the trial's point was chosen, for the sampler to read
+	// back (sampler.Origin: "design", "model", "user" for an enqueued
+	// trial; "" when not recorded), copied to a re-queued trial.
+	Origin                                string
 	Created, Started, Finished, Heartbeat time.Time // zero when not set
 }
 

@@ -330,7 +330,7 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	if err != nil {
 		return out, lasting{err}
 	}
-	us, err := s.suggest(ctx, h, k)
+	us, origins, err := s.suggest(ctx, h, k)
 	if err != nil {
 		return out, err
 	}
@@ -346,13 +346,14 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	// unique: batches are proposed under the suggestion lease and each
 	// sees the trials of the ones before.
 	batch := h.Trials + 1
-	for _, u := range us {
+	for i, u := range us {
 		pj, err := json.Marshal(s.space.Decode(u))
 		if err != nil {
 			return out, err
 		}
 		rec, err := s.store.AddTrial(ctx, storage.Trial{
 			StudyID: s.rec.ID, Params: pj, X: u, State: Running, Worker: s.worker, RetryOf: -1, Batch: batch,
+			Origin: string(origins[i]),
 		})
 		if err != nil {
 			return out, s.errorf("add trial: %w", err)
@@ -366,17 +367,18 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	return out, nil
 }
 
-// suggest asks the sampler for k new points (sampler.SuggestBatch). Each
-// suggestion draws from a source seeded by the study seed and its trial
-// number, so a batch of one is exactly what Ask proposes.
-func (s *Study) suggest(ctx context.Context, h *sampler.History, k int) ([][]float64, error) {
-	us, err := sampler.SuggestBatch(ctx, s.sampler, h, k, func(trial int) *rand.Rand {
+// suggest asks the sampler for k new points and their origins
+// (sampler.SuggestBatch). Each suggestion draws from a source seeded by the
+// study seed and its trial number, so a batch of one is exactly what Ask
+// proposes.
+func (s *Study) suggest(ctx context.Context, h *sampler.History, k int) ([][]float64, []sampler.Origin, error) {
+	us, origins, err := sampler.SuggestBatch(ctx, s.sampler, h, k, func(trial int) *rand.Rand {
 		return rand.New(rand.NewPCG(s.rec.Seed, uint64(trial)))
 	})
 	if err != nil {
-		return nil, lasting{s.errorf("%s: %w", s.sampler.Name(), err)}
+		return nil, nil, lasting{s.errorf("%s: %w", s.sampler.Name(), err)}
 	}
-	return us, nil
+	return us, origins, nil
 }
 
 // Enqueue adds a WAITING trial with the parameters a, a configuration to
@@ -415,7 +417,7 @@ func (s *Study) Enqueue(ctx context.Context, a space.Assignment) (Trial, error) 
 			return Trial{}, ErrBudget
 		}
 	}
-	rec, err := s.store.AddTrial(ctx, storage.Trial{StudyID: s.rec.ID, Params: pj, X: u, State: Waiting, RetryOf: -1})
+	rec, err := s.store.AddTrial(ctx, storage.Trial{StudyID: s.rec.ID, Params: pj, X: u, State: Waiting, RetryOf: -1, Origin: string(sampler.OriginUser)})
 	if err != nil {
 		return Trial{}, s.errorf("enqueue: %w", err)
 	}
@@ -492,7 +494,7 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 		}
 		switch {
 		case r.State == Complete && r.Value != nil && s.tf.Check(*r.Value) == nil:
-			h.Observed = append(h.Observed, sampler.Observation{X: r.X, Batch: r.Batch})
+			h.Observed = append(h.Observed, sampler.Observation{X: r.X, Batch: r.Batch, Origin: sampler.Origin(r.Origin)})
 			values = append(values, *r.Value)
 		case r.State == Waiting || r.State == Running:
 			h.Pending = append(h.Pending, r.X)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 )
@@ -39,6 +40,7 @@ type Trial struct {
 	Worker   string             // who ran it
 	RetryOf  int                // number of the trial this one re-runs after a crash, or -1
 	Batch    int                // the batch AskBatch proposed it in (shared by its trials), or 0
+	Origin   sampler.Origin     // how its point was chosen: design, model, user (enqueued), or "" (not recorded)
 	LogPath  string
 	Started  time.Time
 	Finished time.Time
@@ -88,7 +90,7 @@ func param[T any](t *Trial, name string) T {
 func fromRecord(sp *space.Space, r storage.Trial) (Trial, error) {
 	t := Trial{
 		ID: r.ID, Number: r.Number, X: r.X, State: r.State, Metrics: r.Metrics, Reports: r.Reports,
-		Reason: r.Reason, Worker: r.Worker, RetryOf: r.RetryOf, Batch: r.Batch, LogPath: r.LogPath,
+		Reason: r.Reason, Worker: r.Worker, RetryOf: r.RetryOf, Batch: r.Batch, Origin: sampler.Origin(r.Origin), LogPath: r.LogPath,
 		Started: r.Started, Finished: r.Finished,
 	}
 	if r.Value != nil {

@@ -264,11 +264,13 @@ func exportCmd() *cobra.Command {
 
 CSV columns: number, state, value (empty unless COMPLETE or PRUNED), one
 column per parameter (empty when inactive), metric:NAME for each metric
-any trial reported, reason (why a trial failed, first line) and batch
+any trial reported, reason (why a trial failed, first line), batch
 (shared by the trials proposed together and kept by a re-run of one;
-empty for a trial stored without one, by an older boa). A
+empty for a trial stored without one, by an older boa) and origin (how
+the sampler chose the point: design, model, or user for a queued one;
+empty when not recorded: a peer's trial, or one stored by an older boa). A
 parameter's column is its name, or param:NAME when the name is one of
-number, state, value, reason, batch or starts with metric: or param:,
+number, state, value, reason, batch, origin or starts with metric: or param:,
 so that no two columns have the same header.
 JSON: one object per trial with the same fields, plus reports, worker,
 retry_of and the start and finish times.`,
@@ -318,13 +320,14 @@ type trialJSON struct {
 	Worker   string             `json:"worker,omitempty"`
 	RetryOf  *int               `json:"retry_of,omitempty"`
 	Batch    int                `json:"batch,omitempty"`
+	Origin   string             `json:"origin,omitempty"`
 	Started  *time.Time         `json:"started,omitempty"`
 	Finished *time.Time         `json:"finished,omitempty"`
 }
 
 func exportTrial(t study.Trial) trialJSON {
 	j := trialJSON{Number: t.Number, State: t.State.String(), Params: t.Params, Metrics: t.Metrics,
-		Reports: t.Reports, Reason: t.Reason, Worker: t.Worker, Batch: t.Batch}
+		Reports: t.Reports, Reason: t.Reason, Worker: t.Worker, Batch: t.Batch, Origin: string(t.Origin)}
 	if t.State == study.Complete || t.State == study.Pruned {
 		v := t.Value
 		j.Value = &v
@@ -354,7 +357,7 @@ func writeJSON(w io.Writer, trials []study.Trial) error {
 
 // csvSystemColumns are the CSV columns that are not a parameter or a
 // metric.
-var csvSystemColumns = []string{"number", "state", "value", "reason", "batch"}
+var csvSystemColumns = []string{"number", "state", "value", "reason", "batch", "origin"}
 
 // csvParamColumn is the CSV header of parameter name: the name itself,
 // or param:NAME when the name would be taken for another column (a
@@ -393,7 +396,7 @@ func writeCSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 	for _, m := range metrics {
 		head = append(head, "metric:"+m)
 	}
-	head = append(head, "reason", "batch")
+	head = append(head, "reason", "batch", "origin")
 	_ = cw.Write(head)
 	for _, t := range trials {
 		row := []string{strconv.Itoa(t.Number), t.State.String(), ""}
@@ -418,7 +421,7 @@ func writeCSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 		if t.Batch > 0 {
 			batch = strconv.Itoa(t.Batch)
 		}
-		row = append(row, firstLine(t.Reason), batch)
+		row = append(row, firstLine(t.Reason), batch, string(t.Origin))
 		_ = cw.Write(row)
 	}
 	cw.Flush()

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/storage/storagetest"
@@ -27,6 +28,7 @@ import (
 func TestCSVHeadersAreUnique(t *testing.T) {
 	sp, err := space.New(
 		space.Param{Name: "batch", Kind: space.Int, Low: 1, High: 4},
+		space.Param{Name: "origin", Kind: space.Bool},
 		space.Param{Name: "value", Kind: space.Float, Low: 0, High: 1},
 		space.Param{Name: "metric:acc", Kind: space.Bool},
 		space.Param{Name: "param:lr", Kind: space.Float, Low: 0, High: 1},
@@ -37,12 +39,12 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 		t.Fatal(err)
 	}
 	trials := []study.Trial{{
-		Number: 0, State: study.Complete, Value: 0.5, Batch: 7,
-		Params:  space.Assignment{"batch": int64(3), "value": 0.25, "metric:acc": true, "param:lr": 0.125, "lr": 0.0625, "Number": int64(9)},
+		Number: 0, State: study.Complete, Value: 0.5, Batch: 7, Origin: sampler.OriginModel,
+		Params:  space.Assignment{"batch": int64(3), "origin": true, "value": 0.25, "metric:acc": true, "param:lr": 0.125, "lr": 0.0625, "Number": int64(9)},
 		Metrics: map[string]float64{"acc": 0.75},
 	}, {
 		Number: 1, State: study.Failed, Reason: "exit code 3\nmore", Batch: 8,
-		Params: space.Assignment{"batch": int64(1), "value": 0.5, "metric:acc": false, "param:lr": 1.0, "lr": 0.0, "Number": int64(0)},
+		Params: space.Assignment{"batch": int64(1), "origin": false, "value": 0.5, "metric:acc": false, "param:lr": 1.0, "lr": 0.0, "Number": int64(0)},
 	}}
 	var buf bytes.Buffer
 	if err := writeCSV(&buf, sp, trials); err != nil {
@@ -53,7 +55,7 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := rows[0]
-	want := "number,state,value,param:batch,param:value,param:metric:acc,param:param:lr,lr,Number,metric:acc,reason,batch"
+	want := "number,state,value,param:batch,param:origin,param:value,param:metric:acc,param:param:lr,lr,Number,metric:acc,reason,batch,origin"
 	if got := strings.Join(head, ","); got != want {
 		t.Fatalf("header\n%s\nwant\n%s", got, want)
 	}
@@ -66,6 +68,7 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 	for col, want := range map[string]string{
 		"number": "0", "value": "0.5", "param:batch": "3", "param:value": "0.25", "param:metric:acc": "true",
 		"param:param:lr": "0.125", "lr": "0.0625", "Number": "9", "metric:acc": "0.75", "batch": "7", "reason": "",
+		"param:origin": "true", "origin": "model",
 	} {
 		if got := get(rows[1], col); got != want {
 			t.Errorf("row 0, column %s: %q, want %q", col, got, want)
@@ -78,7 +81,7 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 		t.Errorf("row 1, metric:acc %q, want empty", got)
 	}
 
-	// Without clashes the header is what it has always been.
+	// Without clashes a parameter keeps its bare name.
 	plain, err := space.New(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "batch_size", Kind: space.Int, Low: 1, High: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +90,7 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 	if err := writeCSV(&buf, plain, nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.TrimSpace(buf.String()); got != "number,state,value,x,batch_size,reason,batch" {
+	if got := strings.TrimSpace(buf.String()); got != "number,state,value,x,batch_size,reason,batch,origin" {
 		t.Errorf("header without clashes: %s", got)
 	}
 }

@@ -85,6 +85,11 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 			t.Fatalf("trial %d has batch %d; each trial asked for alone wants a batch of its own", tr.Number, tr.Batch)
 		}
 		batches[tr.Batch] = true
+		// gpbo's design is max(5, d + 1) = 5 points; with two workers a
+		// sixth may be asked before the fifth completes.
+		if want := map[bool]string{true: "design", false: "model"}[tr.Number < 5]; tr.Number != 5 && tr.Origin != want {
+			t.Fatalf("trial %d has origin %q, want %q", tr.Number, tr.Origin, want)
+		}
 	}
 
 	// A write that fails (a full disk) is an error, also when it shows
@@ -99,12 +104,15 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(rows) != 13 || strings.Join(rows[0], ",") != "number,state,value,x,n,act,metric:n2,reason,batch" {
+	if err != nil || len(rows) != 13 || strings.Join(rows[0], ",") != "number,state,value,x,n,act,metric:n2,reason,batch,origin" {
 		t.Fatalf("csv: %v, %d rows, header %v", err, len(rows), rows[0])
 	}
 	for i, tr := range trials {
 		if got := rows[i+1][8]; got != strconv.Itoa(tr.Batch) {
 			t.Fatalf("csv row %d: batch %q, JSON export says %d", i+1, got, tr.Batch)
+		}
+		if got := rows[i+1][9]; got != tr.Origin {
+			t.Fatalf("csv row %d: origin %q, JSON export says %q", i+1, got, tr.Origin)
 		}
 	}
 

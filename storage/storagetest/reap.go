@@ -22,7 +22,7 @@ func staleCut() time.Time {
 
 func testReap(t *testing.T, s storage.Storage) {
 	st := NewStudy(t, s, "s")
-	stale, err := s.AddTrial(ctx(t), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1, Batch: 1, Worker: "dead",
+	stale, err := s.AddTrial(ctx(t), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1, Batch: 1, Origin: "design", Worker: "dead",
 		Params: []byte(`{"lr":0.1,"名":"✓"}`), X: []float64{math.Pi / 10, 1.0 / 3}})
 	if err != nil {
 		t.Fatal(err)
@@ -73,8 +73,8 @@ func testReap(t *testing.T, s storage.Storage) {
 		t.Fatalf("%d trials after Reap, want 4 + 1 re-queued", len(ts))
 	}
 	r := ts[4]
-	if r.State != storage.Waiting || r.RetryOf != stale.Number || r.Number != 4 || string(r.Params) != string(stale.Params) || r.Batch != stale.Batch || r.Worker != "" || r.Reports != nil {
-		t.Errorf("re-queued trial = %+v, want WAITING copy of trial %d, in its batch", r, stale.Number)
+	if r.State != storage.Waiting || r.RetryOf != stale.Number || r.Number != 4 || string(r.Params) != string(stale.Params) || r.Batch != stale.Batch || r.Origin != stale.Origin || r.Worker != "" || r.Reports != nil {
+		t.Errorf("re-queued trial = %+v, want WAITING copy of trial %d, in its batch, with its origin", r, stale.Number)
 	}
 	for i := range stale.X {
 		if math.Float64bits(r.X[i]) != math.Float64bits(stale.X[i]) {

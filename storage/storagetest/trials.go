@@ -92,7 +92,7 @@ func testTrialRoundTrip(t *testing.T, s storage.Storage) {
 	st := NewStudy(t, s, "s")
 	x := []float64{math.Pi, 1.0 / 3, 0.1 + 0.2, 5e-324, math.MaxFloat64, -0.0, 1e-300, 0.123456789012345678, 1 - 1e-16}
 	in := storage.Trial{
-		StudyID: st.ID, State: storage.Running, RetryOf: -1, Batch: 7, Worker: "hôte-1/ワーカー", LogPath: "/tmp/日志/trial.log",
+		StudyID: st.ID, State: storage.Running, RetryOf: -1, Batch: 7, Origin: "design", Worker: "hôte-1/ワーカー", LogPath: "/tmp/日志/trial.log",
 		Params: json.RawMessage(`{"lr":0.0001234567890123456789,"kernel":"rbf","名前":"値 ✓","nested":{"a":[1,2,3]}}`),
 		X:      x,
 	}
@@ -122,7 +122,7 @@ func testTrialRoundTrip(t *testing.T, s storage.Storage) {
 	if got.Value == nil || *got.Value != 0 {
 		t.Errorf("Value = %v, want a pointer to 0 (not nil)", got.Value)
 	}
-	if !reflect.DeepEqual(got.Metrics, metrics) || got.Reason != "ok ✓" || got.Worker != in.Worker || got.LogPath != in.LogPath || got.Batch != in.Batch {
+	if !reflect.DeepEqual(got.Metrics, metrics) || got.Reason != "ok ✓" || got.Worker != in.Worker || got.LogPath != in.LogPath || got.Batch != in.Batch || got.Origin != in.Origin {
 		t.Errorf("round trip = %+v", got)
 	}
 	recent(t, "Finished", got.Finished)
@@ -277,7 +277,7 @@ func testFinishTrial(t *testing.T, s storage.Storage) {
 // WAITING re-run at once; a finish that loses adds none.
 func testFinishRequeue(t *testing.T, s storage.Storage) {
 	st := NewStudy(t, s, "s")
-	tr, err := s.AddTrial(ctx(t), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1, Batch: 3,
+	tr, err := s.AddTrial(ctx(t), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1, Batch: 3, Origin: "model",
 		Params: json.RawMessage(`{"i":0}`), X: []float64{0.5}})
 	if err != nil {
 		t.Fatal(err)
@@ -297,8 +297,8 @@ func testFinishRequeue(t *testing.T, s storage.Storage) {
 		t.Fatalf("after a finish with Requeue: %+v; want trial 0 FAILED and one re-run", ts)
 	}
 	r := ts[1]
-	if r.State != storage.Waiting || r.RetryOf != 0 || string(r.Params) != `{"i":0}` || len(r.X) != 1 || r.X[0] != 0.5 || r.Batch != 3 {
-		t.Errorf("re-run = %+v; want WAITING, RetryOf 0, the params, point and batch of trial 0", r)
+	if r.State != storage.Waiting || r.RetryOf != 0 || string(r.Params) != `{"i":0}` || len(r.X) != 1 || r.X[0] != 0.5 || r.Batch != 3 || r.Origin != "model" {
+		t.Errorf("re-run = %+v; want WAITING, RetryOf 0, the params, point, batch and origin of trial 0", r)
 	}
 }
 
