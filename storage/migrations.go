@@ -82,7 +82,7 @@ var migrations = [][]string{
 }
 
 // SchemaVersion is the schema version this build of boa writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migrate brings the database to SchemaVersion in one transaction. The
 // transaction is exclusive (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory

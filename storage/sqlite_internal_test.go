@@ -76,3 +76,20 @@ func TestSQLiteTrials20k(t *testing.T) {
 		t.Errorf("loading %d trials took %v, want well under 1s", n, best)
 	}
 }
+
+// TestSchemaVersion: a new database is at SchemaVersion, the number of
+// migrations (the constant is kept by hand and must follow them).
+func TestSchemaVersion(t *testing.T) {
+	st, err := OpenSQLite(t.Context(), filepath.Join(t.TempDir(), "v.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var v int
+	if err := st.(*sqlStore).db.QueryRowContext(t.Context(), `SELECT MAX(version) FROM schema_version`).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	if v != SchemaVersion || v != len(migrations) {
+		t.Errorf("a new database is at version %d; SchemaVersion = %d, %d migrations", v, SchemaVersion, len(migrations))
+	}
+}
