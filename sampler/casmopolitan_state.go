@@ -62,7 +62,7 @@ type casmoState struct {
 //   - the design points of an epoch and the enqueued trials (by their
 //     Origin; the first InitPoints trials of the epoch when none is
 //     recorded) do not move the counters, nor does a model's point that
-//     is the first of its epoch (it has nothing to be compared with);
+//     is the first of the first epoch (it has nothing to be compared with);
 //   - every later step is a success if min(y_new) ≤ min(y_local) −
 //     1e-3·|min(y_local)| (y_local: the epoch's earlier trials), else a
 //     failure; successes reset the failure count and vice versa. A step is
@@ -75,7 +75,13 @@ type casmoState struct {
 //   - a shrink that takes a used length to its minimum ends the epoch: its
 //     best point joins D* (a random other point of the epoch if that
 //     configuration is already in D*), the lengths and counters reset and
-//     the next trials form the guided-restart design (spec §5.4).
+//     the next trials form the guided-restart design (spec §5.4). A
+//     model's point that completes after its epoch ended, before any
+//     trial of the next (in a parallel study, a trial proposed in the
+//     old trust region before the restart: once an epoch ends, every
+//     suggestion is a design point until the next has data), belongs to
+//     neither: as the new epoch's first or best point it would pull the
+//     new trust region back to the optimum the restart left.
 //
 // The result depends only on the history, the settings and h.Seed.
 func (c *Casmopolitan) replay(cs *casmoSpace, h *History) *casmoState {
@@ -86,6 +92,10 @@ func (c *Casmopolitan) replay(cs *casmoSpace, h *History) *casmoState {
 		end := i + 1 // the step is obs[i:end]
 		for obs[i].Batch != 0 && end < len(obs) && obs[end].Batch == obs[i].Batch {
 			end++
+		}
+		if st.epoch > 0 && len(st.local) == 0 && obs[i].Origin == OriginModel {
+			i = end // a step of the epoch that ended
+			continue
 		}
 		for ; i < end && (len(st.local) == 0 || modelFree(obs[i], len(st.local) < c.InitPoints)); i++ {
 			st.local = append(st.local, i) // the epoch's design, or its first point

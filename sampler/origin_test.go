@@ -142,6 +142,38 @@ func TestCasmopolitanReplayByOrigin(t *testing.T) {
 	}
 }
 
+// TestCasmopolitanLateTrialOfAnEndedEpoch: a model's trial that completes
+// after its epoch ended (proposed before the restart by a parallel study)
+// joins neither epoch, so the new trust region is centred on the new
+// epoch's trials, not pulled back to the old optimum.
+func TestCasmopolitanLateTrialOfAnEndedEpoch(t *testing.T) {
+	sp := casmoTestSpace(t, 4, 3, 1)
+	cs, _ := newCasmoSpace(sp)
+	c := NewCasmopolitan()
+	c.InitPoints, c.SuccTol, c.FailTol, c.LhInit = 2, 2, 3, 2
+	rng := rand.New(rand.NewPCG(1, 1))
+	h := &History{Space: sp, Seed: 1}
+	add := func(o Origin, ys ...float64) {
+		for _, y := range ys {
+			h.Observed = append(h.Observed, Observation{X: sp.Sample(rng), Y: y, Origin: o})
+		}
+	}
+	add(OriginDesign, 10, 9)
+	add(OriginModel, 100, 100, 100) // three failures: the radius 2 shrinks to 1, the minimum: restart
+	add(OriginModel, 5)             // proposed before the restart, completed after it
+	add(OriginDesign, 50, 60)       // the guided-restart design
+	add(OriginModel, 40)            // a success in the new epoch
+	st := c.replay(cs, h)
+	if st.epoch != 1 || !slices.Equal(st.local, []int{6, 7, 8}) || st.succ != 1 || st.centreOf(h).Y != 40 {
+		t.Errorf("epoch %d with trials %v, %d successes, centre %v; want epoch 1 with trials [6 7 8], 1 success, centre 40",
+			st.epoch, st.local, st.succ, st.centreOf(h).Y)
+	}
+	h.Observed = withOrigins(h.Observed, func(int) Origin { return OriginUnrecorded })
+	if st := c.replay(cs, h); st.epoch != 1 || !slices.Equal(st.local, []int{5, 6, 7, 8}) {
+		t.Errorf("without origins: epoch %d with trials %v; want the late trial in the new epoch, as before: [5 6 7 8]", st.epoch, st.local)
+	}
+}
+
 // notDesigner is a sampler that does not say how it chose its points.
 type notDesigner struct{}
 
