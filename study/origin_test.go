@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -67,5 +68,28 @@ func TestOriginsAreRecorded(t *testing.T) {
 	plain := newStudy(t, Options{Sampler: &recorder{}, Seed: 5})
 	if tr, err := plain.Ask(bg); err != nil || tr.Origin != sampler.OriginUnrecorded {
 		t.Errorf("a sampler that does not say: origin %q, %v; want none", tr.Origin, err)
+	}
+}
+
+// TestSequentialOriginsFollowPositions: in a sequential study the design
+// points are exactly the first InitPoints trials, so the replays read the
+// same design from the origins as from the positions, and a study run one
+// trial at a time makes the same suggestions as before origins were kept.
+func TestSequentialOriginsFollowPositions(t *testing.T) {
+	const n0, trialsN = 4, 9
+	gpbo, onehot, cocabo, casmo := sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), sampler.NewCasmopolitan()
+	gpbo.InitPoints, onehot.InitPoints, cocabo.InitPoints, casmo.InitPoints = n0, n0, n0, n0
+	cocabo.Candidates, onehot.Candidates = 100, 100
+	for _, smp := range []sampler.Sampler{gpbo, onehot, cocabo, casmo} {
+		s := newStudy(t, Options{Sampler: smp, Seed: 2})
+		err := s.Optimize(bg, func(_ context.Context, tr *Trial) (float64, error) { return tr.Float("x"), nil }, trialsN, OptimizeOptions{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range trials(t, s) {
+			if want := map[bool]sampler.Origin{true: "design", false: "model"}[tr.Number < n0]; tr.Origin != want {
+				t.Errorf("%s: trial %d has origin %q, want %q", smp.Name(), tr.Number, tr.Origin, want)
+			}
+		}
 	}
 }
