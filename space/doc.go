@@ -1,7 +1,11 @@
 // Package space describes search spaces — float, integer, ordinal,
 // categorical and boolean parameters, optionally conditional on other
 // parameters — and maps them to and from the unit cube [0,1]^d in which the
-// surrogate models and inner optimisers work.
+// surrogate models and inner optimisers work. The spec's per-study choice
+// between this box and [−1,1]^d (InputScaling, spec gp-and-acquisitions §0
+// Decision) is not implemented: CoCaBO maps its continuous part to [−1,1]
+// itself, as its seed chapter does, and every other sampler keeps [0,1]
+// (docs/gp-defaults.md).
 //
 // Every parameter owns one coordinate of the cube. Float parameters map
 // linearly (or linearly in log v). A discrete parameter with L legal values
