@@ -117,10 +117,10 @@ func (c *Casmopolitan) logger() *slog.Logger {
 // point of the epoch's design (uniform at the start, around the
 // guided-restart centre later); otherwise it fits the local GP to the
 // epoch's trials, fantasises the pending, failed and pruned ones at their
-// posterior mean (Kriging Believer) and maximises the acquisition inside the trust region. These
-// points are never proposed again, in the design either; when a small
-// discrete region has no untried configuration left, the point is an
-// untried one from anywhere in the space.
+// posterior mean (Kriging Believer) and maximises the acquisition inside
+// the trust region. These points are never proposed again, in the design
+// either; when a small discrete region has no untried configuration left,
+// the point is an untried one from anywhere in the space.
 func (c *Casmopolitan) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	u, _, err := c.propose(ctx, h, rng)
 	return u, err

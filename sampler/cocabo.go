@@ -248,6 +248,11 @@ func (c *CoCaBO) Designing(h *History) bool {
 	if l, err := newLayout(h.Space); err == nil && len(l.cat) == 0 {
 		return c.fallback().Designing(h)
 	}
+	return c.designing(h)
+}
+
+// designing is Designing on a space with categorical parameters.
+func (c *CoCaBO) designing(h *History) bool {
 	return designing(len(h.Observed), len(h.Pending), c.initPoints())
 }
 
@@ -266,7 +271,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	if len(l.cat) == 0 {
 		return c.fallback().Suggest(ctx, h, rng)
 	}
-	if c.Designing(h) {
+	if c.designing(h) {
 		return untriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {

@@ -46,7 +46,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 		return c.fallbackBatch(ctx, h, n, rng)
 	}
 	seen := h.seen()
-	if c.Designing(h) {
+	if c.designing(h) {
 		return freshPoints(l, seen, n, rng), nil
 	}
 	if err := ctx.Err(); err != nil {

@@ -308,11 +308,15 @@ func modelLabel(st *study.Study) string {
 }
 
 // samplerLabel names the study's sampler, and for auto what it chose.
-func samplerLabel(st *study.Study) string {
-	if c := autoChoice(st); c != "" {
-		return st.Sampler().Name() + " (" + c + ")"
+func samplerLabel(st *study.Study) string { return withChoice(st.Sampler().Name(), autoChoice(st)) }
+
+// withChoice is "auto (cocabo)": a sampler's name and what it chose, if
+// anything.
+func withChoice(name, choice string) string {
+	if choice == "" {
+		return name
 	}
-	return st.Sampler().Name()
+	return name + " (" + choice + ")"
 }
 
 // autoChoice is the sampler auto chose for the study, "" when its sampler
@@ -493,11 +497,7 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 }
 
 func printFunctionSummary(w io.Writer, r runResult, names []string) {
-	sampler := r.Sampler
-	if r.ChosenSampler != "" {
-		sampler += " (" + r.ChosenSampler + ")"
-	}
-	fmt.Fprintf(w, "function  %s\nsampler   %s\nseed      %d\ntrials    %d\n", r.Function, sampler, r.Seed, r.Trials)
+	fmt.Fprintf(w, "function  %s\nsampler   %s\nseed      %d\ntrials    %d\n", r.Function, withChoice(r.Sampler, r.ChosenSampler), r.Seed, r.Trials)
 	if r.BestValue == nil {
 		fmt.Fprintln(w, "best      none (no trial completed)")
 		return
