@@ -14,6 +14,9 @@
 //     (seed 000 §5.2–5.5, Algs. 5–6; seed 002 ch. 5), with a batch mode;
 //   - casmopolitan: trust regions in Hamming distance and in the box, local
 //     search, guided restarts (seed 000 §5.6, Alg. 7);
+//   - tpe: the tree-structured Parzen estimator (seed 004 §4.1.3, Eq. 4.18;
+//     spec constrained-autotinyml §6), the cheap model of Optuna and
+//     Hyperopt, for large budgets and conditional spaces;
 //   - auto: chooses among gpbo, cocabo and casmopolitan by the space
 //     (auto.go).
 //

@@ -231,6 +231,8 @@ var registry = map[string]func() Sampler{
 	"onehot-gp":   func() Sampler { return NewOneHotGP() },
 
 	"casmopolitan": func() Sampler { return NewCasmopolitan() },
+
+	"tpe": func() Sampler { return NewTPE() },
 }
 
 // Names lists the registered sampler names.

@@ -158,7 +158,7 @@ func TestGPBOPendingPointsAreAvoided(t *testing.T) {
 // configuration is proposed once, in the initial design (gpbo's Sobol
 // points; the uniform points of onehot-gp and cocabo, whose designs of 24
 // cover all 12 trials here) as well as by gpbo's model, which enumerates
-// the space exactly.
+// the space exactly, and by TPE's.
 func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 	sp, err := space.New(
 		space.Param{Name: "opt", Kind: space.Categorical, Choices: []string{"sgd", "adam", "rmsprop"}},
@@ -170,7 +170,9 @@ func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 	f := func(a space.Assignment) float64 {
 		return float64(a["layers"].(int)) + map[string]float64{"sgd": 2, "adam": 0, "rmsprop": 1}[a["opt"].(string)]
 	}
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO()} {
+	tpe := sampler.NewTPE()
+	tpe.Startup = 3
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), tpe} {
 		h := &sampler.History{Space: sp, Seed: 5}
 		seen := map[string]bool{}
 		for i := range 12 {
@@ -272,7 +274,9 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 	casmo.InitPoints = 4
 	onehot := sampler.NewOneHotGP()
 	onehot.InitPoints = 4
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), onehot, fast, casmo, sampler.NewAuto()} {
+	tpe := sampler.NewTPE()
+	tpe.Startup = 4
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), onehot, fast, casmo, sampler.NewAuto(), tpe} {
 		h := &sampler.History{Space: sp, Seed: 2}
 		ctx := context.Background()
 		rng := func(i int) *rand.Rand { return rand.New(rand.NewPCG(2, uint64(i))) }

@@ -77,10 +77,10 @@ func TestOriginsAreRecorded(t *testing.T) {
 // trial at a time makes the same suggestions as before origins were kept.
 func TestSequentialOriginsFollowPositions(t *testing.T) {
 	const n0, trialsN = 4, 9
-	gpbo, onehot, cocabo, casmo := sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), sampler.NewCasmopolitan()
-	gpbo.InitPoints, onehot.InitPoints, cocabo.InitPoints, casmo.InitPoints = n0, n0, n0, n0
+	gpbo, onehot, cocabo, casmo, tpe := sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), sampler.NewCasmopolitan(), sampler.NewTPE()
+	gpbo.InitPoints, onehot.InitPoints, cocabo.InitPoints, casmo.InitPoints, tpe.Startup = n0, n0, n0, n0, n0
 	cocabo.Candidates, onehot.Candidates = 100, 100
-	for _, smp := range []sampler.Sampler{gpbo, onehot, cocabo, casmo} {
+	for _, smp := range []sampler.Sampler{gpbo, onehot, cocabo, casmo, tpe} {
 		s := newStudy(t, Options{Sampler: smp, Seed: 2})
 		err := s.Optimize(bg, func(_ context.Context, tr *Trial) (float64, error) { return tr.Float("x"), nil }, trialsN, OptimizeOptions{Workers: 1})
 		if err != nil {

@@ -363,9 +363,9 @@ func TestPrunedTrialsAreNotRepeated(t *testing.T) {
 		t.Fatal(err)
 	}
 	const init = 2
-	gpbo, onehot, cocabo, casmo := sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), sampler.NewCasmopolitan()
-	gpbo.InitPoints, onehot.InitPoints, cocabo.InitPoints, casmo.InitPoints = init, init, init, init
-	for _, smp := range []sampler.Sampler{gpbo, onehot, cocabo, casmo} {
+	gpbo, onehot, cocabo, casmo, tpe := sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), sampler.NewCasmopolitan(), sampler.NewTPE()
+	gpbo.InitPoints, onehot.InitPoints, cocabo.InitPoints, casmo.InitPoints, tpe.Startup = init, init, init, init, init
+	for _, smp := range []sampler.Sampler{gpbo, onehot, cocabo, casmo, tpe} {
 		s, err := New(sp, Options{Sampler: smp, Seed: 1, Budget: 18})
 		if err != nil {
 			t.Fatal(err)
