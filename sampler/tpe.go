@@ -198,7 +198,7 @@ func (p *points) coords(i int) []float64 {
 type parzen struct {
 	logp      []float64 // categorical: log probability of each choice
 	mu, sigma []float64 // numeric: the components
-	logZ      []float64 // numeric: log of each component's mass in [0,1]
+	logNorm   []float64 // numeric: log of each component's normaliser, σ√(2π) times its mass in [0,1]
 }
 
 // newParzen returns the estimator of coordinates xs of a parameter with
@@ -227,23 +227,24 @@ func newParzen(choices int, xs []float64) *parzen {
 		}
 		sigma[k] = math.Min(math.Max(s, lo), hi)
 	}
-	p := &parzen{mu: mu, sigma: sigma, logZ: make([]float64, len(mu))}
-	for k := range mu {
-		p.logZ[k] = math.Log(distuv.UnitNormal.CDF((1-mu[k])/sigma[k]) - distuv.UnitNormal.CDF(-mu[k]/sigma[k]))
+	p := &parzen{mu: mu, sigma: sigma, logNorm: make([]float64, len(mu))}
+	for k, m := range mu {
+		mass := distuv.UnitNormal.CDF((1-m)/sigma[k]) - distuv.UnitNormal.CDF(-m/sigma[k])
+		p.logNorm[k] = math.Log(sigma[k] * math.Sqrt(2*math.Pi) * mass)
 	}
 	return p
 }
 
-func newCategoricalParzen(levels int, xs []float64) *parzen {
-	count := make([]float64, levels)
+func newCategoricalParzen(choices int, xs []float64) *parzen {
+	count := make([]float64, choices)
 	for k := range count {
 		count[k] = 1
 	}
 	for _, x := range xs {
-		count[level(x, levels)]++
+		count[level(x, choices)]++
 	}
 	sum := floats.Sum(count)
-	p := &parzen{logp: make([]float64, levels)}
+	p := &parzen{logp: make([]float64, choices)}
 	for k, c := range count {
 		p.logp[k] = math.Log(c / sum)
 	}
@@ -258,7 +259,7 @@ func (p *parzen) logPDF(x float64) float64 {
 	terms := make([]float64, len(p.mu))
 	for k, m := range p.mu {
 		z := (x - m) / p.sigma[k]
-		terms[k] = -0.5*z*z - math.Log(p.sigma[k]*math.Sqrt(2*math.Pi)) - p.logZ[k]
+		terms[k] = -0.5*z*z - p.logNorm[k]
 	}
 	return floats.LogSumExp(terms) - math.Log(float64(len(p.mu)))
 }

@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -229,5 +230,24 @@ func TestTPEConditionalSpace(t *testing.T) {
 	}
 	if found["tpe"] < 9 || found["random"] >= found["tpe"] {
 		t.Errorf("best below 0.05 for %d seeds of 10 with tpe, %d with random; want at least 9 and fewer", found["tpe"], found["random"])
+	}
+}
+
+// BenchmarkTPESuggest times one tpe suggestion with n observations of
+// Ackley in 10 dimensions: O(d·n·Candidates), no fit (boa bench latency
+// puts it next to goptuna's and Optuna's TPE).
+func BenchmarkTPESuggest(b *testing.B) {
+	for _, n := range []int{100, 1000, 5000} {
+		b.Run(fmt.Sprintf("n=%d/d=10", n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			sp, obs := ackleyObservations(n, 10, rng)
+			h := &History{Space: sp, Observed: obs, Trials: n}
+			t := NewTPE()
+			for b.Loop() {
+				if _, err := t.Suggest(context.Background(), h, rng); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
