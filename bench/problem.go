@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/boaopt/boa/bench/bbob"
+	"github.com/boaopt/boa/bench/conditional"
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/bench/tabular"
@@ -34,10 +35,14 @@ type TestRegretter interface {
 
 // ParseProblem reads a problem name as given to --problems: a test
 // function ("branin", "ackley:5" for a dimension), a BBOB instance
-// ("bbob:F:D:I" for function F in dimension D, instance I) or a mixed
+// ("bbob:F:D:I" for function F in dimension D, instance I), a mixed
 // categorical problem of the CoCaBO and CASMOPOLITAN papers ("func2c",
-// "pest", "maxsat60", ...).
+// "pest", "maxsat60", ...) or a problem on a conditional space
+// ("jenatton").
 func ParseProblem(spec string) (Problem, error) {
+	if p, err := conditional.Get(spec); err == nil {
+		return p, nil
+	}
 	if p, err := mixed.Get(spec); err == nil {
 		return p, nil
 	} else if !errors.Is(err, mixed.ErrUnknownProblem) {

@@ -19,7 +19,7 @@ import (
 )
 
 func TestParseProblem(t *testing.T) {
-	for spec, dim := range map[string]int{"branin": 2, "ackley:5": 5, "bbob:15:5:1": 5, "hartmann6": 6} {
+	for spec, dim := range map[string]int{"branin": 2, "ackley:5": 5, "bbob:15:5:1": 5, "hartmann6": 6, "func3c": 5, "jenatton": 9} {
 		p, err := ParseProblem(spec)
 		if err != nil {
 			t.Errorf("%s: %v", spec, err)

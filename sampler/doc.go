@@ -16,7 +16,7 @@
 //     search, guided restarts (seed 000 §5.6, Alg. 7);
 //   - tpe: the tree-structured Parzen estimator (seed 004 §4.1.3, Eq. 4.18;
 //     spec constrained-autotinyml §6), the cheap model of Optuna and
-//     Hyperopt, for large budgets and conditional spaces;
+//     Hyperopt, for budgets beyond a GP's reach;
 //   - auto: chooses among gpbo, cocabo and casmopolitan by the space
 //     (auto.go).
 //

@@ -22,9 +22,9 @@ import (
 // that model. Both
 // densities are products of univariate Parzen estimators, one per
 // parameter, so a suggestion costs O(d·n·Candidates) and no fit: TPE is
-// for budgets beyond a GP's reach (thousands of trials) and for
-// conditional spaces, where each parameter's estimators use only the
-// trials in which it was active, as Optuna's independent TPE does.
+// for budgets beyond a GP's reach (thousands of trials). On a conditional
+// space each parameter's estimators use only the trials in which it was
+// active, as Optuna's independent TPE does.
 //
 // Where the spec is silent boa does as Optuna 3.1 does: every observation
 // weighs the same (no down-weighting of old trials), failed trials are

@@ -34,8 +34,9 @@ func benchCmd() *cobra.Command {
 		Long: "Runs every sampler on every problem for seeds 1..N with B evaluations each, in parallel\n" +
 			"over the machine's cores, and reports per problem the median and IQR of regret (or of the\n" +
 			"best value), mean rank, wins and suggestion time (DESIGN.md §2.5).\n\n" +
-			"Problems: test functions (branin, ackley:5, ...), BBOB instances bbob:F:D:I, and tables\n" +
-			"given with --table nb201:PATH, hpobench:PATH or fcnet:PATH.\n" +
+			"Problems: test functions (branin, ackley:5, ...), BBOB instances bbob:F:D:I, the mixed\n" +
+			"problems of the CoCaBO and CASMOPOLITAN papers (func3c, pest, ...), jenatton (a conditional\n" +
+			"space), and tables given with --table nb201:PATH, hpobench:PATH or fcnet:PATH.\n" +
 			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).\n" +
 			"A boa sampler's name may end in +log or +copula: its study fits the model to the log or the\n" +
 			"copula transform of the values (gpbo+log).\n\n" +

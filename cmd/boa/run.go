@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/boaopt/boa/bench"
+	"github.com/boaopt/boa/bench/conditional"
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/config"
@@ -55,11 +56,13 @@ func runCmd() *cobra.Command {
 			"the storage fails for longer than --lease, and when no trial completed (the first\n" +
 			"failure is shown).\n\n" +
 			"boa run --function NAME minimises a built-in test function in memory: a\n" +
-			"continuous test function (--dim for those defined in any dimension) or a\n" +
-			"mixed categorical problem of the CoCaBO and CASMOPOLITAN papers.\n\n" +
-			"Functions: " + strings.Join(functions.Names(), ", ") + "\n" +
-			"Mixed:     " + strings.Join(mixed.Names(), ", ") + "\n" +
-			"Samplers:  " + strings.Join(sampler.Names(), ", "),
+			"continuous test function (--dim for those defined in any dimension), a\n" +
+			"mixed categorical problem of the CoCaBO and CASMOPOLITAN papers, or a\n" +
+			"problem on a conditional space.\n\n" +
+			"Functions:   " + strings.Join(functions.Names(), ", ") + "\n" +
+			"Mixed:       " + strings.Join(mixed.Names(), ", ") + "\n" +
+			"Conditional: " + strings.Join(conditional.Names(), ", ") + "\n" +
+			"Samplers:    " + strings.Join(sampler.Names(), ", "),
 		Example: "  boa run examples/quickstart.yaml\n" +
 			"  boa run examples/quickstart.yaml --resume --workers 2\n" +
 			"  boa run --function branin --trials 30 --sampler gpbo --seed 1\n" +
@@ -423,8 +426,14 @@ type runResult struct {
 
 // testProblem resolves --function: a test function in dimension dim
 // (0: its default), or one of the mixed problems of the CoCaBO and
-// CASMOPOLITAN papers, whose spaces are fixed.
+// CASMOPOLITAN papers or of the conditional ones, whose spaces are fixed.
 func testProblem(name string, dim int) (bench.Problem, error) {
+	if c, err := conditional.Get(name); err == nil {
+		if dim != 0 {
+			return nil, fmt.Errorf("%s has a fixed space; --dim applies to the test functions only", name)
+		}
+		return c, nil
+	}
 	p, err := mixed.Get(name)
 	switch {
 	case err == nil && dim != 0:
@@ -436,8 +445,8 @@ func testProblem(name string, dim int) (bench.Problem, error) {
 	}
 	fn, err := functions.Get(name, dim)
 	if errors.Is(err, functions.ErrUnknownFunction) {
-		return nil, fmt.Errorf("unknown function %q; test functions: %s; mixed problems: %s",
-			name, strings.Join(functions.Names(), ", "), strings.Join(mixed.Names(), ", "))
+		return nil, fmt.Errorf("unknown function %q; test functions: %s; mixed problems: %s; conditional: %s",
+			name, strings.Join(functions.Names(), ", "), strings.Join(mixed.Names(), ", "), strings.Join(conditional.Names(), ", "))
 	}
 	if err != nil {
 		return nil, err

@@ -73,14 +73,29 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--function", "branin", "--trials", "0"}, "--trials"},
 		{[]string{"--function", "branin", "--trials", "3", "--sampler", "magic"}, "unknown sampler"},
 		{[]string{"--function", "branin", "--dim", "3", "--trials", "3"}, "branin"},
-		{[]string{"--function", "nosuch", "--trials", "3"}, "func3c"}, // the mixed problems are listed too
+		{[]string{"--function", "nosuch", "--trials", "3"}, "func3c"},   // the mixed problems are listed too
+		{[]string{"--function", "nosuch", "--trials", "3"}, "jenatton"}, // and the conditional ones
 		{[]string{"--function", "pest", "--dim", "3", "--trials", "3"}, "fixed space"},
+		{[]string{"--function", "jenatton", "--dim", "3", "--trials", "3"}, "fixed space"},
 		{[]string{"--trials", "3"}, "function"},
 	} {
 		_, err := runJSON(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("boa run %v: err = %v, want mention of %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// A conditional problem runs like a test function, with the parameters
+// of its best branch only in best_params.
+func TestRunConditionalProblem(t *testing.T) {
+	res, err := runJSON(t, "--function", "jenatton", "--trials", "15", "--sampler", "tpe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := res["best_params"].(map[string]any)
+	if len(params) != 4 || res["optimum"] != 0.1 || res["regret"].(float64) < 0 {
+		t.Fatalf("result %v, want a branch's 4 parameters", res)
 	}
 }
 
