@@ -8,9 +8,10 @@ package sampler_test
 // 10 seeds per row. A trial fails either in a region (an optimiser that
 // diverges, a net that runs out of memory) or at random with probability
 // 0.3 (a flaky machine). The failures are shown to the sampler in one of
-// three ways: not at all (boa before History.Failed), as History.Failed
-// (boa now: never proposed again, fantasised like pending trials), or as
-// observations with the worst value seen so far (SMAC's crash cost).
+// three ways: not at all (boa before History.Failed; Optuna's TPE), as
+// History.Failed (boa now: never proposed again, fantasised like pending
+// trials, or for tpe counted among the bad), or as observations with the
+// worst value seen so far (SMAC's crash cost).
 
 import (
 	"context"
@@ -101,9 +102,9 @@ func TestReproFailures(t *testing.T) {
 	fmt.Println("| problem, failures | sampler | failed trials shown as | failed trials per run | best value (mean ± s.e.) |")
 	fmt.Println("|---|---|---|---|---|")
 	for _, p := range problems {
-		trials, samplers := 40, []string{"gpbo"}
+		trials, samplers := 40, []string{"gpbo", "tpe"}
 		if p.sp == sp {
-			trials, samplers = 60, []string{"auto", "casmopolitan"}
+			trials, samplers = 60, []string{"auto", "casmopolitan", "tpe"}
 		}
 		for _, name := range samplers {
 			for _, shown := range []string{"nothing", "History.Failed", "the worst value"} {

@@ -108,16 +108,17 @@ func TestTPENGood(t *testing.T) {
 	}
 }
 
-// split puts the best observations in l, and the rest, the pruned trials
-// and (with ConstantLiar) the pending ones in g; a conditional
-// parameter's estimators see only the points where it is active.
+// split puts the best observations in l, and the rest, the pruned and
+// failed trials and (with ConstantLiar) the pending ones in g; a
+// conditional parameter's estimators see only the points where it is
+// active.
 func TestTPESplit(t *testing.T) {
 	sp := space.MustNew(
 		space.Param{Name: "kernel", Kind: space.Categorical, Choices: []string{"rbf", "poly"}},
 		space.Param{Name: "degree", Kind: space.Int, Low: 2, High: 5, When: map[string][]string{"kernel": {"poly"}}},
 	)
 	rbf, poly := 0.25, 0.75
-	h := &History{Space: sp, Pruned: [][]float64{{rbf, 0.5}}, Pending: [][]float64{{poly, 0.875}}}
+	h := &History{Space: sp, Pruned: [][]float64{{rbf, 0.5}}, Failed: [][]float64{{rbf, 0.5}}, Pending: [][]float64{{poly, 0.875}}}
 	for i, y := range []float64{5, 1, 4, 2, 3} {
 		kernel := rbf
 		if i%2 == 1 {
@@ -135,15 +136,15 @@ func TestTPESplit(t *testing.T) {
 	if got := good.coords(1); !slices.Equal(got, []float64{0.375, 0.875}) {
 		t.Errorf("l's degrees %v", got)
 	}
-	if got := bad.coords(0); len(got) != 5 { // 3 observations, the pruned and the pending trial
-		t.Errorf("g's kernels %v, want 5", got)
+	if got := bad.coords(0); len(got) != 6 { // 3 observations, the pruned, the failed and the pending trial
+		t.Errorf("g's kernels %v, want 6", got)
 	}
 	if got := bad.coords(1); !slices.Equal(got, []float64{0.875}) { // the pending poly; the rest are rbf
 		t.Errorf("g's degrees %v", got)
 	}
 	tp.ConstantLiar = false
-	if _, bad := tp.split(h); len(bad.coords(0)) != 4 {
-		t.Errorf("without the constant liar g has %d points, want 4", len(bad.coords(0)))
+	if _, bad := tp.split(h); len(bad.coords(0)) != 5 {
+		t.Errorf("without the constant liar g has %d points, want 5", len(bad.coords(0)))
 	}
 }
 
