@@ -19,12 +19,11 @@ import (
 // where the spec's Decision takes the best quarter, which measured worse
 // on 5 of 7 problems (docs/samplers.md, "TPE"). The others give g(x), and
 // the next point maximises l(x)/g(x), which is expected improvement under
-// that model. Both
-// densities are products of univariate Parzen estimators, one per
-// parameter, so a suggestion costs O(d·n·Candidates) and no fit: TPE is
-// for budgets beyond a GP's reach (thousands of trials). On a conditional
-// space each parameter's estimators use only the trials in which it was
-// active, as Optuna's independent TPE does.
+// that model. Both densities are products of univariate Parzen
+// estimators, one per parameter, so a suggestion costs O(d·n·Candidates)
+// and no fit: TPE is for budgets beyond a GP's reach (thousands of
+// trials). On a conditional space each parameter's estimators use only
+// the trials in which it was active, as Optuna's independent TPE does.
 //
 // Where the spec is silent: every observation weighs the same (no
 // down-weighting of old trials), pruned trials count among the bad (g),
