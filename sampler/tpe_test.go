@@ -252,3 +252,29 @@ func BenchmarkTPESuggest(b *testing.B) {
 		})
 	}
 }
+
+// Edge cases: only pruned trials (l is the prior alone), observations
+// that all tie, and a single-choice categorical.
+func TestTPEEdgeCases(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
+		space.Param{Name: "c", Kind: space.Categorical, Choices: []string{"only"}},
+		space.Param{Name: "n", Kind: space.Int, Low: 3, High: 4},
+	)
+	rng := rand.New(rand.NewPCG(1, 1))
+	pruned := &History{Space: sp}
+	ties := &History{Space: sp}
+	for range 12 {
+		pruned.Pruned = append(pruned.Pruned, sp.Sample(rng))
+		ties.Observed = append(ties.Observed, Observation{X: sp.Sample(rng), Y: 1})
+	}
+	for name, h := range map[string]*History{"only pruned": pruned, "ties": ties} {
+		u, err := NewTPE().Suggest(context.Background(), h, rng)
+		if err != nil || len(u) != 3 || u[0] < 0 || u[0] > 1 || math.IsNaN(u[0]) {
+			t.Errorf("%s: %v, %v", name, u, err)
+		}
+		if err := sp.Validate(sp.Decode(u)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
