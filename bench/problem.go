@@ -40,13 +40,10 @@ type TestRegretter interface {
 // "pest", "maxsat60", ...) or a problem on a conditional space
 // ("jenatton").
 func ParseProblem(spec string) (Problem, error) {
-	if p, err := conditional.Get(spec); err == nil {
-		return p, nil
-	}
-	if p, err := mixed.Get(spec); err == nil {
-		return p, nil
-	} else if !errors.Is(err, mixed.ErrUnknownProblem) {
+	if p, found, err := FixedProblem(spec); found && err != nil {
 		return nil, fmt.Errorf("problem %q: %w", spec, err)
+	} else if found {
+		return p, nil
 	}
 	parts := strings.Split(spec, ":")
 	if parts[0] == "bbob" {
@@ -82,6 +79,24 @@ func ParseProblem(spec string) (Problem, error) {
 		return nil, fmt.Errorf("problem %q: %w", spec, err)
 	}
 	return newFunction(spec, fn.Dim, fn.Lower, fn.Upper, fn.F, fn.Optimum), nil
+}
+
+// FixedProblem returns the named problem whose space is fixed: a mixed
+// problem of the CoCaBO and CASMOPOLITAN papers or a conditional one.
+// found is false when no such problem has the name; err says why a found
+// one could not be made (MaxSAT-60 without its data).
+func FixedProblem(name string) (p Problem, found bool, err error) {
+	if c, err := conditional.Get(name); err == nil {
+		return c, true, nil
+	}
+	m, err := mixed.Get(name)
+	switch {
+	case errors.Is(err, mixed.ErrUnknownProblem):
+		return nil, false, nil
+	case err != nil:
+		return nil, true, err
+	}
+	return m, true, nil
 }
 
 // FunctionProblem is the test function fn as a problem named after it,

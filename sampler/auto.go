@@ -74,7 +74,7 @@ func (*Auto) Choice(sp *space.Space, budget int) string {
 		rounds = 0
 	}
 	for i, p := range sp.Params() {
-		if p.Kind == space.Categorical || p.Kind == space.Bool {
+		if sp.Unordered(i) {
 			categorical++
 			combinations = min(combinations*sp.Levels(i), autoCombinations+1)
 			uniform = uniform || rounds > 0 && bandit.TunedGamma(sp.Levels(i), rounds) == 1

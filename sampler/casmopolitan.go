@@ -238,7 +238,7 @@ func newCasmoSpace(sp *space.Space) (*casmoSpace, error) {
 			return nil, fmt.Errorf("casmopolitan: parameter %q is conditional; casmopolitan works on unconditional spaces only (mixed spec §1; auto, gpbo, onehot-gp and random take conditional spaces)", p.Name)
 		}
 		cs.levels[i] = sp.Levels(i)
-		if p.Kind == space.Categorical || p.Kind == space.Bool {
+		if sp.Unordered(i) {
 			cs.cat = append(cs.cat, i)
 			if cs.levels[i] > 1 {
 				cs.moves = append(cs.moves, i)

@@ -78,7 +78,7 @@ func (t *TPE) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64,
 	best := make([]float64, d)
 	for i := range d {
 		choices := 0 // unordered choices; ordered ones are numeric
-		if k := sp.Param(i).Kind; k == space.Categorical || k == space.Bool {
+		if sp.Unordered(i) {
 			choices = sp.Levels(i)
 		}
 		l, g := newParzen(choices, good.coords(i)), newParzen(choices, bad.coords(i))

@@ -301,6 +301,13 @@ func (s *Space) Levels(i int) int { return s.levels[i] }
 // Continuous reports whether parameter i is a Float.
 func (s *Space) Continuous(i int) bool { return s.params[i].Kind == Float }
 
+// Unordered reports whether parameter i is Categorical or Bool, whose
+// values have no order.
+func (s *Space) Unordered(i int) bool {
+	k := s.params[i].Kind
+	return k == Categorical || k == Bool
+}
+
 // Conditional reports whether parameter i has conditions.
 func (s *Space) Conditional(i int) bool { return len(s.conds[i]) > 0 }
 

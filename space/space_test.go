@@ -133,6 +133,11 @@ func TestNewAccepts(t *testing.T) {
 	if s.Len() != 7 || !s.Continuous(0) || s.Continuous(2) || s.Levels(2) != 4 || s.Levels(0) != 0 || s.Levels(3) != 3 || s.Levels(5) != 2 {
 		t.Errorf("accessors: Len %d Levels %d %d %d %d", s.Len(), s.Levels(0), s.Levels(2), s.Levels(3), s.Levels(5))
 	}
+	for i, want := range []bool{false, false, false, true, false, true, true} { // kernel, wide, single
+		if s.Unordered(i) != want {
+			t.Errorf("Unordered(%d) = %v, want %v", i, !want, want)
+		}
+	}
 	if i, ok := s.Index("kernel"); !ok || i != 3 {
 		t.Errorf("Index(kernel) = %d, %v", i, ok)
 	}

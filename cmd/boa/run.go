@@ -428,20 +428,14 @@ type runResult struct {
 // (0: its default), or one of the mixed problems of the CoCaBO and
 // CASMOPOLITAN papers or of the conditional ones, whose spaces are fixed.
 func testProblem(name string, dim int) (bench.Problem, error) {
-	if c, err := conditional.Get(name); err == nil {
-		if dim != 0 {
-			return nil, fmt.Errorf("%s has a fixed space; --dim applies to the test functions only", name)
-		}
-		return c, nil
-	}
-	p, err := mixed.Get(name)
+	p, found, err := bench.FixedProblem(name)
 	switch {
-	case err == nil && dim != 0:
-		return nil, fmt.Errorf("%s has a fixed space; --dim applies to the test functions only", name)
-	case err == nil:
-		return p, nil
-	case !errors.Is(err, mixed.ErrUnknownProblem):
+	case found && err != nil:
 		return nil, err // e.g. MaxSAT-60 without its data
+	case found && dim != 0:
+		return nil, fmt.Errorf("%s has a fixed space; --dim applies to the test functions only", name)
+	case found:
+		return p, nil
 	}
 	fn, err := functions.Get(name, dim)
 	if errors.Is(err, functions.ErrUnknownFunction) {
