@@ -21,4 +21,11 @@
 //
 // Thompson draws one joint posterior sample on a candidate set and returns
 // its argmin [000 §2.3.1; 004 §4.2].
+//
+// Penalised multiplies an acquisition, made positive (Softplus, Offset),
+// by one Penalty per busy point, a point under evaluation: the local
+// penaliser LP of González et al. or PLAyBOOK's hard penaliser HLP, whose
+// exclusion radii come from a Lipschitz constant of the objective that
+// Lipschitz estimates from the posterior mean's largest slope
+// [000 Ch. 4; 002 Ch. 4].
 package acq

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/space"
@@ -211,6 +212,25 @@ func TestSessionHasTheRunsBudget(t *testing.T) {
 	}
 }
 
+// TestSessionNeverReaps: the harness's trials run on a simulated clock
+// without heartbeats, so its studies must not fail them as stale while a
+// slow sampler makes the other workers' suggestions (a 30 s lease did,
+// with 16 workers on Ackley-10).
+func TestSessionNeverReaps(t *testing.T) {
+	p, err := ParseProblem("branin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(context.Background(), "random", p.Space(), 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if l := s.(*boaSession).st.Lease(); l < 365*24*time.Hour {
+		t.Errorf("a benchmark study's lease is %v; its trials would be reaped", l)
+	}
+}
+
 // TestSamplerWithTransform: "gpbo+log" is gpbo on a study with the log
 // transform, a name only boa's samplers take.
 func TestSamplerWithTransform(t *testing.T) {
@@ -391,7 +411,7 @@ func TestRunAsync(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Problems: []Problem{p}, Samplers: []string{"cocabo-0.5", "casmopolitan", "goptuna-tpe"}, Seeds: 1, Budget: 30, Workers: 4}
+	cfg := Config{Problems: []Problem{p}, Samplers: []string{"cocabo-0.5", "casmopolitan", "playbook-hl", "playbook-l", "goptuna-tpe"}, Seeds: 1, Budget: 30, Workers: 4}
 	runs, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)

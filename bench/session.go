@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/boaopt/boa/bench/peers"
 	"github.com/boaopt/boa/sampler"
@@ -104,8 +105,18 @@ func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64, 
 	if err != nil {
 		return nil, err
 	}
+	// The harness's trials run on a simulated clock and send no
+	// heartbeats, and no worker of it can die, so none may be reaped as
+	// stale: with the default 30 s lease, 16 simulated workers and a
+	// sampler taking 2 s a suggestion, a trial still running in simulated
+	// time was failed after 30 s of wall time and its tell refused
+	// (playbook-hl, Ackley-10, seed 8).
+	st.SetLease(noLease)
 	return &boaSession{st: st}, nil
 }
+
+// noLease is a heartbeat lease no benchmark outlasts.
+const noLease = 100 * 365 * 24 * time.Hour
 
 // boaSession drives a boa sampler through an in-memory study.
 type boaSession struct {

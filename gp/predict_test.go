@@ -114,6 +114,25 @@ func TestPredictGrad(t *testing.T) {
 	}
 }
 
+func TestMeanGradMatchesPredictGrad(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 30))
+	for name, g := range testModels(t, rng) {
+		dm, want := make([]float64, 3), make([]float64, 3)
+		for _, x := range randPoints(10, 3, rng) {
+			m := g.MeanGrad(x, dm)
+			pm, _ := g.PredictGrad(x, want, nil)
+			if math.Abs(pm-m) > 1e-12*math.Max(1, math.Abs(m)) {
+				t.Errorf("%s: MeanGrad mean %v, PredictGrad %v", name, m, pm)
+			}
+			for d := range dm {
+				if math.Abs(dm[d]-want[d]) > 1e-12*math.Max(1, math.Abs(want[d])) {
+					t.Errorf("%s dmean[%d]: MeanGrad %v, PredictGrad %v", name, d, dm[d], want[d])
+				}
+			}
+		}
+	}
+}
+
 func TestPredictBatchAndCov(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 28))
 	for name, g := range testModels(t, rng) {

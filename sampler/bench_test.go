@@ -91,6 +91,30 @@ func BenchmarkGPBOSuggestPending(b *testing.B) {
 	}
 }
 
+// BenchmarkPlaybookSuggestPending times one suggestion of each PLAyBOOK
+// variant and of kb with 15 trials running (16 workers) after 200
+// completed ones on Ackley-10: the global variants make one Lipschitz
+// search, the local ones one per running trial.
+func BenchmarkPlaybookSuggestPending(b *testing.B) {
+	const n, d, pending = 200, 10, 15
+	rng := rand.New(rand.NewPCG(1, 2))
+	sp, obs := ackleyObservations(n, d, rng)
+	h := &History{Space: sp, Seed: 1, Trials: n + pending, Observed: obs}
+	for range pending {
+		h.Pending = append(h.Pending, sp.Sample(rng))
+	}
+	for _, name := range []string{"kb", "playbook-l", "playbook-h", "playbook-ll", "playbook-hl"} {
+		s, _ := New(name)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkCoCaBOSuggestPending is BenchmarkGPBOSuggestPending for CoCaBO
 // on Func-3C: its Kriging Believer adds the pending points too.
 func BenchmarkCoCaBOSuggestPending(b *testing.B) {

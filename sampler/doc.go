@@ -17,6 +17,11 @@
 //   - tpe: the tree-structured Parzen estimator (seed 004 §4.1.3, Eq. 4.18;
 //     spec constrained-autotinyml §6), the cheap model of Optuna and
 //     Hyperopt, for budgets beyond a GP's reach;
+//   - playbook (-l, -h, -ll, -hl): PLAyBOOK, asynchronous batch BO that
+//     penalises the acquisition around running trials instead of
+//     fantasising them (seed 000 ch. 4, seed 002 ch. 4; spec
+//     async-batch-playbook); kb is its baseline, gpbo with UCB κ = 2 and
+//     Kriging Believer;
 //   - auto: chooses among gpbo, cocabo and casmopolitan by the space
 //     (auto.go).
 //

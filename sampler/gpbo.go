@@ -43,6 +43,7 @@ type GPBO struct {
 	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
 
 	warm warmStart // last fitted hyper-parameters: the start of the next fit
+	name string    // registry name when not "gpbo" (kb)
 }
 
 // NewGPBO returns gpbo with its defaults: Matérn-5/2 ARD fitted by MAP,
@@ -52,7 +53,21 @@ func NewGPBO() *GPBO {
 	return &GPBO{Kernel: kernel.Matern52, ARD: true, Acquisition: AcqLogEI, Kappa: 2}
 }
 
-func (g *GPBO) Name() string { return "gpbo" }
+func (g *GPBO) Name() string {
+	if g.name != "" {
+		return g.name
+	}
+	return "gpbo"
+}
+
+// newKB returns the registry's "kb": gpbo with the confidence bound,
+// κ = 2, and Kriging Believer for running trials, the baseline of the
+// PLAyBOOK experiments [000 §4.6.1; async-batch-playbook.md §2].
+func newKB() *GPBO {
+	g := NewGPBO()
+	g.Acquisition, g.name = AcqLCB, "kb"
+	return g
+}
 
 func (g *GPBO) initPoints(sp *space.Space) int { return orDefault(g.InitPoints, designSize(sp)) }
 
@@ -232,22 +247,26 @@ func (g *GPBO) acquisition(best float64, n, dim int) (acq.Function, error) {
 	return nil, fmt.Errorf("gpbo: unknown acquisition %q (known: logei, ei, pi, lcb, ucb, gp-ucb, ts)", g.Acquisition)
 }
 
-// maximize maximises the acquisition over the encoded space. Continuous
-// and numeric discrete coordinates are refined by gradient steps (the
-// latter relaxed, then rounded); categoricals move by local search; small
-// discrete spaces are enumerated exactly. fantasised is the lowest value
-// believe gave a point without value.
+// maximize maximises gpbo's acquisition. fantasised is the lowest value believe gave a point without value.
 func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, fantasised float64, rng *rand.Rand) ([]float64, error) {
-	best, incumbent := math.Inf(1), []float64(nil)
+	best := math.Inf(1)
 	for _, o := range h.Observed {
-		if o.Y < best {
-			best, incumbent = o.Y, o.X
-		}
+		best = min(best, o.Y)
 	}
 	af, err := g.acquisition(fantasyIncumbent(best, fantasised), len(h.Observed), sp.Len())
 	if err != nil {
 		return nil, err
 	}
+	return maximizeAcquisition(sp, model, af, h, g.Candidates, rng)
+}
+
+// maximizeAcquisition maximises af on model over the encoded space, from
+// candidates raw points (0: opt's default) and the incumbent, never
+// returning a configuration h has tried. Continuous and
+// numeric discrete coordinates are refined by gradient steps (the latter
+// relaxed, then rounded); categoricals move by local search; small
+// discrete spaces are enumerated exactly.
+func maximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function, h *History, candidates int, rng *rand.Rand) ([]float64, error) {
 	objective, free := acqObjective(sp, model, af)
 	continuous := false
 	for _, p := range sp.Params() {
@@ -268,9 +287,13 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, fantasised fl
 	} else if combos, ok := sp.Enumerate(comboLimit); ok && len(combos) > 1 {
 		dom.Candidates = cycleCombos(sp, combos)
 	}
+	var starts [][]float64
+	if x := incumbent(h); x != nil {
+		starts = [][]float64{x}
+	}
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
-		Candidates: g.Candidates,
-		Starts:     [][]float64{incumbent},
+		Candidates: candidates,
+		Starts:     starts,
 		Batch:      acqBatch(model, af, sp.Features),
 	}, rng)
 	if err != nil {
@@ -283,7 +306,7 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, fantasised fl
 // encoded point u, with its gradient over the coordinates that gradient
 // steps may move (free: Float, Int and Ordinal; Int and Ordinal are
 // relaxed and rounded); categorical and inactive coordinates get 0.
-func acqObjective(sp *space.Space, model *gp.GP, af acq.Function) (f func(u, grad []float64) float64, free []bool) {
+func acqObjective(sp *space.Space, model acq.Model, af acq.Function) (f func(u, grad []float64) float64, free []bool) {
 	fb := make([]float64, sp.NumFeatures())
 	fg := make([]float64, sp.NumFeatures())
 	free = make([]bool, sp.Len())
@@ -311,7 +334,7 @@ func acqObjective(sp *space.Space, model *gp.GP, af acq.Function) (f func(u, gra
 // it maps each encoded point to the model's inputs with features and
 // scores them all with acq.EvalBatch, which gives the objective's values
 // bit for bit in a fraction of the time (docs/performance.md).
-func acqBatch(model *gp.GP, af acq.Function, features func(u, dst []float64) []float64) func(U [][]float64, values []float64) {
+func acqBatch(model acq.BatchModel, af acq.Function, features func(u, dst []float64) []float64) func(U [][]float64, values []float64) {
 	return func(U [][]float64, values []float64) {
 		F := make([][]float64, len(U))
 		for i, u := range U {
@@ -319,6 +342,21 @@ func acqBatch(model *gp.GP, af acq.Function, features func(u, dst []float64) []f
 		}
 		acq.EvalBatch(af, model, F, values)
 	}
+}
+
+// incumbent is the point of the best completed trial (the first of equal
+// ones), nil with none. The acquisition's refinement starts there too,
+// since near a narrow optimum the raw candidates rarely land close enough
+// to it (without it, playbook-h's median regret on Ackley-5 with 4
+// workers was 3.01 instead of 2.48; docs/playbook.md).
+func incumbent(h *History) []float64 {
+	best, x := math.Inf(1), []float64(nil)
+	for _, o := range h.Observed {
+		if o.Y < best {
+			best, x = o.Y, o.X
+		}
+	}
+	return x
 }
 
 // fullFit reports whether a hyper-parameter fit on n observations runs

@@ -233,6 +233,13 @@ var registry = map[string]func() Sampler{
 	"casmopolitan": func() Sampler { return NewCasmopolitan() },
 
 	"tpe": func() Sampler { return NewTPE() },
+
+	"kb":          func() Sampler { return newKB() },
+	"playbook":    func() Sampler { p := NewPlaybook(true, false); p.name = "playbook"; return p },
+	"playbook-l":  func() Sampler { return NewPlaybook(false, false) },
+	"playbook-h":  func() Sampler { return NewPlaybook(true, false) },
+	"playbook-ll": func() Sampler { return NewPlaybook(false, true) },
+	"playbook-hl": func() Sampler { return NewPlaybook(true, true) },
 }
 
 // Names lists the registered sampler names.

@@ -172,7 +172,7 @@ func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 	}
 	tpe := sampler.NewTPE()
 	tpe.Startup = 3
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), tpe} {
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), tpe, sampler.NewPlaybook(true, true)} {
 		h := &sampler.History{Space: sp, Seed: 5}
 		seen := map[string]bool{}
 		for i := range 12 {
@@ -276,7 +276,9 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 	onehot.InitPoints = 4
 	tpe := sampler.NewTPE()
 	tpe.Startup = 4
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), onehot, fast, casmo, sampler.NewAuto(), tpe} {
+	playbook := sampler.NewPlaybook(true, true)
+	playbook.Model.InitPoints = 4
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), onehot, fast, casmo, sampler.NewAuto(), tpe, playbook} {
 		h := &sampler.History{Space: sp, Seed: 2}
 		ctx := context.Background()
 		rng := func(i int) *rand.Rand { return rand.New(rand.NewPCG(2, uint64(i))) }
@@ -306,6 +308,28 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 	}
 }
 
+// wellHistory is 120 uniform points of a smooth 3-D function with a deep
+// Gaussian well at c, whose bottom the model expects to be far below the
+// best value observed.
+func wellHistory(t *testing.T, seed uint64) *sampler.History {
+	c := []float64{0.31, 0.62, 0.47}
+	f := func(u []float64) float64 {
+		s := 0.0
+		for i := range u {
+			s += (u[i] - c[i]) * (u[i] - c[i])
+		}
+		return 1 - math.Exp(-s/(2*0.1*0.1)) + 0.2*u[0]
+	}
+	src := rand.New(rand.NewPCG(seed, 7))
+	h := &sampler.History{Space: unitSpace(t, 3), Seed: seed}
+	for range 120 {
+		u := []float64{src.Float64(), src.Float64(), src.Float64()}
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(u)})
+	}
+	h.Trials = len(h.Observed)
+	return h
+}
+
 // TestPendingPointsAreNotNearlyRepeated: in a batch of 8 (each point
 // asked with the earlier ones pending, as in a parallel study) no point
 // repeats a pending one. The 120 completed trials are uniform points of a
@@ -323,38 +347,20 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 // (docs/samplers.md, "Pending trials").
 func TestPendingPointsAreNotNearlyRepeated(t *testing.T) {
 	const minDist = 1e-5
-	c := []float64{0.31, 0.62, 0.47}
-	f := func(u []float64) float64 {
-		s := 0.0
-		for i := range u {
-			s += (u[i] - c[i]) * (u[i] - c[i])
-		}
-		return 1 - math.Exp(-s/(2*0.1*0.1)) + 0.2*u[0]
-	}
 	for _, mk := range []func() sampler.Sampler{
 		func() sampler.Sampler { return sampler.NewGPBO() },
 		func() sampler.Sampler { return sampler.NewCasmopolitan() },
+		func() sampler.Sampler { return sampler.NewPlaybook(false, false) }, // LP: no zero at the pending points
 	} {
 		for seed := uint64(1); seed <= 3; seed++ {
-			s := mk()
-			src := rand.New(rand.NewPCG(seed, 7))
-			h := &sampler.History{Space: unitSpace(t, 3), Seed: seed}
-			for range 120 {
-				u := []float64{src.Float64(), src.Float64(), src.Float64()}
-				h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(u)})
-			}
-			h.Trials = len(h.Observed)
+			s, h := mk(), wellHistory(t, seed)
 			us, _, err := sampler.SuggestBatch(context.Background(), s, h, 8, func(i int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(i))) })
 			if err != nil {
 				t.Fatal(err)
 			}
 			for i, u := range us {
 				for j, p := range us[:i] {
-					d := 0.0
-					for k := range u {
-						d += (u[k] - p[k]) * (u[k] - p[k])
-					}
-					if d = math.Sqrt(d); d < minDist {
+					if d := math.Sqrt(sqDist(u, p)); d < minDist {
 						t.Errorf("%s, seed %d: point %d of the batch is %.2g from point %d, which was pending", s.Name(), seed, i, d, j)
 					}
 				}
