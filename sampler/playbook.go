@@ -38,9 +38,10 @@ import (
 // slope of the posterior mean within one lengthscale of x_j [spec §4,
 // Decision]: small in a flat region, whose running trial then excludes a
 // large ball, large at a sharp peak, which stays open for its neighbours.
-// "playbook" is playbook-h: over the runs of docs/playbook.md it ties
-// with playbook-hl on mean rank, at a third of the cost with 16 workers,
-// and it avoids -hl's worst case there.
+// "playbook" is playbook-h: over the runs of docs/playbook.md it has the
+// best mean rank among -l, -h and -hl (1.8 against 2.1), needs one
+// Lipschitz search per suggestion where -hl needs one per running trial,
+// and has no cell as bad as -hl's with 16 workers on Ackley-5.
 //
 // A synchronous batch (SuggestBatch) penalises the points already chosen
 // for it, one after another: the seeds' sync variants. Failed and pruned
