@@ -365,7 +365,9 @@ func TestPrunedTrialsAreNotRepeated(t *testing.T) {
 	const init = 2
 	gpbo, onehot, cocabo, casmo, tpe := sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), sampler.NewCasmopolitan(), sampler.NewTPE()
 	gpbo.InitPoints, onehot.InitPoints, cocabo.InitPoints, casmo.InitPoints, tpe.Startup = init, init, init, init, init
-	for _, smp := range []sampler.Sampler{gpbo, onehot, cocabo, casmo, tpe} {
+	playbook := sampler.NewPlaybook(true, false)
+	playbook.Model.InitPoints = init
+	for _, smp := range []sampler.Sampler{gpbo, onehot, cocabo, casmo, tpe, playbook} {
 		s, err := New(sp, Options{Sampler: smp, Seed: 1, Budget: 18})
 		if err != nil {
 			t.Fatal(err)
