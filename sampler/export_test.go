@@ -17,9 +17,6 @@ func PlaybookAcquisition(p *Playbook, h *History, rng *rand.Rand) (func(x []floa
 		return nil, err
 	}
 	model := newStandardised(m)
-	af, err := p.acquisition(h.Space, model, h, rng)
-	if err != nil {
-		return nil, err
-	}
+	af := p.acquisition(h.Space, model, h, rng)
 	return func(x []float64) float64 { return af.Eval(model, x, nil) }, nil
 }

@@ -111,10 +111,7 @@ func (p *Playbook) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 	}
 	believed, _ := believe(sp, fitted, slices.Concat(h.Failed, h.Pruned))
 	model := newStandardised(believed)
-	af, err := p.acquisition(sp, model, h, rng)
-	if err != nil {
-		return nil, err
-	}
+	af := p.acquisition(sp, model, h, rng)
 	u, err := maximizeAcquisition(sp, model, af, h, p.Model.Candidates, rng)
 	if err != nil {
 		p.Model.logger().Warn("playbook: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
@@ -141,39 +138,35 @@ func (p *Playbook) check() error {
 
 // acquisition builds α̃: UCB made positive and one penalty per running
 // trial of h, with M̂ the best observed value (spec §3.1).
-func (p *Playbook) acquisition(sp *space.Space, model standardised, h *History, rng *rand.Rand) (acq.Function, error) {
+func (p *Playbook) acquisition(sp *space.Space, model standardised, h *History, rng *rand.Rand) acq.Function {
 	base := acq.LCB{Kappa: p.Kappa}
 	af := acq.Penalised{Base: base, Positivity: acq.Softplus{}}
 	if strings.EqualFold(p.Positivity, "offset") {
 		af.Positivity = acq.Offset{Min: minOnRandomPoints(sp, model, base, rng)}
-	}
-	if len(h.Pending) == 0 {
-		return af, nil
 	}
 	best := math.Inf(1)
 	for _, o := range h.Observed {
 		best = min(best, model.toStandard(o.Y))
 	}
 	nf := sp.NumFeatures()
-	lower, upper := make([]float64, nf), make([]float64, nf)
-	for i := range upper {
-		upper[i] = 1
-	}
 	lengths := lengthscales(model.GP, nf)
-	global := math.NaN()
+	var global float64 // found at the first running trial that needs it; never 0 (acq.Lipschitz's flat guard)
 	for _, u := range h.Pending {
 		x := sp.Features(u, nil)
+		lo, hi := make([]float64, nf), make([]float64, nf)
 		var l float64
 		switch {
 		case p.Local && lengths != nil:
-			lo, hi := make([]float64, nf), make([]float64, nf)
 			for i := range lo {
 				lo[i], hi[i] = max(x[i]-lengths[i], 0), min(x[i]+lengths[i], 1)
 			}
 			l = acq.Lipschitz(model, lo, hi, acq.LipschitzSettings{Starts: [][]float64{x}}, rng)
-		case math.IsNaN(global):
-			global = acq.Lipschitz(model, lower, upper, acq.LipschitzSettings{Candidates: 1000}, rng)
-			fallthrough
+		case global == 0:
+			for i := range hi {
+				hi[i] = 1
+			}
+			global = acq.Lipschitz(model, lo, hi, acq.LipschitzSettings{Candidates: 1000}, rng)
+			l = global
 		default:
 			l = global
 		}
@@ -185,7 +178,7 @@ func (p *Playbook) acquisition(sp *space.Space, model standardised, h *History, 
 			af.Penalties = append(af.Penalties, acq.NewLocalPenalty(x, mean, sd, best, l))
 		}
 	}
-	return af, nil
+	return af
 }
 
 // minOnRandomPoints is the offset transform's α_min: the smallest α on
