@@ -20,8 +20,8 @@
 //   - playbook (-l, -h, -ll, -hl): PLAyBOOK, asynchronous batch BO that
 //     penalises the acquisition around running trials instead of
 //     fantasising them (seed 000 ch. 4, seed 002 ch. 4; spec
-//     async-batch-playbook); kb is its baseline, gpbo with UCB κ = 2 and
-//     Kriging Believer;
+//     async-batch-playbook); its baselines are kb, gpbo with UCB κ = 2 and
+//     Kriging Believer, and cl-min, the same with the constant liar;
 //   - auto: chooses among gpbo, cocabo and casmopolitan by the space
 //     (auto.go).
 //

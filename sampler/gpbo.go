@@ -40,10 +40,15 @@ type GPBO struct {
 	Restarts    int           // hyper-parameter starts (spec §3.2); default 10
 	Candidates  int           // raw acquisition candidates (spec §6.1); default 2048
 	RefitEvery  int           // fit at 0, k, 2k, ... observations after the design, reuse the values in between (spec §3.2); default 1
-	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
+	// ConstantLiar fantasises running trials at the best observed value
+	// (cl-min) instead of at their posterior mean (Kriging Believer)
+	// [000 §2.3.1; 002 §4.2.1; spec async-batch-playbook §2]; failed and
+	// pruned trials stay at their mean.
+	ConstantLiar bool
+	Logger       *slog.Logger // where fallbacks are reported; nil means slog.Default()
 
 	warm warmStart // last fitted hyper-parameters: the start of the next fit
-	name string    // registry name when not "gpbo" (kb)
+	name string    // registry name when not "gpbo" (kb, cl-min)
 }
 
 // NewGPBO returns gpbo with its defaults: Matérn-5/2 ARD fitted by MAP,
@@ -62,10 +67,15 @@ func (g *GPBO) Name() string {
 
 // newKB returns the registry's "kb": gpbo with the confidence bound,
 // κ = 2, and Kriging Believer for running trials, the baseline of the
-// PLAyBOOK experiments [000 §4.6.1; async-batch-playbook.md §2].
-func newKB() *GPBO {
+// PLAyBOOK experiments [000 §4.6.1; async-batch-playbook.md §2]; with
+// liar, "cl-min", the constant liar at the best observed value, which the
+// theses define but do not report (spec §2, Decision: cl_min).
+func newKB(liar bool) *GPBO {
 	g := NewGPBO()
-	g.Acquisition, g.name = AcqLCB, "kb"
+	g.Acquisition, g.ConstantLiar, g.name = AcqLCB, liar, "kb"
+	if liar {
+		g.name = "cl-min"
+	}
 	return g
 }
 
@@ -100,7 +110,11 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 		g.logger().Warn("gpbo: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
 		return untriedPoint(h, rng), nil
 	}
-	model, fantasised := believe(sp, model, h.WithoutValue())
+	without := h.WithoutValue()
+	if g.ConstantLiar && len(h.Pending) > 0 {
+		model, without = lie(sp, model, h), slices.Concat(h.Failed, h.Pruned)
+	}
+	model, fantasised := believe(sp, model, without)
 	if strings.ToLower(g.Acquisition) == AcqTS {
 		return g.thompson(model, h, rng)
 	}
@@ -197,16 +211,38 @@ func believeAll(m *gp.GP, F [][]float64) (*gp.GP, float64) {
 	}
 	means := make([]float64, len(F))
 	m.PredictBatch(F, means, make([]float64, len(F)))
-	if fm, err := m.Fantasize(F, means); err == nil {
-		return fm, slices.Min(means)
+	return fantasize(m, F, means)
+}
+
+// lie adds every pending point of h to the model at the best observed
+// value (the constant liar, cl-min).
+func lie(sp *space.Space, m *gp.GP, h *History) *gp.GP {
+	best := math.Inf(1)
+	for _, o := range h.Observed {
+		best = min(best, o.Y)
+	}
+	F, y := make([][]float64, len(h.Pending)), make([]float64, len(h.Pending))
+	for i, p := range h.Pending {
+		F[i], y[i] = sp.Features(p, nil), best
+	}
+	m, _ = fantasize(m, F, y)
+	return m
+}
+
+// fantasize adds the points F (len > 0) to m with the targets y, all at
+// once, or one by one when that fails, skipping those the model cannot
+// take (e.g. a duplicate); it returns the lowest target added.
+func fantasize(m *gp.GP, F [][]float64, y []float64) (*gp.GP, float64) {
+	if fm, err := m.Fantasize(F, y); err == nil {
+		return fm, slices.Min(y)
 	}
 	low := math.Inf(1)
 	for i, f := range F {
-		fm, err := m.Fantasize([][]float64{f}, means[i:i+1])
+		fm, err := m.Fantasize([][]float64{f}, y[i:i+1])
 		if err != nil {
-			continue // a pending point the model cannot take (e.g. a duplicate) changes nothing
+			continue // a point the model cannot take changes nothing
 		}
-		m, low = fm, min(low, means[i])
+		m, low = fm, min(low, y[i])
 	}
 	return m, low
 }

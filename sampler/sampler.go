@@ -234,7 +234,8 @@ var registry = map[string]func() Sampler{
 
 	"tpe": func() Sampler { return NewTPE() },
 
-	"kb":          func() Sampler { return newKB() },
+	"kb":          func() Sampler { return newKB(false) },
+	"cl-min":      func() Sampler { return newKB(true) },
 	"playbook":    func() Sampler { p := NewPlaybook(true, false); p.name = "playbook"; return p },
 	"playbook-l":  func() Sampler { return NewPlaybook(false, false) },
 	"playbook-h":  func() Sampler { return NewPlaybook(true, false) },

@@ -351,6 +351,7 @@ func TestPendingPointsAreNotNearlyRepeated(t *testing.T) {
 		func() sampler.Sampler { return sampler.NewGPBO() },
 		func() sampler.Sampler { return sampler.NewCasmopolitan() },
 		func() sampler.Sampler { return sampler.NewPlaybook(false, false) }, // LP: no zero at the pending points
+		func() sampler.Sampler { s, _ := sampler.New("cl-min"); return s },
 	} {
 		for seed := uint64(1); seed <= 3; seed++ {
 			s, h := mk(), wellHistory(t, seed)
