@@ -21,7 +21,8 @@
 //     penalises the acquisition around running trials instead of
 //     fantasising them (seed 000 ch. 4, seed 002 ch. 4; spec
 //     async-batch-playbook); its baselines are kb, gpbo with UCB κ = 2 and
-//     Kriging Believer, and cl-min, the same with the constant liar;
+//     Kriging Believer, cl-min, the same with the constant liar, and ts,
+//     Thompson sampling that leaves running trials out;
 //   - auto: chooses among gpbo, cocabo and casmopolitan by the space
 //     (auto.go).
 //

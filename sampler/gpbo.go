@@ -27,6 +27,15 @@ const (
 	AcqTS    = "ts"     // Thompson sampling on a candidate set (spec §4.4, exact)
 )
 
+// How GPBO.Pending adds running trials to the model before the
+// acquisition is maximised [000 §2.3.1; 002 §4.2.1; spec async-batch
+// §2, §5]. Failed and pruned trials are always believed.
+const (
+	PendingBeliever = ""       // Kriging Believer: at their posterior mean, so the variance falls around them
+	PendingLiar     = "liar"   // constant liar at the best observed value (cl-min)
+	PendingIgnore   = "ignore" // left out: for Thompson sampling, whose independent draws spread a batch (Kandasamy et al. 2018)
+)
+
 // GPBO is Bayesian optimisation with an exact GP surrogate. The zero value
 // is not ready; use NewGPBO and change fields before the first Suggest.
 type GPBO struct {
@@ -40,15 +49,11 @@ type GPBO struct {
 	Restarts    int           // hyper-parameter starts (spec §3.2); default 10
 	Candidates  int           // raw acquisition candidates (spec §6.1); default 2048
 	RefitEvery  int           // fit at 0, k, 2k, ... observations after the design, reuse the values in between (spec §3.2); default 1
-	// ConstantLiar fantasises running trials at the best observed value
-	// (cl-min) instead of at their posterior mean (Kriging Believer)
-	// [000 §2.3.1; 002 §4.2.1; spec async-batch-playbook §2]; failed and
-	// pruned trials stay at their mean.
-	ConstantLiar bool
-	Logger       *slog.Logger // where fallbacks are reported; nil means slog.Default()
+	Pending     string        // how running trials enter the model: one of the Pending* names; default PendingBeliever
+	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
 
 	warm warmStart // last fitted hyper-parameters: the start of the next fit
-	name string    // registry name when not "gpbo" (kb, cl-min)
+	name string    // registry name when not "gpbo" (kb, cl-min, ts)
 }
 
 // NewGPBO returns gpbo with its defaults: Matérn-5/2 ARD fitted by MAP,
@@ -72,10 +77,19 @@ func (g *GPBO) Name() string {
 // theses define but do not report (spec §2, Decision: cl_min).
 func newKB(liar bool) *GPBO {
 	g := NewGPBO()
-	g.Acquisition, g.ConstantLiar, g.name = AcqLCB, liar, "kb"
+	g.Acquisition, g.name = AcqLCB, "kb"
 	if liar {
-		g.name = "cl-min"
+		g.Pending, g.name = PendingLiar, "cl-min"
 	}
+	return g
+}
+
+// newTS returns the registry's "ts": Thompson sampling that leaves
+// running trials out, the asynchronous TS of the PLAyBOOK experiments
+// (spec async-batch §5: exact joint samples on 2000 uniform candidates).
+func newTS() *GPBO {
+	g := NewGPBO()
+	g.Acquisition, g.Pending, g.name = AcqTS, PendingIgnore, "ts"
 	return g
 }
 
@@ -99,6 +113,9 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 	if _, err := g.acquisition(0, 1, 1); err != nil {
 		return nil, err
 	}
+	if !slices.Contains([]string{PendingBeliever, PendingLiar, PendingIgnore}, g.Pending) {
+		return nil, fmt.Errorf("gpbo: unknown Pending %q (known: %q, %q, %q)", g.Pending, PendingBeliever, PendingLiar, PendingIgnore)
+	}
 	if g.Designing(h) {
 		return freshDesignPoint(h, sobolPoint(h, h.Trials, g.logger()), rng), nil
 	}
@@ -111,8 +128,15 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 		return untriedPoint(h, rng), nil
 	}
 	without := h.WithoutValue()
-	if g.ConstantLiar && len(h.Pending) > 0 {
-		model, without = lie(sp, model, h), slices.Concat(h.Failed, h.Pruned)
+	switch g.Pending {
+	case PendingBeliever:
+	case PendingLiar:
+		if len(h.Pending) > 0 {
+			model = lie(sp, model, h)
+		}
+		without = slices.Concat(h.Failed, h.Pruned)
+	case PendingIgnore:
+		without = slices.Concat(h.Failed, h.Pruned)
 	}
 	model, fantasised := believe(sp, model, without)
 	if strings.ToLower(g.Acquisition) == AcqTS {

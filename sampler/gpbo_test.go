@@ -225,6 +225,49 @@ func TestThompsonDoesNotRepeat(t *testing.T) {
 	}
 }
 
+// TestThompsonIgnoringPendingDoesNotRepeatThem: ts leaves running trials
+// out of the model (asynchronous TS) but never proposes one of them, nor
+// a completed one; an unknown Pending is refused.
+func TestThompsonIgnoringPendingDoesNotRepeatThem(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "a", Kind: space.Categorical, Choices: []string{"p", "q", "r", "s", "t", "u"}},
+		space.Param{Name: "b", Kind: space.Bool},
+	)
+	for seed := range uint64(10) {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		h := &History{Space: sp, Seed: seed}
+		tried := map[string]bool{}
+		for len(tried) < 9 { // 5 completed (past the design), 4 running, 3 of 12 left
+			u := sp.Sample(rng)
+			if k := sp.Key(u); !tried[k] {
+				tried[k] = true
+				if len(tried) > 5 {
+					h.Pending = append(h.Pending, u)
+				} else {
+					h.Observed = append(h.Observed, Observation{X: u, Y: float64(len(tried))})
+				}
+			}
+		}
+		h.Trials = 9
+		g := newTS()
+		if g.Designing(h) {
+			t.Fatal("ts still designing")
+		}
+		u, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, 9)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tried[sp.Key(u)] {
+			t.Errorf("seed %d: ts proposed %s, completed or running", seed, sp.Key(u))
+		}
+	}
+	g := NewGPBO()
+	g.Pending = "optimistic"
+	if _, err := g.Suggest(context.Background(), &History{Space: sp}, rand.New(rand.NewPCG(1, 1))); err == nil || !strings.Contains(err.Error(), "Pending") {
+		t.Errorf("unknown Pending: %v", err)
+	}
+}
+
 // TestGPBOXiRel: XiRel reaches EI, log-EI and PI as ξ = XiRel·σ(x)
 // (the spec's xi_rel, §4.1), and a negative or NaN one is refused.
 func TestGPBOXiRel(t *testing.T) {

@@ -236,6 +236,7 @@ var registry = map[string]func() Sampler{
 
 	"kb":          func() Sampler { return newKB(false) },
 	"cl-min":      func() Sampler { return newKB(true) },
+	"ts":          func() Sampler { return newTS() },
 	"playbook":    func() Sampler { p := NewPlaybook(true, false); p.name = "playbook"; return p },
 	"playbook-l":  func() Sampler { return NewPlaybook(false, false) },
 	"playbook-h":  func() Sampler { return NewPlaybook(true, false) },
