@@ -128,14 +128,10 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 		return untriedPoint(h, rng), nil
 	}
 	without := h.WithoutValue()
-	switch g.Pending {
-	case PendingBeliever:
-	case PendingLiar:
-		if len(h.Pending) > 0 {
+	if g.Pending != PendingBeliever {
+		if g.Pending == PendingLiar {
 			model = lie(sp, model, h)
 		}
-		without = slices.Concat(h.Failed, h.Pruned)
-	case PendingIgnore:
 		without = slices.Concat(h.Failed, h.Pruned)
 	}
 	model, fantasised := believe(sp, model, without)
@@ -241,6 +237,9 @@ func believeAll(m *gp.GP, F [][]float64) (*gp.GP, float64) {
 // lie adds every pending point of h to the model at the best observed
 // value (the constant liar, cl-min).
 func lie(sp *space.Space, m *gp.GP, h *History) *gp.GP {
+	if len(h.Pending) == 0 {
+		return m
+	}
 	best := math.Inf(1)
 	for _, o := range h.Observed {
 		best = min(best, o.Y)
