@@ -76,13 +76,7 @@ func BenchmarkGPBOBatchOneByOne(b *testing.B) {
 // reused (the same data each op), so the op is Kriging Believer and the
 // acquisition search.
 func BenchmarkGPBOSuggestPending(b *testing.B) {
-	const n, d, pending = 800, 10, 64
-	rng := rand.New(rand.NewPCG(1, 2))
-	sp, obs := ackleyObservations(n, d, rng)
-	h := &History{Space: sp, Seed: 1, Trials: n + pending, Observed: obs}
-	for range pending {
-		h.Pending = append(h.Pending, sp.Sample(rng))
-	}
+	h := pendingHistory(800, 10, 64)
 	g := NewGPBO()
 	for b.Loop() {
 		if _, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err != nil {
@@ -96,13 +90,7 @@ func BenchmarkGPBOSuggestPending(b *testing.B) {
 // completed ones on Ackley-10: the global variants make one Lipschitz
 // search, the local ones one per running trial.
 func BenchmarkPlaybookSuggestPending(b *testing.B) {
-	const n, d, pending = 200, 10, 15
-	rng := rand.New(rand.NewPCG(1, 2))
-	sp, obs := ackleyObservations(n, d, rng)
-	h := &History{Space: sp, Seed: 1, Trials: n + pending, Observed: obs}
-	for range pending {
-		h.Pending = append(h.Pending, sp.Sample(rng))
-	}
+	h := pendingHistory(200, 10, 15)
 	for _, name := range []string{"kb", "playbook-l", "playbook-h", "playbook-ll", "playbook-hl"} {
 		s, _ := New(name)
 		b.Run(name, func(b *testing.B) {
@@ -113,6 +101,18 @@ func BenchmarkPlaybookSuggestPending(b *testing.B) {
 			}
 		})
 	}
+}
+
+// pendingHistory is n completed trials of Ackley-d and pending running
+// ones at uniform random points.
+func pendingHistory(n, d, pending int) *History {
+	rng := rand.New(rand.NewPCG(1, 2))
+	sp, obs := ackleyObservations(n, d, rng)
+	h := &History{Space: sp, Seed: 1, Trials: n + pending, Observed: obs}
+	for range pending {
+		h.Pending = append(h.Pending, sp.Sample(rng))
+	}
+	return h
 }
 
 // BenchmarkCoCaBOSuggestPending is BenchmarkGPBOSuggestPending for CoCaBO

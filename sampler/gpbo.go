@@ -240,10 +240,7 @@ func lie(sp *space.Space, m *gp.GP, h *History) *gp.GP {
 	if len(h.Pending) == 0 {
 		return m
 	}
-	best := math.Inf(1)
-	for _, o := range h.Observed {
-		best = min(best, o.Y)
-	}
+	best := bestValue(h.Observed)
 	F, y := make([][]float64, len(h.Pending)), make([]float64, len(h.Pending))
 	for i, p := range h.Pending {
 		F[i], y[i] = sp.Features(p, nil), best
@@ -306,13 +303,10 @@ func (g *GPBO) acquisition(best float64, n, dim int) (acq.Function, error) {
 	return nil, fmt.Errorf("gpbo: unknown acquisition %q (known: logei, ei, pi, lcb, ucb, gp-ucb, ts)", g.Acquisition)
 }
 
-// maximize maximises gpbo's acquisition. fantasised is the lowest value believe gave a point without value.
+// maximize maximises gpbo's acquisition. fantasised is the lowest value
+// believe gave a point without value.
 func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, fantasised float64, rng *rand.Rand) ([]float64, error) {
-	best := math.Inf(1)
-	for _, o := range h.Observed {
-		best = min(best, o.Y)
-	}
-	af, err := g.acquisition(fantasyIncumbent(best, fantasised), len(h.Observed), sp.Len())
+	af, err := g.acquisition(fantasyIncumbent(bestValue(h.Observed), fantasised), len(h.Observed), sp.Len())
 	if err != nil {
 		return nil, err
 	}
@@ -409,13 +403,18 @@ func acqBatch(model acq.BatchModel, af acq.Function, features func(u, dst []floa
 // to it (without it, playbook-h's median regret on Ackley-5 with 4
 // workers was 3.01 instead of 2.48; docs/playbook.md).
 func incumbent(h *History) []float64 {
-	best, x := math.Inf(1), []float64(nil)
-	for _, o := range h.Observed {
-		if o.Y < best {
-			best, x = o.Y, o.X
-		}
+	if i := bestIndex(h.Observed); i >= 0 {
+		return h.Observed[i].X
 	}
-	return x
+	return nil
+}
+
+// bestValue is the smallest Y of obs, +Inf with none.
+func bestValue(obs []Observation) float64 {
+	if i := bestIndex(obs); i >= 0 {
+		return obs[i].Y
+	}
+	return math.Inf(1)
 }
 
 // fullFit reports whether a hyper-parameter fit on n observations runs

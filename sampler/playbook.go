@@ -103,16 +103,12 @@ func (p *Playbook) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sp := h.Space
-	fitted, err := p.Model.fit(sp, h.Observed, rng)
+	model, af, err := p.penalised(h, rng)
 	if err != nil {
 		p.Model.logger().Warn("playbook: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
 		return untriedPoint(h, rng), nil
 	}
-	believed, _ := believe(sp, fitted, slices.Concat(h.Failed, h.Pruned))
-	model := newStandardised(believed)
-	af := p.acquisition(sp, model, h, rng)
-	u, err := maximizeAcquisition(sp, model, af, h, p.Model.Candidates, rng)
+	u, err := maximizeAcquisition(h.Space, model, af, h, p.Model.Candidates, rng)
 	if err != nil {
 		p.Model.logger().Warn("playbook: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
 		return untriedPoint(h, rng), nil
@@ -136,6 +132,18 @@ func (p *Playbook) check() error {
 	return fmt.Errorf("%s: unknown Positivity %q (known: softplus, offset)", p.Name(), p.Positivity)
 }
 
+// penalised fits the model to the completed trials of h, with the failed
+// and pruned ones fantasised at their mean, and builds α̃ on it.
+func (p *Playbook) penalised(h *History, rng *rand.Rand) (standardised, acq.Function, error) {
+	fitted, err := p.Model.fit(h.Space, h.Observed, rng)
+	if err != nil {
+		return standardised{}, nil, err
+	}
+	believed, _ := believe(h.Space, fitted, slices.Concat(h.Failed, h.Pruned))
+	model := newStandardised(believed)
+	return model, p.acquisition(h.Space, model, h, rng), nil
+}
+
 // acquisition builds α̃: UCB made positive and one penalty per running
 // trial of h, with M̂ the best observed value (spec §3.1).
 func (p *Playbook) acquisition(sp *space.Space, model standardised, h *History, rng *rand.Rand) acq.Function {
@@ -144,31 +152,27 @@ func (p *Playbook) acquisition(sp *space.Space, model standardised, h *History, 
 	if strings.EqualFold(p.Positivity, "offset") {
 		af.Positivity = acq.Offset{Min: minOnRandomPoints(sp, model, base, rng)}
 	}
-	best := math.Inf(1)
-	for _, o := range h.Observed {
-		best = min(best, model.toStandard(o.Y))
-	}
+	best := model.toStandard(bestValue(h.Observed))
 	nf := sp.NumFeatures()
 	lengths := lengthscales(model.GP, nf)
-	var global float64 // found at the first running trial that needs it; never 0 (acq.Lipschitz's flat guard)
+	local := p.Local && lengths != nil
+	var global float64
+	if !local && len(h.Pending) > 0 {
+		hi := make([]float64, nf)
+		for i := range hi {
+			hi[i] = 1
+		}
+		global = acq.Lipschitz(model, make([]float64, nf), hi, acq.LipschitzSettings{Candidates: 1000}, rng)
+	}
 	for _, u := range h.Pending {
 		x := sp.Features(u, nil)
-		lo, hi := make([]float64, nf), make([]float64, nf)
-		var l float64
-		switch {
-		case p.Local && lengths != nil:
+		l := global
+		if local {
+			lo, hi := make([]float64, nf), make([]float64, nf)
 			for i := range lo {
 				lo[i], hi[i] = max(x[i]-lengths[i], 0), min(x[i]+lengths[i], 1)
 			}
 			l = acq.Lipschitz(model, lo, hi, acq.LipschitzSettings{Starts: [][]float64{x}}, rng)
-		case global == 0:
-			for i := range hi {
-				hi[i] = 1
-			}
-			global = acq.Lipschitz(model, lo, hi, acq.LipschitzSettings{Candidates: 1000}, rng)
-			l = global
-		default:
-			l = global
 		}
 		mean, v := model.Predict(x)
 		sd := math.Sqrt(max(v, 0))
