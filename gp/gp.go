@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/boaopt/boa/kernel"
 	"gonum.org/v1/gonum/blas"
@@ -210,6 +211,12 @@ func standardize(y []float64) (ys []float64, offset, scale float64) {
 	}
 	return ys, offset, scale
 }
+
+// Weights returns α = A⁻¹(ỹ − c), the weights of the posterior mean on the
+// standardised scale, μ̃(x) = c + Σ_i α_i k(x, x_i): what a derivative of
+// the mean with respect to anything the kernel depends on needs (the WL
+// feature gradients of NAS-BOWL, 000 Eq. 7.6).
+func (g *GP) Weights() []float64 { return slices.Clone(g.alpha) }
 
 // Len returns the number of observations (fantasies included).
 func (g *GP) Len() int { return len(g.x) }

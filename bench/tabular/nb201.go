@@ -8,16 +8,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/graph"
 )
 
 // The NAS-Bench-201 cell: six edges in the order of the arch string
 // (1←0, 2←0, 2←1, 3←0, 3←1, 3←2), each one of five operations, listed in
 // NB201's operation order [nb201 README; nas-graph-bo.md §1.2].
-var (
-	nb201Edges = []string{"edge_1_0", "edge_2_0", "edge_2_1", "edge_3_0", "edge_3_1", "edge_3_2"}
-	nb201Ops   = []string{"none", "skip_connect", "nor_conv_1x1", "nor_conv_3x3", "avg_pool_3x3"}
-)
+var nb201Ops = graph.NB201Ops
 
 // nb201Cells is the number of cells, 5⁶.
 const nb201Cells = 15625
@@ -94,13 +91,8 @@ func loadNB201(r *reader) (*Table, error) {
 		return nil, r.fileErr("%d of the %d NAS-Bench-201 cells have a row; every cell needs one (the first missing is %s)",
 			rows, nb201Cells, archString(ops))
 	}
-	ps := make([]space.Param, len(nb201Edges))
-	t.radix = make([]int, len(nb201Edges))
-	for i, name := range nb201Edges {
-		ps[i] = space.Param{Name: name, Kind: space.Categorical, Choices: nb201Ops}
-		t.radix[i] = len(nb201Ops)
-	}
-	t.sp = space.MustNew(ps...)
+	t.sp = graph.NB201Space()
+	t.radix = slices.Repeat([]int{len(nb201Ops)}, graph.NB201Edges)
 	t.params = t.sp.Params()
 	return t, nil
 }
@@ -176,17 +168,9 @@ func parseArch(s string) (ops [6]int, msg string) {
 
 // archString writes the arch string of a cell.
 func archString(ops [6]int) string {
-	var b strings.Builder
-	e := 0
-	for i := range 3 {
-		if i > 0 {
-			b.WriteByte('+')
-		}
-		b.WriteByte('|')
-		for j := range i + 1 {
-			fmt.Fprintf(&b, "%s~%d|", nb201Ops[ops[e]], j)
-			e++
-		}
+	var names [graph.NB201Edges]string
+	for e, k := range ops {
+		names[e] = nb201Ops[k]
 	}
-	return b.String()
+	return graph.NB201Arch(names)
 }

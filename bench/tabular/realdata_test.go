@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boaopt/boa/graph"
 	"github.com/boaopt/boa/space"
 )
 
@@ -163,7 +164,7 @@ func TestNB201Sanity(t *testing.T) {
 			// The best validation cell is index 6111 resp. 9930, which is also the best test cell.
 			best := tb.Best()
 			ops, msg := parseArch(tc.bestArch)
-			for i, e := range nb201Edges {
+			for i, e := range graph.NB201EdgeNames {
 				if msg != "" || best[e] != nb201Ops[ops[i]] {
 					t.Fatalf("Best() = %v, want the cell %s", best, tc.bestArch)
 				}
@@ -187,7 +188,7 @@ func checkRow(t *testing.T, tb *Table, row []string, seedAt, nseed int, obj func
 			t.Fatal(msg)
 		}
 		a = map[string]any{}
-		for i, e := range nb201Edges {
+		for i, e := range graph.NB201EdgeNames {
 			a[e] = nb201Ops[ops[i]]
 		}
 	} else {
