@@ -12,6 +12,7 @@ import (
 	"github.com/boaopt/boa/bench/conditional"
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/bench/nas"
 	"github.com/boaopt/boa/bench/tabular"
 	"github.com/boaopt/boa/space"
 )
@@ -37,8 +38,8 @@ type TestRegretter interface {
 // function ("branin", "ackley:5" for a dimension), a BBOB instance
 // ("bbob:F:D:I" for function F in dimension D, instance I), a mixed
 // categorical problem of the CoCaBO and CASMOPOLITAN papers ("func2c",
-// "pest", "maxsat60", ...) or a problem on a conditional space
-// ("jenatton").
+// "pest", "maxsat60", ...), a problem on a conditional space
+// ("jenatton") or the synthetic NAS-Bench-201 oracle ("nb201-synthetic").
 func ParseProblem(spec string) (Problem, error) {
 	if p, found, err := FixedProblem(spec); found && err != nil {
 		return nil, fmt.Errorf("problem %q: %w", spec, err)
@@ -82,10 +83,14 @@ func ParseProblem(spec string) (Problem, error) {
 }
 
 // FixedProblem returns the named problem whose space is fixed: a mixed
-// problem of the CoCaBO and CASMOPOLITAN papers or a conditional one.
+// problem of the CoCaBO and CASMOPOLITAN papers, a conditional one or the
+// synthetic NAS-Bench-201 oracle.
 // found is false when no such problem has the name; err says why a found
 // one could not be made (MaxSAT-60 without its data).
 func FixedProblem(name string) (p Problem, found bool, err error) {
+	if name == nas.SyntheticName {
+		return nas.NewSynthetic(), true, nil
+	}
 	if c, err := conditional.Get(name); err == nil {
 		return c, true, nil
 	}

@@ -242,6 +242,13 @@ var registry = map[string]func() Sampler{
 	"playbook-h":  func() Sampler { return NewPlaybook(true, false) },
 	"playbook-ll": func() Sampler { return NewPlaybook(false, true) },
 	"playbook-hl": func() Sampler { return NewPlaybook(true, true) },
+
+	"nasbowl":     func() Sampler { return NewNASBOWL() },
+	"nasbowl-r":   func() Sampler { return &NASBOWL{name: "nasbowl-r"} },
+	"nasbowl-ucb": func() Sampler { return &NASBOWL{UCB: true, name: "nasbowl-ucb"} },
+	"nasbowl-vh":  func() Sampler { return &NASBOWL{Depths: []int{0}, name: "nasbowl-vh"} },
+	"re":          func() Sampler { return Evolution{} },
+	"rs":          func() Sampler { return RandomUntried{} },
 }
 
 // Names lists the registered sampler names.
