@@ -482,6 +482,17 @@ func used(recs []storage.Trial) int {
 	return n
 }
 
+// History returns what the study's sampler sees now (sampler.History):
+// for tools that ask a model about the study, such as NAS-BOWL's motif
+// scores (boa motifs).
+func (s *Study) History(ctx context.Context) (*sampler.History, error) {
+	recs, err := s.store.Trials(ctx, s.rec.ID)
+	if err != nil {
+		return nil, s.errorf("load trials: %w", err)
+	}
+	return s.history(recs)
+}
+
 // history builds the sampler's view of the stored trials: the values of
 // the completed ones transformed (Spec.Transform), then in the minimised
 // sense.

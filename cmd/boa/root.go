@@ -10,7 +10,7 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(runCmd(), studiesCmd(), trialsCmd(), bestCmd(), exportCmd(), benchCmd())
+	root.AddCommand(runCmd(), studiesCmd(), trialsCmd(), bestCmd(), exportCmd(), motifsCmd(), benchCmd())
 	root.AddCommand(serveCmd())
 	root.AddCommand(workerCmd())
 	return root
