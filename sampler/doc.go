@@ -23,6 +23,11 @@
 //     async-batch-playbook); its baselines are kb, gpbo with UCB κ = 2 and
 //     Kriging Believer, cl-min, the same with the constant liar, and ts,
 //     Thompson sampling that leaves running trials out;
+//   - nasbowl (-r, -ucb, -vh): NAS-BOWL, architecture search with a GP on
+//     the Weisfeiler–Lehman kernel of the cells' graphs, EI over a pool of
+//     mutated cells (seed 000 ch. 7, seed 003; spec nas-graph-bo), and
+//     its motif scores (Motifs); its baselines are re, regularised
+//     evolution, and rs, random search without repeats;
 //   - auto: chooses among gpbo, cocabo and casmopolitan by the space
 //     (auto.go).
 //

@@ -36,7 +36,7 @@ type nb201Cell struct {
 // cellOf returns sp's cell, or an error that says what an architecture
 // space must look like.
 func cellOf(sp *space.Space) (cell, error) {
-	want := fmt.Sprintf("an NAS-Bench-201 cell: exactly the categorical parameters %s, each with the choices %s",
+	want := fmt.Sprintf("a NAS-Bench-201 cell: exactly the categorical parameters %s, each with the choices %s",
 		strings.Join(graph.NB201EdgeNames[:], ", "), strings.Join(graph.NB201Ops, ", "))
 	if sp.Len() != graph.NB201Edges {
 		return nil, fmt.Errorf("the space has %d parameters; architecture search needs %s", sp.Len(), want)
