@@ -2,11 +2,13 @@ package graph_test
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/boaopt/boa/graph"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -204,5 +206,60 @@ func TestIsomorphicCells(t *testing.T) {
 	}
 	if v := w.Kernel(fs, 1, graph.Dot).At(2, 3); v > 1-1e-3 {
 		t.Errorf("WL H=1 k(c, d) = %v, want < 1", v)
+	}
+}
+
+func TestEdgeFeatures(t *testing.T) {
+	var e graph.Edges
+	f := e.Features(chain())
+	var names []string
+	for _, c := range f {
+		names = append(names, e.Name(c.ID))
+	}
+	if want := []string{"a→b", "b→c"}; !slices.Equal(names, want) {
+		t.Errorf("edge features %v, want %v", names, want)
+	}
+	gs := randomCells(40, rand.New(rand.NewPCG(3, 3)))
+	fs := make([]graph.Features, len(gs))
+	for i, g := range gs {
+		fs[i] = e.Features(g)
+	}
+	k := e.Kernel(fs)
+	var eig mat.EigenSym
+	if !eig.Factorize(k, false) || eig.Values(nil)[0] < -1e-10 {
+		t.Errorf("edge kernel not PSD: %v", eig.Values(nil)[:3])
+	}
+	for i := range fs {
+		if d := k.At(i, i); d < 1-1e-12 || d > 1+1e-12 {
+			t.Fatalf("K[%d,%d] = %v", i, i, d)
+		}
+	}
+}
+
+// TestGCNEmbedding: the untrained GCN's embedding has unit length, the
+// same weights give the same embedding, and it does not depend on the
+// order of the nodes or the direction of the edges (001 treats graphs as
+// undirected), only on the graph.
+func TestGCNEmbedding(t *testing.T) {
+	labels := []string{"a", "b", "c"}
+	n := graph.NewGCN(labels, rand.New(rand.NewPCG(1, 1)))
+	e := n.Embed(chain())
+	if s := floats.Norm(e, 2); math.Abs(s-1) > 1e-12 || len(e) != 256 {
+		t.Fatalf("embedding of length %d and norm %v", len(e), s)
+	}
+	again := graph.NewGCN(labels, rand.New(rand.NewPCG(1, 1))).Embed(chain())
+	if !slices.Equal(e, again) {
+		t.Error("the same seed gave another embedding")
+	}
+	permuted := &graph.Graph{Labels: []string{"c", "a", "b"}, Out: [][]int{{}, {2}, {0}}} // a → b → c, numbered differently
+	reversed := &graph.Graph{Labels: []string{"a", "b", "c"}, Out: [][]int{{}, {0}, {1}}} // c → b → a
+	other := &graph.Graph{Labels: []string{"a", "b", "c"}, Out: [][]int{{1, 2}, {}, {}}}  // a → b, a → c
+	for name, g := range map[string]*graph.Graph{"permuted": permuted, "reversed": reversed} {
+		if d := floats.Distance(e, n.Embed(g), 2); d > 1e-12 {
+			t.Errorf("%s chain: embedding %v away", name, d)
+		}
+	}
+	if d := floats.Distance(e, n.Embed(other), 2); d < 1e-3 {
+		t.Errorf("a different graph embeds %v away", d)
 	}
 }

@@ -40,14 +40,61 @@ func (w *WL) Kernel(fs []Features, h int, base Base) *mat.SymDense {
 	if h > w.Depth {
 		panic(fmt.Sprintf("graph: WL kernel of depth %d from features of depth %d", h, w.Depth))
 	}
-	n := len(fs)
+	return cosine(len(fs), func(i, j int) float64 { return w.Similarity(fs[i], fs[j], h, base) })
+}
+
+// Similarity returns the WL kernel before normalisation, the base kernel
+// summed over the features of levels ≤ h of two graphs.
+func (w *WL) Similarity(a, b Features, h int, base Base) float64 {
+	keep := func(id int) bool { return w.level[id] <= h }
+	if base == Dot {
+		return dot(a, b, keep)
+	}
+	s := 0.0
+	merge(a, b, func(x, y Count) {
+		if keep(x.ID) {
+			s += min(x.N, y.N)
+		}
+	})
+	return s
+}
+
+// dot returns φ(G)ᵀφ(G') over the features keep accepts (all when nil).
+func dot(a, b Features, keep func(id int) bool) float64 {
+	s := 0.0
+	merge(a, b, func(x, y Count) {
+		if keep == nil || keep(x.ID) {
+			s += x.N * y.N
+		}
+	})
+	return s
+}
+
+// merge calls fn for each feature the two sorted count lists share.
+func merge(a, b Features, fn func(x, y Count)) {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i].ID < b[j].ID:
+			i++
+		case a[i].ID > b[j].ID:
+			j++
+		default:
+			fn(a[i], b[j])
+			i++
+			j++
+		}
+	}
+}
+
+// cosine returns the n×n matrix of sim normalised to sim(i,j)/√(sim(i,i)·sim(j,j)).
+func cosine(n int, sim func(i, j int) float64) *mat.SymDense {
 	if n == 0 {
 		return &mat.SymDense{}
 	}
 	k := mat.NewSymDense(n, nil)
 	for i := range n {
 		for j := i; j < n; j++ {
-			k.SetSym(i, j, w.Similarity(fs[i], fs[j], h, base))
+			k.SetSym(i, j, sim(i, j))
 		}
 	}
 	d := make([]float64, n)
@@ -60,29 +107,4 @@ func (w *WL) Kernel(fs []Features, h int, base Base) *mat.SymDense {
 		}
 	}
 	return k
-}
-
-// Similarity returns the WL kernel before normalisation, the base kernel
-// summed over the features of levels ≤ h of two graphs.
-func (w *WL) Similarity(a, b Features, h int, base Base) float64 {
-	s := 0.0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i].ID < b[j].ID:
-			i++
-		case a[i].ID > b[j].ID:
-			j++
-		default:
-			if w.level[a[i].ID] <= h {
-				if base == Dot {
-					s += a[i].N * b[j].N
-				} else {
-					s += min(a[i].N, b[j].N)
-				}
-			}
-			i++
-			j++
-		}
-	}
-	return s
 }

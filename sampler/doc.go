@@ -23,10 +23,11 @@
 //     async-batch-playbook); its baselines are kb, gpbo with UCB κ = 2 and
 //     Kriging Believer, cl-min, the same with the constant liar, and ts,
 //     Thompson sampling that leaves running trials out;
-//   - nasbowl (-r, -ucb, -vh): NAS-BOWL, architecture search with a GP on
-//     the Weisfeiler–Lehman kernel of the cells' graphs, EI over a pool of
-//     mutated cells (seed 000 ch. 7, seed 003; spec nas-graph-bo), and
-//     its motif scores (Motifs); its baselines are re, regularised
+//   - nasbowl (-r, -ucb, -vh, -edge, -gcn): NAS-BOWL, architecture search
+//     with a GP on the Weisfeiler–Lehman kernel of the cells' graphs, EI
+//     over a pool of mutated cells (seed 000 ch. 7, seed 003; spec
+//     nas-graph-bo), and its motif scores (Motifs); -edge and -gcn swap
+//     in the kernels of thesis 001; its baselines are re, regularised
 //     evolution, and rs, random search without repeats;
 //   - auto: chooses among gpbo, cocabo and casmopolitan by the space
 //     (auto.go).

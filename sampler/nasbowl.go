@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -24,6 +25,13 @@ const (
 	nasbowlPatience = 50   // failed mutations per parent before giving up
 	nasbowlNoise    = 1e-3 // noise variance on the standardised scale
 	nasbowlKappa    = 2.22 // UCB ablation: β of the reference code at t = 1 (spec §5.1 Decision)
+)
+
+// The graph kernels of NASBOWL.Kernel [nas-graph-bo.md §3].
+const (
+	GraphKernelWL   = ""     // Weisfeiler–Lehman, NAS-BOWL's [000 Eq. 7.5]
+	GraphKernelEdge = "edge" // counts of edge labels, normalised [001 §3.3, Eq. 3.3]
+	GraphKernelGCN  = "gcn"  // RBF on an untrained GCN's embeddings [001 §3.4, Eq. 3.6]
 )
 
 // nasbowlNoiseBound is where a learned noise variance lies (spec §4:
@@ -49,6 +57,7 @@ type NASBOWL struct {
 	Neighbours graph.Neighbourhood // which neighbours WL aggregates; default both (graph.Undirected, where spec §2 has out-neighbours: see there)
 	UCB        bool                // rank the pool by μ − 2.22σ instead of EI (the seeds' ablation)
 	InitPoints int                 // random initial architectures; default 10
+	Kernel     string              // the graph kernel: GraphKernelWL (default), GraphKernelEdge or GraphKernelGCN
 	FixNoise   bool                // keep the noise variance at 1e-3, as the seeds on deterministic benchmarks; by default it is fitted in [1e-5, 1e-2] (NASBOWL.gp)
 
 	name string
@@ -206,20 +215,21 @@ func (n *NASBOWL) pool(h *History, c cell, seen map[string]bool, rng *rand.Rand)
 // index of its row (kernel.Precomputed).
 type gpwl struct {
 	g     *gp.GP
-	depth int
-	first int     // row of the first candidate
-	best  float64 // EI's incumbent: the observed value at the training point of lowest mean [spec §5.1]
+	rows  [][]float64 // the GP's input for each graph: its index (kernel.Precomputed) or its GCN embedding
+	first int         // row of the first candidate
+	best  float64     // EI's incumbent: the observed value at the training point of lowest mean [spec §5.1]
 
+	// The WL kernel's, for motif scores.
 	wl    *graph.WL
-	train []graph.Features // of the completed trials, rows 0..n−1
+	depth int
+	train []graph.Features // of the completed trials
 }
 
-// fit fits GPWL to the completed trials, believes the others at its mean
-// and adds the candidates' rows. The targets are the logs of the values
-// when all are positive (validation errors: "we always transform the
-// validation errors … into log-scale" [003 App. D]); the GP standardises
-// them. The WL dictionary is built over all rows at once, as the reference
-// code predicts on train ∪ test jointly (spec §2).
+// fit fits the GP on the graph kernel to the completed trials, believes
+// the others at its mean and adds the candidates' rows. The targets are
+// the logs of the values when all are positive (validation errors: "we
+// always transform the validation errors … into log-scale" [003 App. D]);
+// the GP standardises them.
 func (n *NASBOWL) fit(h *History, c cell, pool [][]float64) (*gpwl, error) {
 	var gs []*graph.Graph
 	var ys []float64
@@ -243,35 +253,29 @@ func (n *NASBOWL) fit(h *History, c cell, pool [][]float64) (*gpwl, error) {
 		g, _ := c.graph(u) // every pool member has one
 		gs = append(gs, g)
 	}
-	depths := n.Depths
-	if len(depths) == 0 {
-		depths = []int{1, 2, 3}
-	}
-	wl := graph.NewWL(slices.Max(depths), n.Neighbours)
-	fs := make([]graph.Features, len(gs))
-	for i, g := range gs {
-		fs[i] = wl.Features(g)
-	}
-	// Choose H by the LML of the GP on the completed trials, each H's
-	// noise fitted when it is learned (spec §3.1 Decision: on the
-	// normalised kernel the GP uses; ties go to the smaller H).
-	train := indexRows(0, nt)
-	m := &gpwl{first: nt + nb, wl: wl, train: fs[:nt]}
-	lml := math.Inf(-1)
-	for _, d := range depths {
-		g, err := n.gp(train, ys, wl.Kernel(fs, d, n.Base))
-		if err != nil {
-			continue
+	m := &gpwl{first: nt + nb}
+	var err error
+	switch n.Kernel {
+	case GraphKernelWL:
+		err = n.fitWL(m, gs, ys)
+	case GraphKernelEdge:
+		var e graph.Edges
+		fs := make([]graph.Features, len(gs))
+		for i, g := range gs {
+			fs[i] = e.Features(g)
 		}
-		if l := g.LogMarginal(); l > lml {
-			lml, m.g, m.depth = l, g, d
-		}
+		m.rows = indexRows(0, len(gs))
+		m.g, err = n.gp(m.rows[:nt], ys, e.Kernel(fs))
+	case GraphKernelGCN:
+		err = n.fitGCN(m, gs, ys, c, h.Seed)
+	default:
+		err = fmt.Errorf("nasbowl: unknown graph kernel %q (known: %q, %q, %q)", n.Kernel, GraphKernelWL, GraphKernelEdge, GraphKernelGCN)
 	}
-	if m.g == nil {
-		return nil, errors.New("nasbowl: the GP on the WL kernel failed at every depth")
+	if err != nil {
+		return nil, err
 	}
 	if nb > 0 {
-		bel := indexRows(nt, nb)
+		bel := m.rows[nt : nt+nb]
 		mu := make([]float64, nb)
 		for i, x := range bel {
 			mu[i], _ = m.g.Predict(x)
@@ -283,12 +287,63 @@ func (n *NASBOWL) fit(h *History, c cell, pool [][]float64) (*gpwl, error) {
 		m.g = g
 	}
 	bestMean := math.Inf(1)
-	for i, x := range train {
+	for i, x := range m.rows[:nt] {
 		if mu, _ := m.g.Predict(x); mu < bestMean {
 			bestMean, m.best = mu, ys[i]
 		}
 	}
 	return m, nil
+}
+
+// fitWL fits the GP on the WL kernel at each depth and keeps the one of
+// highest LML, each depth's noise fitted (spec §3.1 Decision: on the
+// normalised kernel the GP uses; ties go to the smaller H). The
+// dictionary is built over all graphs at once, as the reference code
+// predicts on train ∪ test jointly (spec §2).
+func (n *NASBOWL) fitWL(m *gpwl, gs []*graph.Graph, ys []float64) error {
+	depths := n.Depths
+	if len(depths) == 0 {
+		depths = []int{1, 2, 3}
+	}
+	m.wl = graph.NewWL(slices.Max(depths), n.Neighbours)
+	fs := make([]graph.Features, len(gs))
+	for i, g := range gs {
+		fs[i] = m.wl.Features(g)
+	}
+	m.train = fs[:len(ys)]
+	m.rows = indexRows(0, len(gs))
+	lml := math.Inf(-1)
+	for _, d := range depths {
+		g, err := n.gp(m.rows[:len(ys)], ys, m.wl.Kernel(fs, d, n.Base))
+		if err != nil {
+			continue
+		}
+		if l := g.LogMarginal(); l > lml {
+			lml, m.g, m.depth = l, g, d
+		}
+	}
+	if m.g == nil {
+		return errors.New("nasbowl: the GP on the WL kernel failed at every depth")
+	}
+	return nil
+}
+
+// fitGCN fits a GP with an RBF kernel, its lengthscale in [0.01, 10] and
+// no signal variance, on the untrained GCN's embeddings of the graphs
+// (spec §3.3 Decisions), the network's weights drawn from the study seed.
+func (n *NASBOWL) fitGCN(m *gpwl, gs []*graph.Graph, ys []float64, c cell, seed uint64) error {
+	net := graph.NewGCN(c.labels(), rand.New(rand.NewPCG(seed, 0x6c6e)))
+	m.rows = make([][]float64, len(gs))
+	for i, g := range gs {
+		m.rows[i] = net.Embed(g)
+	}
+	k := kernel.NewStationary(kernel.RBF, len(m.rows[0]), false)
+	k.SetBounds(kernel.Bound{Lo: 0.01, Hi: 10}, kernel.Bound{Lo: 1, Hi: 1})
+	cfg := gp.Config{Kernel: k, Noise: nasbowlNoise, NoiseBound: nasbowlNoiseBound, FixNoise: n.FixNoise,
+		Restarts: 5, Rand: rand.New(rand.NewPCG(seed, uint64(len(ys))))}
+	var err error
+	m.g, err = gp.Fit(m.rows[:len(ys)], ys, cfg)
+	return err
 }
 
 // logTargets replaces ys by their logs when all are positive.
@@ -333,7 +388,7 @@ func indexRows(from, n int) [][]float64 {
 func (m *gpwl) score(n int, ucb bool) []float64 {
 	s := make([]float64, n)
 	noise := m.g.NoiseVarY()
-	for i, x := range indexRows(m.first, n) {
+	for i, x := range m.rows[m.first : m.first+n] {
 		mu, v := m.g.Predict(x)
 		sd := math.Sqrt(v + noise)
 		if ucb {

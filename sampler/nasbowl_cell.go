@@ -22,6 +22,8 @@ type cell interface {
 	// mutate returns a child of u (BANANAS-style mutation, spec §5.3),
 	// which differs from u in at least one place.
 	mutate(u []float64, rng *rand.Rand) []float64
+	// labels lists every node label a graph may have.
+	labels() []string
 }
 
 // nb201Cell is NAS-Bench-201's cell as a space of six categorical
@@ -77,6 +79,10 @@ func (c *nb201Cell) encode(ops [graph.NB201Edges]string) []float64 {
 		panic(err) // every operation is a choice (cellOf)
 	}
 	return u
+}
+
+func (c *nb201Cell) labels() []string {
+	return slices.Concat([]string{graph.Input, graph.Output}, graph.NB201Ops)
 }
 
 func (c *nb201Cell) graph(u []float64) (*graph.Graph, error) { return graph.NB201(c.ops(u)) }

@@ -37,8 +37,8 @@ type Motif struct {
 // are left out. Only the dot base kernel is
 // supported.
 func (n *NASBOWL) Motifs(h *History, minGraphs int) ([]Motif, error) {
-	if n.Base != graph.Dot {
-		return nil, errors.New("nasbowl: motif scores need the dot base kernel")
+	if n.Base != graph.Dot || n.Kernel != GraphKernelWL {
+		return nil, errors.New("nasbowl: motif scores need the WL kernel with the dot base kernel")
 	}
 	c, err := cellOf(h.Space)
 	if err != nil {

@@ -66,7 +66,7 @@ func TestNASBOWLBatch(t *testing.T) {
 	h.Pending = [][]float64{h.Space.Sample(rand.New(rand.NewPCG(9, 9)))}
 	h.Failed = [][]float64{h.Space.Sample(rand.New(rand.NewPCG(8, 8)))}
 	c, _ := cellOf(h.Space)
-	for _, name := range []string{"nasbowl", "nasbowl-r", "nasbowl-ucb", "nasbowl-vh"} {
+	for _, name := range []string{"nasbowl", "nasbowl-r", "nasbowl-ucb", "nasbowl-vh", "nasbowl-edge", "nasbowl-gcn"} {
 		s, _ := New(name)
 		us, err := s.(BatchSampler).SuggestBatch(context.Background(), h, 5, rand.New(rand.NewPCG(1, 2)))
 		if err != nil {

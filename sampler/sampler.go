@@ -247,8 +247,18 @@ var registry = map[string]func() Sampler{
 	"nasbowl-r":   func() Sampler { return &NASBOWL{name: "nasbowl-r"} },
 	"nasbowl-ucb": func() Sampler { return &NASBOWL{UCB: true, name: "nasbowl-ucb"} },
 	"nasbowl-vh":  func() Sampler { return &NASBOWL{Depths: []int{0}, name: "nasbowl-vh"} },
-	"re":          func() Sampler { return Evolution{} },
-	"rs":          func() Sampler { return RandomUntried{} },
+	"nasbowl-edge": func() Sampler {
+		n := NewNASBOWL()
+		n.Kernel, n.name = GraphKernelEdge, "nasbowl-edge"
+		return n
+	},
+	"nasbowl-gcn": func() Sampler {
+		n := NewNASBOWL()
+		n.Kernel, n.name = GraphKernelGCN, "nasbowl-gcn"
+		return n
+	},
+	"re": func() Sampler { return Evolution{} },
+	"rs": func() Sampler { return RandomUntried{} },
 }
 
 // Names lists the registered sampler names.
