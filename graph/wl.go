@@ -41,15 +41,15 @@ func (n Neighbourhood) String() string {
 	return fmt.Sprintf("Neighbourhood(%d)", int(n))
 }
 
-// Count is one nonzero entry of a WL feature vector: feature ID occurs N
-// times in the graph.
+// Count is one nonzero entry of a feature vector (WL's or Edges'):
+// feature ID occurs N times in the graph.
 type Count struct {
 	ID int
 	N  float64
 }
 
-// Features is a graph's WL feature vector φ(G) = [φ_0(G), …, φ_H(G)] as
-// its nonzero counts, in ascending ID order.
+// Features is a graph's feature vector as its nonzero counts, in ascending
+// ID order: for WL, φ(G) = [φ_0(G), …, φ_H(G)].
 type Features []Count
 
 // WL computes Weisfeiler–Lehman subtree features [000 App. B.2, Alg. 18;
@@ -62,7 +62,8 @@ type Features []Count
 type WL struct {
 	// Depth is H, the number of relabelling iterations.
 	Depth int
-	// Neighbourhood is the neighbours aggregated; Successors by default.
+	// Neighbourhood is the neighbours aggregated; the zero value,
+	// Undirected, takes all.
 	Neighbourhood Neighbourhood
 
 	ids   map[string]int

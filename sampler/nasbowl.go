@@ -48,7 +48,8 @@ var nasbowlNoiseBound = kernel.Bound{Lo: 1e-5, Hi: 1e-2}
 // [000 §7.5.1], draws a pool of untried architectures (mutations of the
 // ten best, NASBOWL_m, or uniform, NASBOWL_r) and proposes the pool's
 // best by expected improvement; a batch of b is the top b, as in the
-// seeds [000 App. B.3].
+// seeds [000 App. B.3]. Kernel swaps WL for the edge or the GCN kernel of
+// thesis 001.
 type NASBOWL struct {
 	Pool       int                 // candidates per suggestion, P; default 200
 	Mutation   bool                // pool from mutating the 10 best architectures (NASBOWL_m), else uniform (NASBOWL_r)
@@ -209,11 +210,10 @@ func (n *NASBOWL) pool(h *History, c cell, seen map[string]bool, rng *rand.Rand)
 	return out
 }
 
-// gpwl is GPWL fitted to a history, with the kernel's rows for a pool of
-// candidates: rows 0..n−1 of the kernel matrix are the completed trials,
-// then come the believed ones, then the candidates; each input is the
-// index of its row (kernel.Precomputed).
-type gpwl struct {
+// graphModel is the GP on a graph kernel (GPWL by default) fitted to a
+// history, with the inputs of a pool of candidates: rows 0..n−1 are the
+// completed trials, then come the believed ones, then the candidates.
+type graphModel struct {
 	g     *gp.GP
 	rows  [][]float64 // the GP's input for each graph: its index (kernel.Precomputed) or its GCN embedding
 	first int         // row of the first candidate
@@ -230,7 +230,7 @@ type gpwl struct {
 // the logs of the values when all are positive (validation errors: "we
 // always transform the validation errors … into log-scale" [003 App. D]);
 // the GP standardises them.
-func (n *NASBOWL) fit(h *History, c cell, pool [][]float64) (*gpwl, error) {
+func (n *NASBOWL) fit(h *History, c cell, pool [][]float64) (*graphModel, error) {
 	var gs []*graph.Graph
 	var ys []float64
 	for _, o := range h.Observed {
@@ -253,19 +253,13 @@ func (n *NASBOWL) fit(h *History, c cell, pool [][]float64) (*gpwl, error) {
 		g, _ := c.graph(u) // every pool member has one
 		gs = append(gs, g)
 	}
-	m := &gpwl{first: nt + nb}
+	m := &graphModel{first: nt + nb}
 	var err error
 	switch n.Kernel {
 	case GraphKernelWL:
 		err = n.fitWL(m, gs, ys)
 	case GraphKernelEdge:
-		var e graph.Edges
-		fs := make([]graph.Features, len(gs))
-		for i, g := range gs {
-			fs[i] = e.Features(g)
-		}
-		m.rows = indexRows(0, len(gs))
-		m.g, err = n.gp(m.rows[:nt], ys, e.Kernel(fs))
+		err = n.fitEdge(m, gs, ys)
 	case GraphKernelGCN:
 		err = n.fitGCN(m, gs, ys, c, h.Seed)
 	default:
@@ -300,7 +294,7 @@ func (n *NASBOWL) fit(h *History, c cell, pool [][]float64) (*gpwl, error) {
 // normalised kernel the GP uses; ties go to the smaller H). The
 // dictionary is built over all graphs at once, as the reference code
 // predicts on train ∪ test jointly (spec §2).
-func (n *NASBOWL) fitWL(m *gpwl, gs []*graph.Graph, ys []float64) error {
+func (n *NASBOWL) fitWL(m *graphModel, gs []*graph.Graph, ys []float64) error {
 	depths := n.Depths
 	if len(depths) == 0 {
 		depths = []int{1, 2, 3}
@@ -328,10 +322,23 @@ func (n *NASBOWL) fitWL(m *gpwl, gs []*graph.Graph, ys []float64) error {
 	return nil
 }
 
+// fitEdge fits the GP on the edge kernel.
+func (n *NASBOWL) fitEdge(m *graphModel, gs []*graph.Graph, ys []float64) error {
+	var e graph.Edges
+	fs := make([]graph.Features, len(gs))
+	for i, g := range gs {
+		fs[i] = e.Features(g)
+	}
+	m.rows = indexRows(0, len(gs))
+	var err error
+	m.g, err = n.gp(m.rows[:len(ys)], ys, e.Kernel(fs))
+	return err
+}
+
 // fitGCN fits a GP with an RBF kernel, its lengthscale in [0.01, 10] and
 // no signal variance, on the untrained GCN's embeddings of the graphs
 // (spec §3.3 Decisions), the network's weights drawn from the study seed.
-func (n *NASBOWL) fitGCN(m *gpwl, gs []*graph.Graph, ys []float64, c cell, seed uint64) error {
+func (n *NASBOWL) fitGCN(m *graphModel, gs []*graph.Graph, ys []float64, c cell, seed uint64) error {
 	net := graph.NewGCN(c.labels(), rand.New(rand.NewPCG(seed, 0x6c6e)))
 	m.rows = make([][]float64, len(gs))
 	for i, g := range gs {
@@ -385,7 +392,7 @@ func indexRows(from, n int) [][]float64 {
 // score returns the acquisition values of the first n candidates, larger
 // better: EI on the transformed scale, or −(μ − κσ). The predictive
 // variance includes the noise (spec §4).
-func (m *gpwl) score(n int, ucb bool) []float64 {
+func (m *graphModel) score(n int, ucb bool) []float64 {
 	s := make([]float64, n)
 	noise := m.g.NoiseVarY()
 	for i, x := range m.rows[m.first : m.first+n] {

@@ -34,8 +34,7 @@ type Motif struct {
 // weights. A feature with the same count in every graph (input, output)
 // tells no architecture from another, and one whose gradient is the same
 // in every graph that has it (EV = 0) has no spread to judge it by: both
-// are left out. Only the dot base kernel is
-// supported.
+// are left out. Only the WL kernel with the dot base kernel has scores.
 func (n *NASBOWL) Motifs(h *History, minGraphs int) ([]Motif, error) {
 	if n.Base != graph.Dot || n.Kernel != GraphKernelWL {
 		return nil, errors.New("nasbowl: motif scores need the WL kernel with the dot base kernel")

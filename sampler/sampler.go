@@ -243,22 +243,14 @@ var registry = map[string]func() Sampler{
 	"playbook-ll": func() Sampler { return NewPlaybook(false, true) },
 	"playbook-hl": func() Sampler { return NewPlaybook(true, true) },
 
-	"nasbowl":     func() Sampler { return NewNASBOWL() },
-	"nasbowl-r":   func() Sampler { return &NASBOWL{name: "nasbowl-r"} },
-	"nasbowl-ucb": func() Sampler { return &NASBOWL{UCB: true, name: "nasbowl-ucb"} },
-	"nasbowl-vh":  func() Sampler { return &NASBOWL{Depths: []int{0}, name: "nasbowl-vh"} },
-	"nasbowl-edge": func() Sampler {
-		n := NewNASBOWL()
-		n.Kernel, n.name = GraphKernelEdge, "nasbowl-edge"
-		return n
-	},
-	"nasbowl-gcn": func() Sampler {
-		n := NewNASBOWL()
-		n.Kernel, n.name = GraphKernelGCN, "nasbowl-gcn"
-		return n
-	},
-	"re": func() Sampler { return Evolution{} },
-	"rs": func() Sampler { return RandomUntried{} },
+	"nasbowl":      func() Sampler { return NewNASBOWL() },
+	"nasbowl-r":    func() Sampler { return &NASBOWL{name: "nasbowl-r"} },
+	"nasbowl-ucb":  func() Sampler { return &NASBOWL{UCB: true, name: "nasbowl-ucb"} },
+	"nasbowl-vh":   func() Sampler { return &NASBOWL{Depths: []int{0}, name: "nasbowl-vh"} },
+	"nasbowl-edge": func() Sampler { return &NASBOWL{Mutation: true, Kernel: GraphKernelEdge, name: "nasbowl-edge"} },
+	"nasbowl-gcn":  func() Sampler { return &NASBOWL{Mutation: true, Kernel: GraphKernelGCN, name: "nasbowl-gcn"} },
+	"re":           func() Sampler { return Evolution{} },
+	"rs":           func() Sampler { return RandomUntried{} },
 }
 
 // Names lists the registered sampler names.

@@ -47,16 +47,19 @@ six edges, docs/nasbowl.md).`,
 				if err != nil {
 					return fmt.Errorf("study %s: %w", st.Name(), err)
 				}
-				if top > 0 && len(ms) > 2*top {
+				found := len(ms)
+				shown := ""
+				if top > 0 && found > 2*top {
 					// The most helpful and the most harmful.
-					ms = append(ms[:top:top], ms[len(ms)-top:]...)
+					ms = append(ms[:top:top], ms[found-top:]...)
+					shown = fmt.Sprintf("; the %d most helpful and the %d most harmful", top, top)
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
 					return json.NewEncoder(w).Encode(ms)
 				}
-				fmt.Fprintf(w, "study %s: %d motifs in more than %d of %d completed trials (negative score: better)\n",
-					st.Name(), len(ms), minGraphs, len(h.Observed))
+				fmt.Fprintf(w, "study %s: %d motifs in more than %d of %d completed trials%s (negative score: better)\n",
+					st.Name(), found, minGraphs, len(h.Observed), shown)
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "score\teffect\ttrials\tdepth\tmotif")
 				for _, m := range ms {
