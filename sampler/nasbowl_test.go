@@ -198,3 +198,49 @@ func TestMotifsFindPlantedMotif(t *testing.T) {
 		t.Errorf("planted motif in the top 5 in %d of 20 seeds, want ≥ 18", hits)
 	}
 }
+
+// TestNASBOWLOddHistories: failed and pruned cells are never proposed
+// again, a completed cell without a graph (enqueued by a user) is left out
+// of the model, values that are not all positive (a maximised accuracy,
+// negated) are modelled as they are, and a history whose only completed
+// cells have no graph falls back to random cells.
+func TestNASBOWLOddHistories(t *testing.T) {
+	h := synthHistory(25, 4)
+	sp := h.Space
+	c, _ := cellOf(sp)
+	empty := c.(*nb201Cell).encode([graph.NB201Edges]string{"none", "none", "none", "none", "none", "none"})
+	h.Observed = append(h.Observed, Observation{X: empty, Y: 10})
+	for i := range 5 {
+		h.Failed = append(h.Failed, h.Observed[i].X)
+		h.Pruned = append(h.Pruned, h.Observed[5+i].X)
+	}
+	h.Failed = append(h.Failed, sp.Sample(rand.New(rand.NewPCG(1, 5))))
+	neg := *h
+	neg.Observed = slices.Clone(h.Observed)
+	for i := range neg.Observed {
+		neg.Observed[i].Y -= 20
+	}
+	onlyEmpty := &History{Space: sp, Observed: []Observation{{X: empty, Y: 1}}, Trials: 12}
+	for _, ch := range []*History{h, &neg, onlyEmpty} {
+		for _, kernel := range []string{GraphKernelWL, GraphKernelGCN} {
+			// A design of 1, so that the one completed cell is the model's.
+			s := &NASBOWL{Mutation: true, Kernel: kernel, InitPoints: 1}
+			name := "nasbowl " + kernel
+			if s.Designing(ch) {
+				t.Fatal("still designing")
+			}
+			us, err := s.SuggestBatch(context.Background(), ch, 3, rand.New(rand.NewPCG(2, 2)))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for _, u := range us {
+				if ch.seen()[sp.Key(u)] {
+					t.Errorf("%s proposed %v, tried already", name, sp.Decode(u))
+				}
+				if _, err := c.graph(u); err != nil {
+					t.Errorf("%s proposed %v: %v", name, sp.Decode(u), err)
+				}
+			}
+		}
+	}
+}
