@@ -28,7 +28,7 @@
 //     over a pool of mutated cells (seed 000 ch. 7, seed 003; spec
 //     nas-graph-bo), and its motif scores (Motifs); -edge and -gcn swap
 //     in the kernels of thesis 001; its baselines are re, regularised
-//     evolution, and rs, random search without repeats;
+//     evolution, rs, random search without repeats, and ls, local search;
 //   - auto: chooses among gpbo, cocabo and casmopolitan by the space
 //     (auto.go).
 //

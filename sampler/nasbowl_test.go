@@ -244,3 +244,38 @@ func TestNASBOWLOddHistories(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalSearch: local search steps to an untried neighbour of the
+// walk's current cell, moves when a neighbour is better, and restarts
+// from a random cell at a local optimum; a float parameter is refused.
+func TestLocalSearch(t *testing.T) {
+	p := nas.NewSynthetic()
+	sp := p.Space()
+	h := &History{Space: sp}
+	rng := rand.New(rand.NewPCG(7, 7))
+	noise := rand.New(rand.NewPCG(8, 8))
+	restarts := 0
+	for range 120 {
+		u, err := LocalSearch{}.Suggest(context.Background(), h, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.seen()[sp.Key(u)] {
+			t.Fatalf("%v proposed again", sp.Decode(u))
+		}
+		if len(h.Observed) > 0 && !slices.ContainsFunc(h.Observed, func(o Observation) bool { return neighbourKeys(sp, o.X)[sp.Key(u)] }) {
+			restarts++
+		}
+		y, _ := p.Evaluate(sp.Decode(u), noise)
+		h.Observed = append(h.Observed, Observation{X: u, Y: y})
+	}
+	best := bestValue(h.Observed)
+	t.Logf("best %.3f after 120 (optimum 3.5), %d restarts", best, restarts)
+	if best > 4 || restarts == 0 {
+		t.Errorf("best %v, %d restarts: want ≤ 4 and at least one restart (24 neighbours per cell)", best, restarts)
+	}
+	fl := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	if err := (LocalSearch{}).CheckSpace(fl); err == nil {
+		t.Error("a float space accepted")
+	}
+}

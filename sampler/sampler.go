@@ -250,6 +250,7 @@ var registry = map[string]func() Sampler{
 	"nasbowl-edge": func() Sampler { return &NASBOWL{Mutation: true, Kernel: GraphKernelEdge, name: "nasbowl-edge"} },
 	"nasbowl-gcn":  func() Sampler { return &NASBOWL{Mutation: true, Kernel: GraphKernelGCN, name: "nasbowl-gcn"} },
 	"re":           func() Sampler { return Evolution{} },
+	"ls":           func() Sampler { return LocalSearch{} },
 	"rs":           func() Sampler { return RandomUntried{} },
 }
 
