@@ -263,3 +263,37 @@ func TestGCNEmbedding(t *testing.T) {
 		t.Errorf("a different graph embeds %v away", d)
 	}
 }
+
+// TestCell: NB201 is the 4-node cell, and a larger cell wires each edge's
+// operation from the edges into its source and to the edges out of its
+// target.
+func TestCell(t *testing.T) {
+	for k, e := range graph.CellEdges(4) {
+		if name := graph.CellEdgeName(e[0], e[1]); name != graph.NB201EdgeNames[k] {
+			t.Errorf("edge %d: %s, NB201 names it %s", k, name, graph.NB201EdgeNames[k])
+		}
+	}
+	// 3 nodes: edges 1←0, 2←0, 2←1.
+	g, err := graph.Cell(3, []string{"a", "b", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := g.String(), "input a b c output; 0→1 0→2 1→3 2→4 3→4"; got != want {
+		t.Errorf("3-node cell %s, want %s", got, want)
+	}
+	// 5 nodes, 10 edges: every operation is on a path from input to output.
+	ops := slices.Repeat([]string{"conv"}, 10)
+	g, err = graph.Cell(5, ops)
+	if err != nil || g.Len() != 12 {
+		t.Fatalf("5-node cell: %v, %v", g, err)
+	}
+	// Edge 4←3 (the last) is fed by the three edges into node 3.
+	if in := g.In()[10]; !slices.Equal(in, []int{4, 5, 6}) {
+		t.Errorf("edge 4←3 fed by %v, want the nodes of 3←0, 3←1, 3←2 (4, 5, 6)", in)
+	}
+	for _, bad := range [][]string{{"a", "b"}, {"a", "input", "c"}, {"a", "", "c"}} {
+		if _, err := graph.Cell(3, bad); err == nil {
+			t.Errorf("operations %q accepted", bad)
+		}
+	}
+}

@@ -41,7 +41,8 @@ var nasbowlNoiseBound = kernel.Bound{Lo: 1e-5, Hi: 1e-2}
 // NASBOWL is NAS-BOWL, Bayesian optimisation for neural architecture
 // search with a GP on the Weisfeiler–Lehman kernel of the architectures'
 // graphs [000 ch. 7, Alg. 11; 003; nas-graph-bo.md §6]. It works on
-// spaces that encode a cell (cellOf: NAS-Bench-201's six edges).
+// spaces that encode a cell (cellOf: an edge_j_i operation per edge, as
+// NAS-Bench-201's six edges).
 //
 // Each suggestion fits GPWL to the log of the completed trials' values,
 // with the WL depth H chosen among Depths by the log marginal likelihood

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/boaopt/boa/graph"
@@ -26,89 +27,138 @@ type cell interface {
 	labels() []string
 }
 
-// nb201Cell is NAS-Bench-201's cell as a space of six categorical
-// parameters, one per edge, named as boa's nb201 table names them
-// (edge_1_0 … edge_3_2, the arch string's order) with the five NB201
-// operations as choices in any order.
-type nb201Cell struct {
-	sp  *space.Space
-	idx [graph.NB201Edges]int // position of edge e's parameter in sp
+// edgeCell is a cell of n nodes whose every edge j←i is a categorical
+// parameter edge_j_i, its choices the operations (graph.Cell): NB201's
+// cell (n = 4, the six edges with NB201's five operations) or any other
+// a user writes in a study file.
+type edgeCell struct {
+	sp      *space.Space
+	n       int
+	idx     []int      // position in sp of each edge's parameter, in graph.CellEdges order
+	choices [][]string // the operations of each edge
 }
+
+// cellDescription says what an architecture space must look like.
+var cellDescription = fmt.Sprintf("an architecture cell of n ≥ 2 nodes: one categorical parameter edge_j_i for each edge j←i, 0 ≤ i < j < n, "+
+	"and nothing else, each choice an operation (%s cuts the edge, %s passes it through); NAS-Bench-201's cell has n = 4, "+
+	"the parameters %s with the choices %s", graph.None, graph.Skip, strings.Join(graph.NB201EdgeNames[:], ", "), strings.Join(graph.NB201Ops, ", "))
 
 // cellOf returns sp's cell, or an error that says what an architecture
 // space must look like.
 func cellOf(sp *space.Space) (cell, error) {
-	want := fmt.Sprintf("a NAS-Bench-201 cell: exactly the categorical parameters %s, each with the choices %s",
-		strings.Join(graph.NB201EdgeNames[:], ", "), strings.Join(graph.NB201Ops, ", "))
-	if sp.Len() != graph.NB201Edges {
-		return nil, fmt.Errorf("the space has %d parameters; architecture search needs %s", sp.Len(), want)
+	refuse := func(format string, args ...any) (cell, error) {
+		return nil, fmt.Errorf(format+"; architecture search needs "+cellDescription, args...)
 	}
-	c := &nb201Cell{sp: sp}
-	for e, name := range graph.NB201EdgeNames {
+	n := 0
+	for i := range sp.Len() {
+		name := sp.Param(i).Name
+		j, _, ok := parseEdgeName(name)
+		if !ok {
+			return refuse("parameter %q is not an edge edge_j_i with i < j", name)
+		}
+		n = max(n, j+1)
+	}
+	es := graph.CellEdges(n)
+	if n < 2 || len(es) != sp.Len() {
+		return refuse("the space has %d parameters, not the %d edges of a cell of %d nodes", sp.Len(), len(es), n)
+	}
+	c := &edgeCell{sp: sp, n: n}
+	for _, e := range es {
+		name := graph.CellEdgeName(e[0], e[1])
 		i, ok := sp.Index(name)
 		if !ok {
-			return nil, fmt.Errorf("no parameter %q; architecture search needs %s", name, want)
+			return refuse("no parameter %q", name)
 		}
 		p := sp.Param(i)
-		if p.Kind != space.Categorical || sp.Conditional(i) || len(p.Choices) != len(graph.NB201Ops) ||
-			slices.ContainsFunc(graph.NB201Ops, func(op string) bool { return !slices.Contains(p.Choices, op) }) {
-			return nil, fmt.Errorf("parameter %q is not an unconditional categorical with the choices %s; architecture search needs %s",
-				name, strings.Join(graph.NB201Ops, ", "), want)
+		if p.Kind != space.Categorical || sp.Conditional(i) {
+			return refuse("parameter %q is not an unconditional categorical", name)
 		}
-		c.idx[e] = i
+		if k := slices.IndexFunc(p.Choices, func(op string) bool { return op == graph.Input || op == graph.Output }); k >= 0 {
+			return refuse("parameter %q has the choice %q, a name kept for the cell's ends", name, p.Choices[k])
+		}
+		c.idx = append(c.idx, i)
+		c.choices = append(c.choices, p.Choices)
 	}
 	return c, nil
 }
 
-func (c *nb201Cell) ops(u []float64) [graph.NB201Edges]string {
+// parseEdgeName reads "edge_j_i" with 0 ≤ i < j.
+func parseEdgeName(name string) (j, i int, ok bool) {
+	rest, found := strings.CutPrefix(name, "edge_")
+	js, is, found2 := strings.Cut(rest, "_")
+	if !found || !found2 {
+		return 0, 0, false
+	}
+	j, err1 := strconv.Atoi(js)
+	i, err2 := strconv.Atoi(is)
+	if err1 != nil || err2 != nil || i < 0 || i >= j || strconv.Itoa(j) != js || strconv.Itoa(i) != is {
+		return 0, 0, false
+	}
+	return j, i, true
+}
+
+func (c *edgeCell) ops(u []float64) []string {
 	a := c.sp.Decode(u)
-	var ops [graph.NB201Edges]string
-	for e, name := range graph.NB201EdgeNames {
-		ops[e] = a[name].(string)
+	ops := make([]string, len(c.idx))
+	for e, i := range c.idx {
+		ops[e] = a[c.sp.Param(i).Name].(string)
 	}
 	return ops
 }
 
-func (c *nb201Cell) encode(ops [graph.NB201Edges]string) []float64 {
+func (c *edgeCell) encode(ops []string) []float64 {
 	a := space.Assignment{}
-	for e, name := range graph.NB201EdgeNames {
-		a[name] = ops[e]
+	for e, i := range c.idx {
+		a[c.sp.Param(i).Name] = ops[e]
 	}
 	u, err := c.sp.Encode(a)
 	if err != nil {
-		panic(err) // every operation is a choice (cellOf)
+		panic(err) // every operation is a choice
 	}
 	return u
 }
 
-func (c *nb201Cell) labels() []string {
-	return slices.Concat([]string{graph.Input, graph.Output}, graph.NB201Ops)
+func (c *edgeCell) labels() []string {
+	ls := []string{graph.Input, graph.Output}
+	for _, ch := range c.choices {
+		for _, op := range ch {
+			if !slices.Contains(ls, op) {
+				ls = append(ls, op)
+			}
+		}
+	}
+	return ls
 }
 
-func (c *nb201Cell) graph(u []float64) (*graph.Graph, error) { return graph.NB201(c.ops(u)) }
+func (c *edgeCell) graph(u []float64) (*graph.Graph, error) { return graph.Cell(c.n, c.ops(u)) }
 
-func (c *nb201Cell) random(rng *rand.Rand) []float64 {
-	var ops [graph.NB201Edges]string
-	for e := range ops {
-		ops[e] = graph.NB201Ops[rng.IntN(len(graph.NB201Ops))]
+func (c *edgeCell) random(rng *rand.Rand) []float64 {
+	ops := make([]string, len(c.idx))
+	for e, ch := range c.choices {
+		ops[e] = ch[rng.IntN(len(ch))]
 	}
 	return c.encode(ops)
 }
 
-// mutate changes each operation with probability 1/5 to another one drawn
-// uniformly, as NAS-BOWL's NB201 mutation (spec §5.3); a draw that
-// changes nothing is redrawn, so the child always differs.
-func (c *nb201Cell) mutate(u []float64, rng *rand.Rand) []float64 {
+// mutate changes each edge's operation with probability 1/L, L its number
+// of operations, to another one drawn uniformly: NAS-BOWL's NB201
+// mutation (1/5, spec §5.3). A draw that changes nothing is redrawn, so
+// the child always differs; a cell whose every edge has one operation
+// has no child and is returned as it is.
+func (c *edgeCell) mutate(u []float64, rng *rand.Rand) []float64 {
 	ops := c.ops(u)
+	if !slices.ContainsFunc(c.choices, func(ch []string) bool { return len(ch) > 1 }) {
+		return u
+	}
 	for {
-		child, changed := ops, false
-		for e := range child {
-			if rng.IntN(len(graph.NB201Ops)) == 0 {
-				k := rng.IntN(len(graph.NB201Ops) - 1)
-				if graph.NB201Ops[k] == child[e] {
-					k = len(graph.NB201Ops) - 1
+		child, changed := slices.Clone(ops), false
+		for e, ch := range c.choices {
+			if len(ch) > 1 && rng.IntN(len(ch)) == 0 {
+				k := rng.IntN(len(ch) - 1)
+				if ch[k] == child[e] {
+					k = len(ch) - 1
 				}
-				child[e], changed = graph.NB201Ops[k], true
+				child[e], changed = ch[k], true
 			}
 		}
 		if changed {

@@ -26,22 +26,61 @@ func TestNASBOWLCheckSpace(t *testing.T) {
 	}
 	bad := map[string]*space.Space{
 		"a float space": space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1}),
-		"a missing op": func() *space.Space {
-			ps := graph.NB201Space().Params()
-			ps[0].Choices = graph.NB201Ops[:4]
-			return space.MustNew(ps...)
-		}(),
-		"a renamed edge": func() *space.Space {
+		"an edge i ≥ j": func() *space.Space {
 			ps := graph.NB201Space().Params()
 			ps[5].Name = "edge_3_3"
+			return space.MustNew(ps...)
+		}(),
+		"a missing edge": space.MustNew(graph.NB201Space().Params()[:5]...),
+		"another parameter": space.MustNew(append(graph.NB201Space().Params(),
+			space.Param{Name: "lr", Kind: space.Float, Low: 0, High: 1})...),
+		"an ordinal edge": func() *space.Space {
+			ps := graph.NB201Space().Params()
+			ps[1] = space.Param{Name: ps[1].Name, Kind: space.Ordinal, Values: []float64{1, 2}}
+			return space.MustNew(ps...)
+		}(),
+		"a reserved operation": func() *space.Space {
+			ps := graph.NB201Space().Params()
+			ps[0].Choices = []string{"none", "output"}
 			return space.MustNew(ps...)
 		}(),
 	}
 	for what, sp := range bad {
 		err := n.CheckSpace(sp)
-		if err == nil || !strings.Contains(err.Error(), "edge_1_0") {
-			t.Errorf("%s: err = %v, want a refusal that shows the cell's parameters", what, err)
+		if err == nil || !strings.Contains(err.Error(), "edge_j_i") {
+			t.Errorf("%s: err = %v, want a refusal that says what a cell is", what, err)
 		}
+	}
+	// Any cell of edge_j_i parameters: 5 nodes, 10 edges, the user's
+	// operations (one edge with a single one).
+	var cps []space.Param
+	for _, e := range graph.CellEdges(5) {
+		cps = append(cps, space.Param{Name: graph.CellEdgeName(e[0], e[1]), Kind: space.Categorical, Choices: []string{"none", "skip_connect", "conv", "sep_conv", "pool"}})
+	}
+	cps[3].Choices = []string{"conv"}
+	sp := space.MustNew(cps...)
+	if err := n.CheckSpace(sp); err != nil {
+		t.Fatalf("a 5-node cell refused: %v", err)
+	}
+	h := &History{Space: sp, Seed: 1}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range 30 {
+		u, err := n.Suggest(context.Background(), h, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := sp.Decode(u)
+		y := 5.0
+		for _, v := range a {
+			if v == "sep_conv" {
+				y--
+			}
+		}
+		h.Observed = append(h.Observed, Observation{X: u, Y: y + 0.01*rng.Float64()})
+		h.Trials++
+	}
+	if best := bestValue(h.Observed); best > 0 {
+		t.Errorf("best %v after 30 on the 5-node cell, want ≤ 0 (five or more sep_conv)", best)
 	}
 }
 
@@ -208,7 +247,7 @@ func TestNASBOWLOddHistories(t *testing.T) {
 	h := synthHistory(25, 4)
 	sp := h.Space
 	c, _ := cellOf(sp)
-	empty := c.(*nb201Cell).encode([graph.NB201Edges]string{"none", "none", "none", "none", "none", "none"})
+	empty := c.(*edgeCell).encode([]string{"none", "none", "none", "none", "none", "none"})
 	h.Observed = append(h.Observed, Observation{X: empty, Y: 10})
 	for i := range 5 {
 		h.Failed = append(h.Failed, h.Observed[i].X)

@@ -27,8 +27,8 @@ the completed trials, and each motif gets the averaged gradient of the
 model's mean with respect to its count (effect) and that gradient divided
 by its spread (score). A negative score means the motif makes the
 objective better in the study's direction; the most helpful motifs come
-first. The study's space must be an architecture cell (NAS-Bench-201's
-six edges, docs/nasbowl.md).`,
+first. The study's space must be an architecture cell: an edge_j_i
+operation per edge, as NAS-Bench-201's six (docs/nasbowl.md).`,
 		Example: "  boa motifs nb201-study --storage sqlite:boa.db --top 10",
 		Args:    studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
