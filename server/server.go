@@ -72,6 +72,7 @@ func New(store storage.Storage, opts Options) http.Handler {
 	s.handle("POST /api/v1/studies/{name}/trials", s.enqueue)
 	s.handle("GET /api/v1/studies/{name}/trials", s.trials)
 	s.handle("GET /api/v1/studies/{name}/best", s.best)
+	s.handle("GET /api/v1/studies/{name}/motifs", s.motifs)
 	s.handle("POST /api/v1/trials/{id}/tell", s.tell)
 	s.handle("POST /api/v1/trials/{id}/report", s.report)
 	s.handle("POST /api/v1/trials/{id}/heartbeat", s.heartbeat)

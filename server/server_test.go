@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -259,5 +260,48 @@ func TestRecoverer(t *testing.T) {
 	a := call(h, "GET", "/", "")
 	if a.status != 500 || !strings.Contains(a.errMsg(t), "internal error") {
 		t.Errorf("panic answered %d %s", a.status, a.body)
+	}
+}
+
+// TestMotifs: GET /api/v1/studies/{name}/motifs scores the motifs of a NAS
+// study's completed cells; a study that is no cell is a 400, one with
+// too few completed trials a 404, a bad min_trials a 400.
+func TestMotifs(t *testing.T) {
+	h := New(storeFor(t), Options{})
+	ops := `{"type":"categorical","choices":["none","skip_connect","nor_conv_1x1","nor_conv_3x3","avg_pool_3x3"]}`
+	var edges []string
+	for _, e := range []string{"1_0", "2_0", "2_1", "3_0", "3_1", "3_2"} {
+		edges = append(edges, `"edge_`+e+`":`+ops)
+	}
+	must(t, h, 201, "POST", "/api/v1/studies", `{"name":"cells","sampler":"nasbowl","seed":2,"trials":40,"space":{`+strings.Join(edges, ",")+`}}`)
+	if a := call(h, "GET", "/api/v1/studies/cells/motifs", ""); a.status != 404 {
+		t.Errorf("no trials: status %d: %s", a.status, a.body)
+	}
+	for range 30 {
+		m := must(t, h, 200, "POST", "/api/v1/studies/cells/ask", `{"worker":"w"}`)
+		tr := m["trials"].([]any)[0].(map[string]any)
+		v := 10.0
+		for _, op := range tr["params"].(map[string]any) {
+			if op == "nor_conv_3x3" {
+				v--
+			}
+		}
+		must(t, h, 200, "POST", trialPath(int64(tr["id"].(float64)), "tell"), `{"value":`+strconv.FormatFloat(v, 'g', -1, 64)+`}`)
+	}
+	m := must(t, h, 200, "GET", "/api/v1/studies/cells/motifs?min_trials=5", "")
+	ms := m["motifs"].([]any)
+	if len(ms) == 0 {
+		t.Fatalf("no motifs: %v", m)
+	}
+	first := ms[0].(map[string]any)
+	if !strings.Contains(first["motif"].(string), "nor_conv_3x3") || first["score"].(float64) >= 0 {
+		t.Errorf("most helpful motif %v: want one with nor_conv_3x3 and a negative score", first)
+	}
+	if a := call(h, "GET", "/api/v1/studies/cells/motifs?min_trials=-1", ""); a.status != 400 {
+		t.Errorf("min_trials=-1: status %d", a.status)
+	}
+	must(t, h, 201, "POST", "/api/v1/studies", studyBody("plain", 4))
+	if a := call(h, "GET", "/api/v1/studies/plain/motifs", ""); a.status != 400 || !strings.Contains(a.errMsg(t), "edge_j_i") {
+		t.Errorf("a study that is no cell: status %d: %s", a.status, a.body)
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/boaopt/boa/config"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
@@ -124,6 +126,44 @@ func (s *server) best(w http.ResponseWriter, r *http.Request) error {
 		return errorf(http.StatusNotFound, "study %q has no COMPLETE trial yet", st.Name)
 	}
 	writeJSON(w, http.StatusOK, toTrialJSON(trials[b]))
+	return nil
+}
+
+// motifs answers NAS-BOWL's motif scores for a study whose space is an
+// architecture cell (boa motifs; docs/nasbowl.md): the motifs found in
+// more than min_trials completed trials (default 10), most helpful first.
+func (s *server) motifs(w http.ResponseWriter, r *http.Request) error {
+	minTrials := 10
+	if v := r.URL.Query().Get("min_trials"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return badRequest("min_trials: %q is not a whole number ≥ 0", v)
+		}
+		minTrials = n
+	}
+	e, err := s.studies.byName(r.Context(), r.PathValue("name"))
+	if err != nil {
+		return err
+	}
+	nas := sampler.NewNASBOWL()
+	if err := nas.CheckSpace(e.st.Space()); err != nil {
+		return badRequest("study %q: %v", e.st.Name(), err)
+	}
+	h, err := e.st.History(r.Context())
+	if err != nil {
+		return err
+	}
+	if len(h.Observed) < 2 {
+		return errorf(http.StatusNotFound, "study %q has %d COMPLETE trials; motif scores need at least 2", e.st.Name(), len(h.Observed))
+	}
+	ms, err := nas.Motifs(h, minTrials)
+	if err != nil {
+		return err
+	}
+	if ms == nil {
+		ms = []sampler.Motif{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"motifs": ms})
 	return nil
 }
 
