@@ -17,7 +17,7 @@ const noiseGrid = 33
 // variance in bound (on the standardised scale) of the highest log
 // marginal likelihood, y standardised and the prior mean 0 as in Fit. It
 // is for kernels with no hyper-parameters to fit (the WL kernel of a
-// graph, kernel.Precomputed), where the noise is the only one: one
+// graph, kernel.Indexed), where the noise is the only one: one
 // eigendecomposition K = QΛQᵀ makes each value of the likelihood
 //
 //	−½ Σᵢ bᵢ²/(λᵢ + σ²) − ½ Σᵢ log(λᵢ + σ²) − (n/2) log 2π,  b = Qᵀỹ,

@@ -23,7 +23,8 @@ func TestFitNoise(t *testing.T) {
 		idx[i] = []float64{float64(i)}
 		y[i] = math.Sin(6*pts[i][0]) + pts[i][1] + 0.1*rng.NormFloat64()
 	}
-	k := kernel.Precomputed{K: kernel.Matrix(kernel.NewStationary(kernel.RBF, 2, false), pts)}
+	gram := kernel.Matrix(kernel.NewStationary(kernel.RBF, 2, false), pts)
+	k := kernel.Indexed{F: gram.At}
 	for _, bound := range []kernel.Bound{{Lo: 1e-5, Hi: 1e-2}, {Lo: 1e-5, Hi: 1}, {Lo: 0.5, Hi: 1}} {
 		got, err := gp.FitNoise(idx, y, k, bound)
 		if err != nil {

@@ -52,6 +52,9 @@ func (e *Edges) Name(id int) string { return e.names[id] }
 // Kernel returns the normalised edge kernel matrix of the graphs with
 // features fs, ⟨Φ_E(G), Φ_E(G')⟩/(‖Φ_E(G)‖‖Φ_E(G')‖), in [0, 1]. Every graph
 // must have an edge.
-func (e *Edges) Kernel(fs []Features) *mat.SymDense {
+func (e *Edges) Kernel(fs []Features) *mat.SymDense { return matrix(len(fs), e.Func(fs)) }
+
+// Func is Kernel as a function of two indices into fs, computed when asked.
+func (e *Edges) Func(fs []Features) func(i, j int) float64 {
 	return cosine(len(fs), func(i, j int) float64 { return dot(fs[i], fs[j], nil) })
 }

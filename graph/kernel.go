@@ -37,6 +37,13 @@ func (b Base) String() string {
 // Decision: the targets are standardised). H = 0 is the VH kernel
 // (operation counts only). fs must come from w, whose Depth must be ≥ h.
 func (w *WL) Kernel(fs []Features, h int, base Base) *mat.SymDense {
+	return matrix(len(fs), w.Func(fs, h, base))
+}
+
+// Func is Kernel as a function of two indices into fs, which computes an
+// entry only when asked: a GP on a training set and a large pool of
+// candidates needs no entry between two candidates.
+func (w *WL) Func(fs []Features, h int, base Base) func(i, j int) float64 {
 	if h > w.Depth {
 		panic(fmt.Sprintf("graph: WL kernel of depth %d from features of depth %d", h, w.Depth))
 	}
@@ -86,24 +93,30 @@ func merge(a, b Features, fn func(x, y Count)) {
 	}
 }
 
-// cosine returns the n×n matrix of sim normalised to sim(i,j)/√(sim(i,i)·sim(j,j)).
-func cosine(n int, sim func(i, j int) float64) *mat.SymDense {
+// cosine returns sim normalised to sim(i,j)/√(sim(i,i)·sim(j,j)), the
+// diagonal computed at once, the rest when asked.
+func cosine(n int, sim func(i, j int) float64) func(i, j int) float64 {
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = 1 / math.Sqrt(sim(i, i))
+	}
+	return func(i, j int) float64 {
+		if i == j {
+			return 1
+		}
+		return sim(i, j) * d[i] * d[j]
+	}
+}
+
+// matrix returns the n×n matrix of the symmetric f.
+func matrix(n int, f func(i, j int) float64) *mat.SymDense {
 	if n == 0 {
 		return &mat.SymDense{}
 	}
 	k := mat.NewSymDense(n, nil)
 	for i := range n {
 		for j := i; j < n; j++ {
-			k.SetSym(i, j, sim(i, j))
-		}
-	}
-	d := make([]float64, n)
-	for i := range d {
-		d[i] = 1 / math.Sqrt(k.At(i, i))
-	}
-	for i := range n {
-		for j := i; j < n; j++ {
-			k.SetSym(i, j, k.At(i, j)*d[i]*d[j])
+			k.SetSym(i, j, f(i, j))
 		}
 	}
 	return k

@@ -14,7 +14,6 @@ import (
 	"github.com/boaopt/boa/graph"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/space"
-	"gonum.org/v1/gonum/mat"
 )
 
 // NAS-BOWL's defaults [000 App. B.3, §7.5.4; nas-graph-bo.md §4–6].
@@ -216,7 +215,7 @@ func (n *NASBOWL) pool(h *History, c cell, seen map[string]bool, rng *rand.Rand)
 // completed trials, then come the believed ones, then the candidates.
 type graphModel struct {
 	g     *gp.GP
-	rows  [][]float64 // the GP's input for each graph: its index (kernel.Precomputed) or its GCN embedding
+	rows  [][]float64 // the GP's input for each graph: its index (kernel.Indexed) or its GCN embedding
 	first int         // row of the first candidate
 	best  float64     // EI's incumbent: the observed value at the training point of lowest mean [spec §5.1]
 
@@ -309,7 +308,7 @@ func (n *NASBOWL) fitWL(m *graphModel, gs []*graph.Graph, ys []float64) error {
 	m.rows = indexRows(0, len(gs))
 	lml := math.Inf(-1)
 	for _, d := range depths {
-		g, err := n.gp(m.rows[:len(ys)], ys, m.wl.Kernel(fs, d, n.Base))
+		g, err := n.gp(m.rows[:len(ys)], ys, m.wl.Func(fs, d, n.Base))
 		if err != nil {
 			continue
 		}
@@ -332,7 +331,7 @@ func (n *NASBOWL) fitEdge(m *graphModel, gs []*graph.Graph, ys []float64) error 
 	}
 	m.rows = indexRows(0, len(gs))
 	var err error
-	m.g, err = n.gp(m.rows[:len(ys)], ys, e.Kernel(fs))
+	m.g, err = n.gp(m.rows[:len(ys)], ys, e.Func(fs))
 	return err
 }
 
@@ -373,8 +372,8 @@ func logTargets(ys []float64) {
 // level on CIFAR-10 (docs/nasbowl.md). The spec's Adam steps (and
 // Decision, BoxLBFGS) give way to gp.FitNoise, exact for a kernel with no
 // other parameter.
-func (n *NASBOWL) gp(train [][]float64, ys []float64, k *mat.SymDense) (*gp.GP, error) {
-	kern := kernel.Precomputed{K: k}
+func (n *NASBOWL) gp(train [][]float64, ys []float64, k func(i, j int) float64) (*gp.GP, error) {
+	kern := kernel.Indexed{F: k}
 	if n.FixNoise {
 		return gp.New(train, ys, kern, nasbowlNoise)
 	}

@@ -318,3 +318,31 @@ func TestLocalSearch(t *testing.T) {
 		t.Error("a float space accepted")
 	}
 }
+
+// TestGraphLCB: thesis 001's search draws a hybrid pool, a quarter
+// uniform and the rest one-edge changes of the best cell, and on the
+// synthetic oracle ends below random search.
+func TestGraphLCB(t *testing.T) {
+	h := synthHistory(20, 6)
+	c, _ := cellOf(h.Space)
+	pool := hybridPool(h, c, h.seen(), rand.New(rand.NewPCG(1, 1)))
+	near := neighbourKeys(h.Space, h.Observed[bestIndex(h.Observed)].X)
+	nearIn := 0
+	for _, u := range pool {
+		if near[h.Space.Key(u)] {
+			nearIn++
+		}
+	}
+	if nearIn < 20 || len(pool) < 500 {
+		t.Errorf("pool of %d with %d of the best cell's 24 neighbours", len(pool), nearIn)
+	}
+	var lcb, rs []float64
+	for seed := range uint64(3) {
+		lcb = append(lcb, runNAS(t, GraphLCB{Kernel: GraphKernelWL}, seed+1, 40, 1))
+		rs = append(rs, runNAS(t, RandomUntried{}, seed+1, 40, 1))
+	}
+	t.Logf("best after 40: 001-bo-wl %v, rs %v", lcb, rs)
+	if median(lcb) >= median(rs) {
+		t.Errorf("001-bo-wl %v not below rs %v", lcb, rs)
+	}
+}
