@@ -27,8 +27,9 @@
 //     with a GP on the Weisfeiler–Lehman kernel of the cells' graphs, EI
 //     over a pool of mutated cells (seed 000 ch. 7, seed 003; spec
 //     nas-graph-bo), and its motif scores (Motifs); -edge and -gcn swap
-//     in the kernels of thesis 001; its baselines are re, regularised
-//     evolution, rs, random search without repeats, and ls, local search;
+//     in the kernels of thesis 001; its baselines are 001-bo-*, thesis
+//     001's own search (GraphLCB), re, regularised evolution, rs, random
+//     search without repeats, and ls, local search;
 //   - auto: chooses among gpbo, cocabo and casmopolitan by the space
 //     (auto.go).
 //
