@@ -129,7 +129,7 @@ func TestErrors(t *testing.T) {
 		{"no objective", "name: a\n" + space + "objective: {timeout: 1m}\n", []string{"objective", "command"}},
 		{"bad timeout", "name: a\n" + space + "objective: {command: [x], timeout: soon}\n", []string{"line 4: objective.timeout", "soon"}},
 		{"slash in name", "name: a/b\n" + space, []string{"name", "slash"}},
-		{"unknown sampler", "name: a\nsampler: cocaboo\n" + space, []string{"sampler", "cocaboo", "known: auto"}},
+		{"unknown sampler", "name: a\nsampler: cocaboo\n" + space, []string{"sampler", "cocaboo", "(known: ", " auto, ", " cocabo, "}},
 		{"every problem at once", "name: a\nsampler: cocaboo\ntransform: lg\ntrials: -3\n" + space, []string{"sampler", "cocaboo", "transform", "lg", "trials", "-3"}},
 		{"unknown placeholder", "name: a\n" + space + "objective: {command: [echo, \"{y}\"]}\n", []string{"line 4: objective.command", "unknown parameter {y}", "known: x"}},
 		{"conditional placeholder", "name: a\n" + conditional + "objective: {command: [echo, \"{degree}\"]}\n", []string{"line 6: objective.command", "{degree} is a conditional parameter", "BOA_PARAMS"}},
