@@ -27,28 +27,32 @@ const (
 // the GP here, as NASBOWL's, fits its log (the factor goes in the
 // standardisation either way).
 type GraphLCB struct {
-	Kernel string // GraphKernelWL, GraphKernelEdge or GraphKernelGCN
+	model *NASBOWL // its GP; only its Kernel is set
 }
 
-func (g GraphLCB) Name() string {
-	if g.Kernel == GraphKernelWL {
+// NewGraphLCB returns thesis 001's search with the graph kernel kernel
+// (GraphKernelWL, GraphKernelEdge or GraphKernelGCN).
+func NewGraphLCB(kernel string) *GraphLCB { return &GraphLCB{model: &NASBOWL{Kernel: kernel}} }
+
+func (g *GraphLCB) Name() string {
+	if g.model.Kernel == GraphKernelWL {
 		return "001-bo-wl"
 	}
-	return "001-bo-" + g.Kernel
+	return "001-bo-" + g.model.Kernel
 }
 
 // CheckSpace refuses spaces that are not architecture cells.
-func (GraphLCB) CheckSpace(sp *space.Space) error {
+func (*GraphLCB) CheckSpace(sp *space.Space) error {
 	_, err := cellOf(sp)
 	return err
 }
 
 // Designing is true while the 10 uniform cells are proposed.
-func (GraphLCB) Designing(h *History) bool {
+func (*GraphLCB) Designing(h *History) bool {
 	return designing(len(h.Observed), len(h.Pending), nasbowlInit)
 }
 
-func (g GraphLCB) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (g *GraphLCB) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	c, err := cellOf(h.Space)
 	if err != nil {
 		return nil, err
@@ -58,8 +62,7 @@ func (g GraphLCB) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]floa
 		return randomCells(h, c, seen, 1, rng)[0], nil
 	}
 	pool := hybridPool(h, c, seen, rng)
-	n := &NASBOWL{Kernel: g.Kernel}
-	m, err := n.fit(h, c, pool)
+	m, err := g.model.fit(h, c, pool)
 	if errors.Is(err, errNoGraphs) || len(pool) == 0 {
 		return randomCells(h, c, seen, 1, rng)[0], nil
 	} else if err != nil {

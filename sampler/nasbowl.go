@@ -8,6 +8,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/gp"
@@ -62,6 +64,7 @@ type NASBOWL struct {
 	FixNoise   bool                // keep the noise variance at 1e-3, as the seeds on deterministic benchmarks; by default it is fitted in [1e-5, 1e-2] (NASBOWL.gp)
 
 	name string
+	gcn  gcnCache // the GCN kernel's network and embeddings, kept between suggestions
 }
 
 // NewNASBOWL returns NASBOWL_m, NAS-BOWL as the seeds recommend it:
@@ -339,11 +342,7 @@ func (n *NASBOWL) fitEdge(m *graphModel, gs []*graph.Graph, ys []float64) error 
 // no signal variance, on the untrained GCN's embeddings of the graphs
 // (spec §3.3 Decisions), the network's weights drawn from the study seed.
 func (n *NASBOWL) fitGCN(m *graphModel, gs []*graph.Graph, ys []float64, c cell, seed uint64) error {
-	net := graph.NewGCN(c.labels(), rand.New(rand.NewPCG(seed, 0x6c6e)))
-	m.rows = make([][]float64, len(gs))
-	for i, g := range gs {
-		m.rows[i] = net.Embed(g)
-	}
+	m.rows = n.gcn.embed(gs, c.labels(), seed)
 	k := kernel.NewStationary(kernel.RBF, len(m.rows[0]), false)
 	k.SetBounds(kernel.Bound{Lo: 0.01, Hi: 10}, kernel.Bound{Lo: 1, Hi: 1})
 	cfg := gp.Config{Kernel: k, Noise: nasbowlNoise, NoiseBound: nasbowlNoiseBound, FixNoise: n.FixNoise,
@@ -351,6 +350,45 @@ func (n *NASBOWL) fitGCN(m *graphModel, gs []*graph.Graph, ys []float64, c cell,
 	var err error
 	m.g, err = gp.Fit(m.rows[:len(ys)], ys, cfg)
 	return err
+}
+
+// gcnCache keeps the untrained GCN of a study's seed and the embeddings
+// it has computed, by graph: the network is fixed by the seed, so an
+// embedding never changes, and recomputing 200 to 3000 of them per
+// suggestion was most of its time. At most gcnCacheSize are kept.
+type gcnCache struct {
+	mu     sync.Mutex
+	seed   uint64
+	labels string
+	net    *graph.GCN
+	emb    map[string][]float64 // by Graph.String
+}
+
+const gcnCacheSize = 1 << 14
+
+// embed returns the embeddings of gs by the GCN over labels drawn from
+// seed.
+func (c *gcnCache) embed(gs []*graph.Graph, labels []string, seed uint64) [][]float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if key := strings.Join(labels, "\x00"); c.net == nil || c.seed != seed || c.labels != key {
+		c.seed, c.labels = seed, key
+		c.net = graph.NewGCN(labels, rand.New(rand.NewPCG(seed, 0x6c6e)))
+		c.emb = map[string][]float64{}
+	}
+	out := make([][]float64, len(gs))
+	for i, g := range gs {
+		key := g.String()
+		e, ok := c.emb[key]
+		if !ok {
+			e = c.net.Embed(g)
+			if len(c.emb) < gcnCacheSize {
+				c.emb[key] = e
+			}
+		}
+		out[i] = e
+	}
+	return out
 }
 
 // logTargets replaces ys by their logs when all are positive.

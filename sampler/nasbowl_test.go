@@ -338,7 +338,7 @@ func TestGraphLCB(t *testing.T) {
 	}
 	var lcb, rs []float64
 	for seed := range uint64(3) {
-		lcb = append(lcb, runNAS(t, GraphLCB{Kernel: GraphKernelWL}, seed+1, 40, 1))
+		lcb = append(lcb, runNAS(t, NewGraphLCB(GraphKernelWL), seed+1, 40, 1))
 		rs = append(rs, runNAS(t, RandomUntried{}, seed+1, 40, 1))
 	}
 	t.Logf("best after 40: 001-bo-wl %v, rs %v", lcb, rs)
