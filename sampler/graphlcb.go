@@ -3,9 +3,9 @@ package sampler
 import (
 	"context"
 	"errors"
-	"math"
 	"math/rand/v2"
 
+	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/space"
 )
 
@@ -68,11 +68,12 @@ func (g *GraphLCB) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]flo
 	} else if err != nil {
 		return nil, err
 	}
-	best, bestV := 0, math.Inf(1)
-	for i, x := range m.rows[m.first:] {
-		mu, v := m.g.Predict(x)
-		if l := mu - graphLCBKappa*math.Sqrt(v+m.g.NoiseVarY()); l < bestV {
-			best, bestV = i, l
+	// The lowest μ − κσ is the highest κσ − μ.
+	score := m.score(len(pool), acq.LCB{Kappa: graphLCBKappa})
+	best := 0
+	for i, v := range score {
+		if v > score[best] {
+			best = i
 		}
 	}
 	return pool[best], nil

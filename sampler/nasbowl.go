@@ -120,7 +120,11 @@ func (n *NASBOWL) SuggestBatch(ctx context.Context, h *History, b int, rng *rand
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	score := m.score(len(pool), n.UCB)
+	var f acq.Function = acq.EI{Best: m.best}
+	if n.UCB {
+		f = acq.LCB{Kappa: nasbowlKappa}
+	}
+	score := m.score(len(pool), f)
 	order := make([]int, len(pool))
 	for i := range order {
 		order[i] = i
@@ -427,29 +431,25 @@ func indexRows(from, n int) [][]float64 {
 	return x
 }
 
-// score returns the acquisition values of the first n candidates, larger
-// better: EI on the transformed scale, or −(μ − κσ). The predictive
-// variance includes the noise (spec §4).
-func (m *graphModel) score(n int, ucb bool) []float64 {
+// score returns f at each of the first n candidates, larger better, with
+// the predictive variance including the noise (spec §4).
+func (m *graphModel) score(n int, f acq.Function) []float64 {
 	s := make([]float64, n)
-	noise := m.g.NoiseVarY()
 	for i, x := range m.rows[m.first : m.first+n] {
-		mu, v := m.g.Predict(x)
-		sd := math.Sqrt(v + noise)
-		if ucb {
-			s[i] = nasbowlKappa*sd - mu
-		} else {
-			s[i] = acq.EI{Best: m.best}.Eval(normal{mu, sd * sd}, nil, nil)
-		}
+		s[i] = f.Eval(withNoise{m.g}, x, nil)
 	}
 	return s
 }
 
-// normal is a Model that predicts one fixed normal distribution: it feeds
-// a prediction already made to an acquisition function.
-type normal struct{ mean, varF float64 }
+// withNoise is the GP's predictive distribution of an observation, the
+// latent variance plus the noise's. Graphs have no input gradient.
+type withNoise struct{ g *gp.GP }
 
-func (d normal) Predict([]float64) (float64, float64) { return d.mean, d.varF }
-func (d normal) PredictGrad(_, _, _ []float64) (float64, float64) {
-	return d.mean, d.varF
+func (w withNoise) Predict(x []float64) (float64, float64) {
+	mu, v := w.g.Predict(x)
+	return mu, v + w.g.NoiseVarY()
+}
+
+func (withNoise) PredictGrad(_, _, _ []float64) (float64, float64) {
+	panic("sampler: no gradient with respect to a graph")
 }
