@@ -1,0 +1,208 @@
+package curves
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/boaopt/boa/curve"
+	"github.com/boaopt/boa/pruner"
+)
+
+// synthetic returns m runs with decaying noisy curves of 3..40
+// checkpoints, so the simulator is tested without the data file.
+func synthetic(m int) []Run {
+	rng := rand.New(rand.NewPCG(1, 2))
+	runs := make([]Run, m)
+	for i := range runs {
+		floor, c := 2+10*rng.Float64(), make([]float64, 3+rng.IntN(38))
+		for j := range c {
+			c[j] = floor + 20*math.Exp(-float64(j)/5) + rng.Float64()
+		}
+		runs[i] = Run{Index: i, Task: "scratch", Dataset: "synthetic", Curve: c}
+	}
+	return runs
+}
+
+// never is a pruner that keeps everything; always prunes at the first report.
+type never struct{}
+
+func (never) Prune(pruner.Study, pruner.Trial) bool { return false }
+
+type always struct{}
+
+func (always) Prune(pruner.Study, pruner.Trial) bool { return true }
+
+// toyMedian is a minimal median-stopping rule, enough to exercise the
+// simulator before the pruner package ships its own: prune when three
+// trials are complete and the latest value is above the median of the
+// complete trials' values at the same step.
+type toyMedian struct{ log *[]string }
+
+func (p toyMedian) Prune(s pruner.Study, t pruner.Trial) bool {
+	last := t.Curve[len(t.Curve)-1]
+	var at []float64
+	complete := 0
+	for _, u := range s.Trials {
+		if u.State != pruner.Complete {
+			continue
+		}
+		complete++
+		if int(last.Step) <= len(u.Curve) {
+			at = append(at, u.Curve[last.Step-1].Value)
+		}
+	}
+	prune := false
+	if complete >= 3 && len(at) > 0 {
+		slices.Sort(at)
+		prune = last.Value > at[len(at)/2]
+	}
+	if p.log != nil {
+		*p.log = append(*p.log, fmt.Sprintf("%d@%d:%v", t.Number, last.Step, prune))
+	}
+	return prune
+}
+
+// checker wraps a pruner and fails the test when a snapshot breaks the
+// simulator's contract.
+type checker struct {
+	t       *testing.T
+	inner   pruner.Pruner
+	workers int
+	runs    map[int][]float64 // trial number → full curve, learnt at its first report
+	calls   int
+}
+
+func (c *checker) Prune(s pruner.Study, t pruner.Trial) bool {
+	c.calls++
+	if s.Name != "nmtlc" || s.Maximize {
+		c.t.Fatalf("study %q, maximize %v; want nmtlc, minimising", s.Name, s.Maximize)
+	}
+	if t.Number >= len(s.Trials) || t.State != pruner.Running || len(s.Trials[t.Number].Curve) != len(t.Curve) {
+		c.t.Fatalf("decided trial %d (state %v) is not the snapshot's running trial", t.Number, t.State)
+	}
+	running := 0
+	for j, u := range s.Trials {
+		if u.Number != j {
+			c.t.Fatalf("snapshot position %d holds trial %d", j, u.Number)
+		}
+		for i, p := range u.Curve {
+			if p.Step != int64(i+1) {
+				c.t.Fatalf("trial %d: point %d at step %d, want %d", j, i, p.Step, i+1)
+			}
+		}
+		switch u.State {
+		case pruner.Running:
+			running++
+		case pruner.Complete:
+			if len(u.Curve) != len(c.runs[j]) {
+				c.t.Fatalf("complete trial %d shows %d of %d points", j, len(u.Curve), len(c.runs[j]))
+			}
+		}
+		// A trial started in this tick, not yet reported, is running with
+		// an empty curve, as in a real study.
+		if len(u.Curve) == 0 && u.State != pruner.Running {
+			c.t.Fatalf("trial %d ended (state %v) without a report", j, u.State)
+		}
+	}
+	if running > c.workers {
+		c.t.Fatalf("%d trials running on %d workers", running, c.workers)
+	}
+	return c.inner.Prune(s, t)
+}
+
+func TestSimulateBounds(t *testing.T) {
+	runs := synthetic(50)
+	res, err := Simulate(runs, never{}, Config{Trials: 20, Workers: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cost != res.FullCost || res.Completed != 20 || res.Pruned != 0 || res.Regret != 0 || !res.KeptBest() {
+		t.Errorf("never pruning: %+v, want the full cost, 20 complete, no regret", res)
+	}
+	if res.Time < res.FullCost/3 || res.Time > res.FullCost {
+		t.Errorf("time %d for %d checkpoints on 3 workers", res.Time, res.FullCost)
+	}
+	res, err = Simulate(runs, always{}, Config{Trials: 20, Workers: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cost != 20 || res.Completed != 0 || res.Pruned != 20 || !math.IsInf(res.Best, 1) || res.KeptBest() {
+		t.Errorf("always pruning: %+v, want one checkpoint per trial and nothing complete", res)
+	}
+	seq, err := Simulate(runs, never{}, Config{Trials: 20, Workers: 1, Seed: 7})
+	if err != nil || seq.Time != seq.FullCost {
+		t.Errorf("one worker: time %d for %d checkpoints (%v), want equal", seq.Time, seq.FullCost, err)
+	}
+}
+
+func TestSimulateSnapshots(t *testing.T) {
+	runs := synthetic(60)
+	for _, k := range []int{1, 4} {
+		var log []string
+		c := &checker{t: t, inner: toyMedian{log: &log}, workers: k, runs: map[int][]float64{}}
+		// Learn each trial's full curve from the draw the simulator makes:
+		// the same seed draws the same runs.
+		drawn := rand.New(rand.NewPCG(11, pcgStream)).Perm(len(runs))[:30]
+		for i, j := range drawn {
+			c.runs[i] = runs[j].Curve
+		}
+		res, err := Simulate(runs, c, Config{Trials: 30, Workers: k, Seed: 11})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.calls != res.Cost || res.Completed+res.Pruned != 30 || res.Pruned == 0 || res.Cost >= res.FullCost {
+			t.Errorf("k = %d: %+v after %d calls; want one call per checkpoint, every trial decided, some pruned", k, res, c.calls)
+		}
+		again, _ := Simulate(runs, toyMedian{}, Config{Trials: 30, Workers: k, Seed: 11})
+		if again != res {
+			t.Errorf("k = %d: rerun gave %+v, first run %+v", k, again, res)
+		}
+		if k == 1 && log[0] != "0@1:false" {
+			t.Errorf("first decision %s, want trial 0 at step 1", log[0])
+		}
+	}
+}
+
+// hidden hides an Estimated pruner from the simulator's shortcut, so the
+// pruner rebuilds the estimated study at every call as it does in a real
+// study.
+type hidden struct{ pruner.Pruner }
+
+func TestEstimatedShortcut(t *testing.T) {
+	runs := synthetic(80)
+	for _, est := range []curve.Estimator{curve.TSEEMA{Gamma: 0.999}, curve.TSEE{E: 1}, curve.TSE{}} {
+		var fast, slow []string
+		cfg := Config{Trials: 40, Workers: 4, Seed: 3}
+		a, err := Simulate(runs, pruner.Estimated{Base: toyMedian{log: &fast}, Estimator: est}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Simulate(runs, hidden{pruner.Estimated{Base: toyMedian{log: &slow}, Estimator: est}}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a != b || !slices.Equal(fast, slow) || a.Pruned == 0 {
+			t.Errorf("%v: shortcut %+v, Estimated.Prune %+v; decisions equal %v", est, a, b, slices.Equal(fast, slow))
+		}
+	}
+}
+
+func TestSimulateErrors(t *testing.T) {
+	runs := synthetic(5)
+	for _, c := range []struct {
+		p   pruner.Pruner
+		cfg Config
+	}{
+		{never{}, Config{Trials: 6, Workers: 1}},
+		{never{}, Config{Trials: 0, Workers: 1}},
+		{never{}, Config{Trials: 2, Workers: 0}},
+		{nil, Config{Trials: 2, Workers: 1}},
+	} {
+		if _, err := Simulate(runs, c.p, c.cfg); err == nil {
+			t.Errorf("%+v with %v: no error", c.cfg, c.p)
+		}
+	}
+}
