@@ -183,12 +183,20 @@ func (c *Client) Tell(ctx context.Context, id int64, r Result) error {
 	return c.do(ctx, "POST", trialPath(id)+"/tell", req, nil)
 }
 
-// Report records an intermediate value of a running trial.
-func (c *Client) Report(ctx context.Context, id, step int64, value float64) error {
+// Report records an intermediate value of a running trial. prune is the
+// study's pruner's advice after it (study.ShouldPrune): stop the trial and
+// tell it PRUNED with its last value. It is false for a study without a
+// pruner, and from a server that does not answer it (204, before boa had
+// pruners).
+func (c *Client) Report(ctx context.Context, id, step int64, value float64) (prune bool, err error) {
 	if math.IsNaN(value) || math.IsInf(value, 0) {
-		return fmt.Errorf("report for trial %d, step %d: value %v is not finite", id, step, value)
+		return false, fmt.Errorf("report for trial %d, step %d: value %v is not finite", id, step, value)
 	}
-	return c.do(ctx, "POST", trialPath(id)+"/report", map[string]any{"step": step, "value": value}, nil)
+	var resp struct {
+		Prune bool `json:"prune"`
+	}
+	err = c.do(ctx, "POST", trialPath(id)+"/report", map[string]any{"step": step, "value": value}, &resp)
+	return resp.Prune, err
 }
 
 // Heartbeat tells the server that trial id is still running. An *Error

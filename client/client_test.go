@@ -62,7 +62,7 @@ func TestRoundTrip(t *testing.T) {
 	if err := c.Heartbeat(ctx, tr.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Report(ctx, tr.ID, 1, 0.5); err != nil {
+	if _, err := c.Report(ctx, tr.ID, 1, 0.5); err != nil {
 		t.Fatal(err)
 	}
 	res := client.Result{Value: 0.125, Metrics: map[string]float64{"acc": 0.9, "bad": math.NaN()}}

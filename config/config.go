@@ -37,6 +37,7 @@ type Study struct {
 	Workers   int          `yaml:"workers,omitempty" json:"workers,omitempty"`     // trials at once in `boa run`; default 1
 	Seed      uint64       `yaml:"seed,omitempty" json:"seed,omitempty"`
 	Transform string       `yaml:"transform,omitempty" json:"transform,omitempty"` // none (default), log or copula: what the model is fitted to
+	Pruner    *Pruner      `yaml:"pruner,omitempty" json:"pruner,omitempty"`       // which running trials stop early; none by default
 	Space     *space.Space `yaml:"space" json:"space"`
 	Objective *Objective   `yaml:"objective,omitempty" json:"objective,omitempty"`
 }
@@ -159,6 +160,11 @@ func ParseYAML(data []byte) (*Study, error) {
 			decodeWhole(val, &s.Seed, "an integer from 0", f, add)
 		case "transform":
 			decodeField(val, &s.Transform, "none, log or copula", f, add)
+		case "pruner":
+			if !isNull(val) {
+				s.Pruner = &Pruner{}
+				parsePruner(key, val, &s.Pruner.Spec, lines, add)
+			}
 		case "space":
 			if isNull(val) {
 				return // Validate says that a study needs a space
@@ -197,7 +203,7 @@ func ParseYAML(data []byte) (*Study, error) {
 }
 
 var (
-	studyFields     = []string{"name", "direction", "storage", "sampler", "trials", "workers", "seed", "transform", "space", "objective"}
+	studyFields     = []string{"name", "direction", "storage", "sampler", "trials", "workers", "seed", "transform", "pruner", "space", "objective"}
 	objectiveFields = []string{"command", "function", "timeout", "env", "dir", "logs"}
 )
 
@@ -502,6 +508,11 @@ func (s *Study) validate(f fileInfo) []error {
 	}
 	if _, err := transform.Parse(s.Transform); err != nil {
 		add("transform", "%v", err)
+	}
+	if s.Pruner != nil {
+		if _, err := s.Pruner.Build(); err != nil {
+			add("pruner", "%v", err)
+		}
 	}
 	if s.Trials < 0 {
 		add("trials", "must be 0 (no limit) or more, got %d", s.Trials)

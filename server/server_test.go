@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -44,8 +45,12 @@ func TestLifecycle(t *testing.T) {
 			}
 
 			must(t, h, 204, "POST", trialPath(ids[0], "heartbeat"), "")
-			must(t, h, 204, "POST", trialPath(ids[0], "report"), `{"step":1,"value":0.9}`)
-			must(t, h, 204, "POST", trialPath(ids[0], "report"), `{"step":2,"value":0.7}`)
+			for step, v := range []float64{0.9, 0.7} {
+				// A study without a pruner never says prune.
+				if r := must(t, h, 200, "POST", trialPath(ids[0], "report"), fmt.Sprintf(`{"step":%d,"value":%v}`, step+1, v)); r["prune"] != false {
+					t.Fatalf("report answered %v, want prune false", r)
+				}
+			}
 			told := must(t, h, 200, "POST", trialPath(ids[0], "tell"), `{"value":0.25,"metrics":{"acc":0.9}}`)
 			if told["state"] != "COMPLETE" || told["value"] != 0.25 {
 				t.Fatalf("tell: %v", told)

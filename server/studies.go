@@ -45,7 +45,7 @@ func (s *server) createStudy(w http.ResponseWriter, r *http.Request) error {
 	}
 	st, err := study.Create(r.Context(), s.store, study.Spec{
 		Name: cfg.Name, Direction: dir, Space: cfg.Space, Sampler: cfg.SamplerName(),
-		Seed: cfg.Seed, Budget: cfg.Trials, Transform: tf,
+		Seed: cfg.Seed, Budget: cfg.Trials, Transform: tf, Pruner: cfg.PrunerSpec(),
 	})
 	if errors.Is(err, storage.ErrExists) {
 		return errorf(http.StatusConflict, "study %q already exists (names are unique: GET /api/v1/studies/%s to join it, or choose another name)",

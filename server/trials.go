@@ -417,8 +417,31 @@ func (s *server) report(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.WriteHeader(http.StatusNoContent)
+	prune, err := s.shouldPrune(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"prune": prune})
 	return nil
+}
+
+// shouldPrune is the pruner's advice for trial id of the study it belongs
+// to (study.ShouldPrune); false for a study without a pruner, which costs
+// no more than reading the trial.
+func (s *server) shouldPrune(ctx context.Context, id int64) (bool, error) {
+	t, err := s.trial(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	e, err := s.studies.byID(ctx, t.StudyID)
+	if err != nil || e.st.Pruner() == nil {
+		return false, err
+	}
+	prune, err := e.st.ShouldPrune(ctx, id)
+	if errors.Is(err, storage.ErrNotFound) || errors.Is(err, storage.ErrFinished) {
+		return false, nil // finished or gone since the report: nothing to stop
+	}
+	return prune, err
 }
 
 func (s *server) heartbeat(w http.ResponseWriter, r *http.Request) error {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
@@ -22,6 +23,7 @@ type studyJSON struct {
 	Sampler   string          `json:"sampler"`
 	Choice    string          `json:"auto_choice,omitempty"` // the sampler auto uses for the space (sampler "auto" only)
 	Transform string          `json:"transform,omitempty"`   // what the model is fitted to, when not the values as they are
+	Pruner    *pruner.Spec    `json:"pruner,omitempty"`      // which running trials stop early, when the study has a pruner
 	Seed      uint64          `json:"seed"`
 	Budget    int             `json:"budget"` // trials wanted; 0 = no limit
 	Space     json.RawMessage `json:"space"`
@@ -136,6 +138,9 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	}
 	if tf, err := study.TransformOf(st); err == nil && tf != transform.None {
 		out.Transform = tf.String()
+	}
+	if p, err := study.PrunerOf(st); err == nil && p.Type != "" {
+		out.Pruner = &p
 	}
 	out.Used = len(trials)
 	for _, t := range trials {

@@ -11,5 +11,8 @@
 // sees; its trials keep the values as reported.
 // A trial whose objective returns an error, panics, or returns NaN or ±Inf
 // is FAILED with the reason recorded and is left out of the model; one
-// whose objective returns ErrPruned is PRUNED (stopped early).
+// whose objective returns ErrPruned is PRUNED (stopped early), which the
+// study's pruner (Options.Pruner, Spec.Pruner; package pruner: median,
+// percentile, successive halving, Hyperband, as in Optuna) advises after
+// each report through ShouldPrune.
 package study

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
@@ -93,4 +94,43 @@ func ExampleErrPruned() {
 	}
 	fmt.Println(n[study.Complete], "complete,", n[study.Pruned], "pruned")
 	// Output: 2 complete, 8 pruned
+}
+
+// A study with a pruner stops the trials whose learning curves fall
+// behind: after each report the objective asks ShouldPrune, Optuna's
+// trial.should_prune, and returns its last value with ErrPruned.
+func ExampleTrial_ShouldPrune() {
+	ctx := context.Background()
+	sp := space.MustNew(space.Param{Name: "lr", Kind: space.Float, Low: 1e-4, High: 1, Log: true})
+	st, err := study.New(sp, study.Options{Sampler: sampler.Random{}, Seed: 1, Pruner: pruner.NewMedian()})
+	if err != nil {
+		panic(err)
+	}
+	err = st.Optimize(ctx, func(ctx context.Context, t *study.Trial) (float64, error) {
+		loss := 1.0
+		for epoch := range 20 {
+			loss *= 1 - t.Float("lr") // a stand-in for training
+			if err := t.Report(ctx, int64(epoch), loss); err != nil {
+				return 0, err
+			}
+			prune, err := t.ShouldPrune(ctx)
+			if err != nil {
+				return 0, err
+			}
+			if prune {
+				return loss, study.ErrPruned
+			}
+		}
+		return loss, nil
+	}, 30, study.OptimizeOptions{})
+	if err != nil {
+		panic(err)
+	}
+	ts, _ := st.Trials(ctx)
+	n := map[study.State]int{}
+	for _, t := range ts {
+		n[t.State]++
+	}
+	fmt.Println(n[study.Complete], "complete,", n[study.Pruned], "pruned")
+	// Output: 12 complete, 18 pruned
 }

@@ -13,9 +13,8 @@ import (
 // Objective evaluates one trial and returns its value in the user's sense.
 // It may set t.Metrics and call t.Report while it runs. To stop a trial
 // early (Optuna's TrialPruned) it returns its last intermediate value with
-// ErrPruned: the trial is PRUNED with that value. boa has no pruner of its
-// own; the objective decides, from t.Reports of other trials (Trials) if
-// it likes.
+// ErrPruned: the trial is PRUNED with that value. It decides so itself, or
+// asks the study's pruner after each report (t.ShouldPrune).
 type Objective func(ctx context.Context, t *Trial) (float64, error)
 
 // ErrPruned, returned (or wrapped) by an Objective with a value, says the

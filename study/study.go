@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
@@ -73,6 +74,7 @@ type Spec struct {
 	Seed      uint64
 	Budget    int                 // trials wanted; 0 means no limit
 	Transform transform.Transform // what the sampler's model is fitted to (package transform); None by default
+	Pruner    pruner.Spec         // which running trials ShouldPrune stops early; none by default
 }
 
 // Study is an optimisation study kept in a storage. Any number of Study
@@ -86,6 +88,8 @@ type Study struct {
 	tf      transform.Transform
 	space   *space.Space
 	sampler sampler.Sampler
+	pruner  pruner.Pruner // nil: none
+	prnSpec pruner.Spec   // the stored pruner's spec (Create, Open)
 	worker  string
 	lease   time.Duration
 }
@@ -98,6 +102,7 @@ type Options struct {
 	Seed      uint64
 	Budget    int
 	Transform transform.Transform
+	Pruner    pruner.Pruner // nil means none; any Pruner, the user's own too
 }
 
 // New returns a study kept in memory, with the given sampler instance,
@@ -112,7 +117,11 @@ func New(sp *space.Space, o Options) (*Study, error) {
 	if o.Sampler != nil {
 		spec.Sampler = o.Sampler.Name()
 	}
-	return create(context.Background(), storage.NewMemory(), spec, o.Sampler)
+	st, err := create(context.Background(), storage.NewMemory(), spec, o.Sampler)
+	if err == nil && o.Pruner != nil {
+		st.pruner = o.Pruner
+	}
+	return st, err
 }
 
 // Create creates the study in store; storage.ErrExists if the name is taken.
@@ -145,9 +154,16 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 	if err != nil {
 		return nil, err
 	}
+	if _, err := spec.Pruner.Build(); err != nil {
+		return nil, fmt.Errorf("study: pruner: %w", err)
+	}
+	set := settings{Transform: spec.Transform}
+	if spec.Pruner.Type != "" && spec.Pruner.Type != "none" {
+		set.Pruner = &spec.Pruner
+	}
 	var cfg json.RawMessage
-	if spec.Transform != transform.None {
-		if cfg, err = json.Marshal(settings{spec.Transform}); err != nil {
+	if set != (settings{}) {
+		if cfg, err = json.Marshal(set); err != nil {
 			return nil, fmt.Errorf("study: %w", err) // an unknown transform
 		}
 	}
@@ -165,17 +181,33 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 // column for (its Config). A study without any stores none.
 type settings struct {
 	Transform transform.Transform `json:"transform,omitempty"`
+	Pruner    *pruner.Spec        `json:"pruner,omitempty"`
+}
+
+func settingsOf(rec storage.Study) (settings, error) {
+	var set settings
+	if len(rec.Config) > 0 {
+		if err := json.Unmarshal(rec.Config, &set); err != nil {
+			return set, fmt.Errorf("study %s: stored settings: %w", rec.Name, err)
+		}
+	}
+	return set, nil
 }
 
 // TransformOf returns the transform stored with study rec.
 func TransformOf(rec storage.Study) (transform.Transform, error) {
-	var set settings
-	if len(rec.Config) > 0 {
-		if err := json.Unmarshal(rec.Config, &set); err != nil {
-			return transform.None, fmt.Errorf("study %s: stored settings: %w", rec.Name, err)
-		}
+	set, err := settingsOf(rec)
+	return set.Transform, err
+}
+
+// PrunerOf returns the pruner stored with study rec; its Type is "" when
+// the study has none.
+func PrunerOf(rec storage.Study) (pruner.Spec, error) {
+	set, err := settingsOf(rec)
+	if err != nil || set.Pruner == nil {
+		return pruner.Spec{}, err
 	}
-	return set.Transform, nil
+	return *set.Pruner, nil
 }
 
 // Open opens the study called name in store; storage.ErrNotFound if there
@@ -204,13 +236,23 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 			return nil, fmt.Errorf("study %s: %w", rec.Name, err)
 		}
 	}
-	tf, err := TransformOf(rec)
+	set, err := settingsOf(rec)
 	if err != nil {
 		return nil, err
 	}
+	var (
+		prn  pruner.Pruner
+		spec pruner.Spec
+	)
+	if set.Pruner != nil {
+		spec = *set.Pruner
+		if prn, err = spec.Build(); err != nil {
+			return nil, fmt.Errorf("study %s: stored pruner: %w", rec.Name, err)
+		}
+	}
 	host, _ := os.Hostname()
 	return &Study{
-		store: store, rec: rec, dir: dir, tf: tf, space: &sp, sampler: smp,
+		store: store, rec: rec, dir: dir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec,
 		worker: fmt.Sprintf("%s:%d", host, os.Getpid()), lease: DefaultLease,
 	}, nil
 }
@@ -230,6 +272,13 @@ func (s *Study) Space() *space.Space { return s.space }
 
 // Sampler returns the sampler that proposes the new trials.
 func (s *Study) Sampler() sampler.Sampler { return s.sampler }
+
+// Pruner returns the pruner that ShouldPrune asks, nil when there is none.
+func (s *Study) Pruner() pruner.Pruner { return s.pruner }
+
+// PrunerSpec returns the pruner stored with the study (Spec.Pruner); its
+// Type is "" when there is none, and for New's studies.
+func (s *Study) PrunerSpec() pruner.Spec { return s.prnSpec }
 
 // Seed returns the seed every suggestion's random source derives from.
 func (s *Study) Seed() uint64 { return s.rec.Seed }
@@ -612,6 +661,61 @@ func (s *Study) Report(ctx context.Context, id int64, step int64, value float64)
 		return s.errorf("trial %d: intermediate value at step %d is %v", id, step, value)
 	}
 	return s.store.Report(ctx, id, step, value)
+}
+
+// ShouldPrune reports whether running trial id should stop early, by the
+// study's pruner, after its latest report: Optuna's trial.should_prune.
+// It is false for a study without a pruner and for a trial without
+// reports. The objective decides what to do with the answer: an Objective
+// of Optimize returns its last value with ErrPruned, and `boa run` and
+// `boa worker` stop a command trial and record it PRUNED.
+func (s *Study) ShouldPrune(ctx context.Context, id int64) (bool, error) {
+	if s.pruner == nil {
+		return false, nil
+	}
+	recs, err := s.store.Trials(ctx, s.rec.ID)
+	if err != nil {
+		return false, s.errorf("load trials: %w", err)
+	}
+	snap := pruner.Study{Name: s.rec.Name, Maximize: s.dir == Maximize, Trials: make([]pruner.Trial, 0, len(recs))}
+	self := -1
+	for _, r := range recs {
+		if r.ID == id && r.State != Running {
+			if r.State == Waiting {
+				return false, s.errorf("trial %d: %w", r.Number, ErrNotRunning)
+			}
+			return false, s.errorf("trial %d is %s: %w", r.Number, r.State, ErrFinished)
+		}
+		var st pruner.State
+		switch r.State {
+		case Running:
+			st = pruner.Running
+		case Complete:
+			st = pruner.Complete
+		case Pruned:
+			st = pruner.Pruned
+		case Failed:
+			st = pruner.Failed
+		default: // WAITING: nothing reported yet
+			continue
+		}
+		curve := make([]pruner.Point, len(r.Reports))
+		for i, p := range r.Reports {
+			curve[i] = pruner.Point{Step: p.Step, Value: p.Value}
+		}
+		if r.ID == id {
+			self = len(snap.Trials)
+		}
+		snap.Trials = append(snap.Trials, pruner.Trial{Number: r.Number, State: st, Curve: curve})
+	}
+	if self < 0 {
+		return false, s.errorf("trial id %d: %w", id, storage.ErrNotFound)
+	}
+	t := snap.Trials[self]
+	if len(t.Curve) == 0 {
+		return false, nil
+	}
+	return s.pruner.Prune(snap, t), nil
 }
 
 // Trials returns every trial, in order.

@@ -57,6 +57,16 @@ func (t *Trial) Report(ctx context.Context, step int64, value float64) error {
 	return t.study.Report(ctx, t.ID, step, value)
 }
 
+// ShouldPrune reports whether the study's pruner stops this trial after
+// its latest report (Optuna's trial.should_prune); an objective then
+// returns its last value with ErrPruned. Without a pruner it is false.
+func (t *Trial) ShouldPrune(ctx context.Context) (bool, error) {
+	if t.study == nil {
+		return false, fmt.Errorf("trial %d is not running in this process", t.Number)
+	}
+	return t.study.ShouldPrune(ctx, t.ID)
+}
+
 // Float returns the float or ordinal parameter name. It panics when the
 // parameter is absent or of another kind; Optimize turns the panic into a
 // FAILED trial whose reason says so. A conditional parameter is absent

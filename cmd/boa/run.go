@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"reflect"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,6 +23,7 @@ import (
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/config"
+	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
@@ -275,7 +277,7 @@ func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, re
 	if err != nil {
 		return nil, fmt.Errorf("transform: %w", err)
 	}
-	spec := study.Spec{Name: cfg.Name, Direction: dir, Space: cfg.Space, Sampler: cfg.SamplerName(), Seed: cfg.Seed, Budget: cfg.Trials, Transform: tf}
+	spec := study.Spec{Name: cfg.Name, Direction: dir, Space: cfg.Space, Sampler: cfg.SamplerName(), Seed: cfg.Seed, Budget: cfg.Trials, Transform: tf, Pruner: cfg.PrunerSpec()}
 	st, err := study.Create(ctx, store, spec)
 	if !errors.Is(err, storage.ErrExists) {
 		return st, err
@@ -298,16 +300,41 @@ func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, re
 		return nil, fmt.Errorf("study %q in %s has transform %s, the file says %s; the transform is fixed when the study is created", cfg.Name, url, st.Transform(), tf)
 	case st.Budget() != cfg.Trials:
 		return nil, fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", cfg.Name, url, st.Budget(), cfg.Trials)
+	case !samePruner(st.PrunerSpec(), spec.Pruner):
+		return nil, fmt.Errorf("study %q in %s has pruner %s, the file says %s; the pruner is fixed when the study is created", cfg.Name, url, prunerLabel(st.PrunerSpec()), prunerLabel(spec.Pruner))
 	}
 	return st, nil
 }
 
-// modelLabel is samplerLabel with the study's transform, when it has one.
+// modelLabel is samplerLabel with the study's transform and pruner, when
+// it has them.
 func modelLabel(st *study.Study) string {
-	if st.Transform() == transform.None {
-		return samplerLabel(st)
+	label := samplerLabel(st)
+	if st.Transform() != transform.None {
+		label += ", transform " + st.Transform().String()
 	}
-	return samplerLabel(st) + ", transform " + st.Transform().String()
+	if p := st.PrunerSpec(); !noPruner(p) {
+		label += ", pruner " + prunerLabel(p)
+	}
+	return label
+}
+
+func noPruner(p pruner.Spec) bool { return p.Type == "" || p.Type == "none" }
+
+// prunerLabel names a pruner as the run summary shows it.
+func prunerLabel(p pruner.Spec) string {
+	if noPruner(p) {
+		return "none"
+	}
+	return p.String()
+}
+
+// samePruner reports whether a and b are the same pruner as written.
+func samePruner(a, b pruner.Spec) bool {
+	if noPruner(a) || noPruner(b) {
+		return noPruner(a) == noPruner(b)
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // samplerLabel names the study's sampler, and for auto what it chose.
@@ -378,7 +405,19 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			rt := runner.Trial{ID: t.ID, Number: t.Number, Study: st.Name(), Params: t.Params}
 			out, _ := runner.LogPaths(cmd.LogDir, rt)
 			_ = st.Storage().SetLogPath(ctx, t.ID, out)
-			res, err := runner.Run(ctx, cmd, rt, func(r runner.Report) { _ = t.Report(ctx, r.Step, r.Value) })
+			rctx, cancel := context.WithCancelCause(ctx)
+			defer cancel(nil)
+			res, err := runner.Run(rctx, cmd, rt, func(r runner.Report) {
+				if t.Report(ctx, r.Step, r.Value) != nil {
+					return
+				}
+				if prune, _ := t.ShouldPrune(ctx); prune {
+					cancel(errPruned)
+				}
+			})
+			if err != nil && context.Cause(rctx) == errPruned && ctx.Err() == nil {
+				return lastReport(res.Reports), study.ErrPruned
+			}
 			if err != nil {
 				awaitOwnStop(ctx, res)
 			}
@@ -393,6 +432,21 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			return res.Value, err
 		}
 	}, nil
+}
+
+// errPruned cancels a command trial that the study's pruner stops.
+var errPruned = errors.New("stopped by the pruner")
+
+// lastReport is the value of the largest step reported, the value a
+// PRUNED trial keeps (Optuna's); 0 when none was (it cannot be pruned).
+func lastReport(rs []runner.Report) float64 {
+	var last runner.Report
+	for _, r := range rs {
+		if r.Step >= last.Step {
+			last = r
+		}
+	}
+	return last.Value
 }
 
 // awaitOwnStop waits up to a second for ctx to end when the trial's

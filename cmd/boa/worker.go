@@ -210,12 +210,17 @@ func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Durat
 	defer stopBeat()
 	var reportErr sync.Once
 	onReport := func(r runner.Report) {
-		if err := w.c.Report(rctx, t.ID, r.Step, r.Value); err != nil && rctx.Err() == nil {
+		prune, err := w.c.Report(rctx, t.ID, r.Step, r.Value)
+		switch {
+		case err != nil && rctx.Err() == nil:
 			reportErr.Do(func() { w.log("trial %d: report lost: %v", t.Number, err) })
+		case prune:
+			cancel(errPruned)
 		}
 	}
 	res, err := runner.Run(rctx, w.cmd, runner.Trial{ID: t.ID, Number: t.Number, Study: w.f.study, Params: t.Params}, onReport)
-	if err != nil {
+	pruned := err != nil && context.Cause(rctx) == errPruned && ctx.Err() == nil
+	if err != nil && !pruned {
 		awaitOwnStop(ctx, res)
 	}
 	lost := context.Cause(rctx) == errTrialLost
@@ -233,6 +238,8 @@ func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Durat
 		return nil
 	case err == nil:
 		r = client.Result{Value: res.Value, Metrics: res.Metrics}
+	case pruned:
+		r = client.Result{State: "PRUNED", Value: lastReport(res.Reports), Metrics: res.Metrics}
 	case ctx.Err() != nil:
 		r = client.Result{State: "FAILED", Reason: "interrupted", Requeue: true, Metrics: res.Metrics}
 	default:
@@ -264,6 +271,8 @@ func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Durat
 		return fmt.Errorf("trial %d: telling the result: %w", t.Number, terr)
 	case r.State == "FAILED":
 		w.log("trial %d %s FAILED after %v: %s", t.Number, briefParams(t.Params), took, r.Reason)
+	case r.State == "PRUNED":
+		w.log("trial %d %s PRUNED at %.6g after %v", t.Number, briefParams(t.Params), r.Value, took)
 	default:
 		w.log("trial %d %s COMPLETE %.6g in %v", t.Number, briefParams(t.Params), r.Value, took)
 	}

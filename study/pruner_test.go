@@ -1,0 +1,138 @@
+package study
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/boaopt/boa/pruner"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/storage"
+)
+
+// runCurve asks a trial, reports curve from step 0 and returns it running.
+func runCurve(t *testing.T, s *Study, curve ...float64) Trial {
+	t.Helper()
+	tr, err := s.Ask(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range curve {
+		if err := tr.Report(bg, int64(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tr
+}
+
+// ShouldPrune asks the study's pruner with the stored curves: the median
+// pruner of Optuna stops a trial whose value at a step is worse than the
+// median of the complete trials at that step, once 5 have completed.
+func TestShouldPrune(t *testing.T) {
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	for _, dir := range []Direction{Minimize, Maximize} {
+		sign := 1.0
+		if dir == Maximize {
+			sign = -1
+		}
+		s, err := New(sp, Options{Sampler: sampler.Random{}, Seed: 1, Direction: dir, Pruner: pruner.NewMedian()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 5 {
+			v := sign * float64(i)
+			tr := runCurve(t, s, v, v)
+			if prune, err := tr.ShouldPrune(bg); err != nil || prune {
+				t.Fatalf("%v: trial %d before 5 complete: prune %v, %v", dir, i, prune, err)
+			}
+			if err := s.Tell(bg, tr.ID, Result{Value: v}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The median at each step is ±2.
+		bad, good, quiet := runCurve(t, s, sign*3), runCurve(t, s, sign*1), runCurve(t, s)
+		for _, c := range []struct {
+			tr   Trial
+			want bool
+		}{{bad, true}, {good, false}, {quiet, false}} {
+			if prune, err := c.tr.ShouldPrune(bg); err != nil || prune != c.want {
+				t.Errorf("%v: trial %d: prune %v, %v; want %v", dir, c.tr.Number, prune, err, c.want)
+			}
+		}
+		// A later report can bring a trial back above the median: the best
+		// value so far counts.
+		if err := bad.Report(bg, 1, sign*0); err != nil {
+			t.Fatal(err)
+		}
+		if prune, _ := bad.ShouldPrune(bg); prune {
+			t.Errorf("%v: trial %d at its best, 0, is pruned", dir, bad.Number)
+		}
+		if err := s.Tell(bg, good.ID, Result{Value: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := good.ShouldPrune(bg); !errors.Is(err, ErrFinished) {
+			t.Errorf("%v: a finished trial: %v, want ErrFinished", dir, err)
+		}
+	}
+}
+
+func TestShouldPruneWithoutPruner(t *testing.T) {
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	s, err := New(sp, Options{Sampler: sampler.Random{}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := runCurve(t, s, 1e9)
+	if prune, err := tr.ShouldPrune(bg); err != nil || prune || s.Pruner() != nil {
+		t.Errorf("no pruner: prune %v, %v, Pruner() = %v", prune, err, s.Pruner())
+	}
+}
+
+// The pruner is stored with the study: opened again from the SQLite file,
+// by another process say, the study prunes as it did; a bad one is refused.
+func TestPrunerIsStored(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "boa.db")
+	store, err := storage.OpenSQLite(bg, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	three, two := 3, 2
+	spec := Spec{Name: "p", Space: sp, Sampler: "random", Pruner: pruner.Spec{Type: "successive_halving", ReductionFactor: &three}}
+	if _, err := Create(bg, store, spec); err != nil {
+		t.Fatal(err)
+	}
+	bad := spec
+	bad.Name, bad.Pruner = "q", pruner.Spec{Type: "successive_halving", ReductionFactor: &two, Percentile: new(float64)}
+	if _, err := Create(bg, store, bad); err == nil {
+		t.Error("a pruner with a field its type does not take was stored")
+	}
+	other, err := storage.OpenSQLite(bg, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	s, err := Open(bg, other, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.PrunerSpec()
+	if got.Type != "successive_halving" || got.ReductionFactor == nil || *got.ReductionFactor != 3 || s.Pruner() == nil {
+		t.Errorf("reopened: pruner %+v (%v)", got, s.Pruner())
+	}
+	// min_resource 1, η = 3: rung 0 at step 1. The first trial is promoted
+	// (it is alone); the second, worse, is not.
+	a := runCurve(t, s, 5, 1)
+	if prune, err := a.ShouldPrune(bg); err != nil || prune {
+		t.Fatalf("first trial: prune %v, %v", prune, err)
+	}
+	if err := s.Tell(bg, a.ID, Result{Value: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b := runCurve(t, s, 5, 2)
+	if prune, err := b.ShouldPrune(bg); err != nil || !prune {
+		t.Errorf("second, worse trial at rung 0: prune %v, %v; want true", prune, err)
+	}
+}
