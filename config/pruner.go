@@ -63,38 +63,28 @@ func parsePruner(key, val *yaml.Node, spec *pruner.Spec, lines map[string]int, a
 	}
 	fields := specFields(spec)
 	eachField(val, "pruner.", pruner.Fields, lines, add, func(k, v *yaml.Node) {
-		f := fields[k.Value] // a pointer to the field (Type) or to the pointer field (the others)
-		want := "a number"
-		switch f.Type().Elem().Kind() {
-		case reflect.String:
-			want = "a string"
-		case reflect.Pointer:
-			if k := f.Type().Elem().Elem().Kind(); k == reflect.Int || k == reflect.Int64 {
-				want = "an integer"
-			}
-		}
-		dst := f.Interface()
-		if f.Type().Elem().Kind() == reflect.Pointer {
-			nv := reflect.New(f.Type().Elem().Elem()) // e.g. a new int for *int
-			if want == "an integer" {
-				decodeWhole(v, nv.Interface(), want, "pruner."+k.Value, add)
-			} else {
-				decodeField(v, nv.Interface(), want, "pruner."+k.Value, add)
-			}
-			f.Elem().Set(nv)
+		f, name := fields[k.Value], "pruner."+k.Value // f: Type (a string), or a pointer field
+		if f.Kind() == reflect.String {
+			decodeField(v, f.Addr().Interface(), "a string", name, add)
 			return
 		}
-		decodeField(v, dst, want, "pruner."+k.Value, add)
+		nv := reflect.New(f.Type().Elem()) // a new int for an *int field
+		if k := nv.Elem().Kind(); k == reflect.Int || k == reflect.Int64 {
+			decodeWhole(v, nv.Interface(), "an integer", name, add)
+		} else {
+			decodeField(v, nv.Interface(), "a number", name, add)
+		}
+		f.Set(nv)
 	})
 }
 
-// specFields maps the JSON names of spec's fields to pointers to them.
+// specFields maps the JSON names of spec's fields to the fields.
 func specFields(spec *pruner.Spec) map[string]reflect.Value {
 	out := map[string]reflect.Value{}
 	v := reflect.ValueOf(spec).Elem()
 	for i := range v.NumField() {
 		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
-		out[name] = v.Field(i).Addr()
+		out[name] = v.Field(i)
 	}
 	return out
 }

@@ -94,6 +94,10 @@ func (s Spec) given() []field {
 	return out
 }
 
+// IsNone reports whether s is no pruner: type "" or none, which Build
+// makes Nop.
+func (s Spec) IsNone() bool { return s.Type == "" || s.Type == "none" }
+
 // String is a short summary: the type and the fields set, e.g.
 // "successive_halving(reduction_factor=3)".
 func (s Spec) String() string {

@@ -158,7 +158,7 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 		return nil, fmt.Errorf("study: pruner: %w", err)
 	}
 	set := settings{Transform: spec.Transform}
-	if spec.Pruner.Type != "" && spec.Pruner.Type != "none" {
+	if !spec.Pruner.IsNone() {
 		set.Pruner = &spec.Pruner
 	}
 	var cfg json.RawMessage

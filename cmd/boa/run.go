@@ -301,7 +301,7 @@ func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, re
 	case st.Budget() != cfg.Trials:
 		return nil, fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", cfg.Name, url, st.Budget(), cfg.Trials)
 	case !samePruner(st.PrunerSpec(), spec.Pruner):
-		return nil, fmt.Errorf("study %q in %s has pruner %s, the file says %s; the pruner is fixed when the study is created", cfg.Name, url, prunerLabel(st.PrunerSpec()), prunerLabel(spec.Pruner))
+		return nil, fmt.Errorf("study %q in %s has pruner %s, the file says %s; the pruner is fixed when the study is created", cfg.Name, url, st.PrunerSpec(), spec.Pruner)
 	}
 	return st, nil
 }
@@ -313,26 +313,16 @@ func modelLabel(st *study.Study) string {
 	if st.Transform() != transform.None {
 		label += ", transform " + st.Transform().String()
 	}
-	if p := st.PrunerSpec(); !noPruner(p) {
-		label += ", pruner " + prunerLabel(p)
+	if p := st.PrunerSpec(); !p.IsNone() {
+		label += ", pruner " + p.String()
 	}
 	return label
 }
 
-func noPruner(p pruner.Spec) bool { return p.Type == "" || p.Type == "none" }
-
-// prunerLabel names a pruner as the run summary shows it.
-func prunerLabel(p pruner.Spec) string {
-	if noPruner(p) {
-		return "none"
-	}
-	return p.String()
-}
-
 // samePruner reports whether a and b are the same pruner as written.
 func samePruner(a, b pruner.Spec) bool {
-	if noPruner(a) || noPruner(b) {
-		return noPruner(a) == noPruner(b)
+	if a.IsNone() || b.IsNone() {
+		return a.IsNone() == b.IsNone()
 	}
 	return reflect.DeepEqual(a, b)
 }
