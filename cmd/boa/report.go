@@ -74,7 +74,11 @@ func newProgress(ctx context.Context, w io.Writer, total, done int, quiet bool, 
 		}
 		better(t)
 		detail := fmt.Sprintf("value %-12.6g", t.Value)
-		if t.State != study.Complete {
+		switch t.State {
+		case study.Complete:
+		case study.Pruned:
+			detail = fmt.Sprintf("PRUNED at step %d, value %.6g", lastStep(t.Reports), t.Value)
+		default:
 			detail = fmt.Sprintf("%s: %s", t.State, firstLine(t.Reason))
 		}
 		bestText := "-"
@@ -83,6 +87,15 @@ func newProgress(ctx context.Context, w io.Writer, total, done int, quiet bool, 
 		}
 		fmt.Fprintf(w, "[%d/%d] trial %d  %s  best %s\n", done, total, t.Number, detail, bestText)
 	}
+}
+
+// lastStep is the largest step reported, -1 for none.
+func lastStep(rs []study.Report) int64 {
+	step := int64(-1)
+	for _, r := range rs {
+		step = max(step, r.Step)
+	}
+	return step
 }
 
 func firstLine(s string) string {
