@@ -30,13 +30,15 @@ func FuzzParseYAML(f *testing.F) {
 		"name: a\nspace:\n  x: {type: float, low: 0, high: 1}\n---\nname: b\n",
 		"name: a\nspace:\n  x: {type: float, low: 0, high: 1}\nobjective: {function: branin}\n",
 		"name: svm-digits\ndirection: minimize\nsampelr: auto\ntrials: -5\nworkers: 4\nseed: 1\nspace:\n  C:      {type: float, low: 0, high: 1.0e3, log: true}\n  kernel: {type: categorical, choices: [rbf, poly, linear]}\n  degree: {type: int, low: 2, high: 5, when: {kernal: [poly]}}\nobjective:\n  command: [python3, train.py, --C, \"{C}\", --kernel, \"{kernl}\"]\n  timeout: 10 minutes\n",
+		"name: a\npruner: {type: hyperband, reduction_factor: 3, estimator: tse-e, e: 2}\nspace:\n  x: {type: float, low: 0, high: 1}\n",
+		"name: a\npruner: median\nspace:\n  x: {type: float, low: 0, high: 1}\n",
 		"a: &a [*a]\n",
 		"[1, 2]\n",
 		"",
 	} {
 		f.Add([]byte(s))
 	}
-	for _, p := range []string{"../examples/quickstart.yaml", "../examples/digits/digits.yaml"} {
+	for _, p := range []string{"../examples/quickstart.yaml", "../examples/digits/digits.yaml", "../examples/digits/pruned.yaml"} {
 		if data, err := os.ReadFile(filepath.FromSlash(p)); err == nil {
 			f.Add(data)
 		}

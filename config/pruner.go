@@ -40,6 +40,17 @@ func (p *Pruner) UnmarshalJSON(b []byte) error {
 
 func (p Pruner) MarshalJSON() ([]byte, error) { return json.Marshal(p.Spec) }
 
+// MarshalYAML writes the fields under their JSON names, as the study file
+// has them.
+func (p Pruner) MarshalYAML() (any, error) {
+	b, err := json.Marshal(p.Spec)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	return m, json.Unmarshal(b, &m)
+}
+
 // PrunerSpec returns the file's pruner; its Type is "" when it has none.
 func (s *Study) PrunerSpec() pruner.Spec {
 	if s.Pruner == nil {
