@@ -78,3 +78,17 @@ func TestEffectiveBudget(t *testing.T) {
 		t.Error("an empty curve: no error")
 	}
 }
+
+// EstimateEach is Estimate on every prefix, NaNs and all.
+func TestEstimateEach(t *testing.T) {
+	c := []float64{2.0, 1.5, math.NaN(), 1.0, 0.8, 0.5, 0.45}
+	for _, e := range []Estimator{TSE{}, TSEE{E: 1}, TSEE{E: 3}, TSEE{E: 10}, TSEEMA{Gamma: 0.9}, TSEEMA{Gamma: 0.999}} {
+		each := e.EstimateEach(c)
+		for i := range c {
+			want := e.Estimate(c[:i+1])
+			if got := each[i]; !(got == want || math.IsNaN(got) && math.IsNaN(want) || math.Abs(got-want) <= 1e-12) {
+				t.Errorf("%v: EstimateEach[%d] = %v, Estimate of the prefix = %v", e, i, got, want)
+			}
+		}
+	}
+}

@@ -9,6 +9,10 @@ import (
 // step order, lower better) into a score, lower better.
 type Estimator interface {
 	Estimate(values []float64) float64
+	// EstimateEach returns the estimate after every step,
+	// out[i] = Estimate(values[:i+1]), in one pass: a pruner compares the
+	// estimates at every step of every trial at each report.
+	EstimateEach(values []float64) []float64
 	String() string
 }
 
@@ -23,6 +27,16 @@ func (TSE) Estimate(values []float64) float64 {
 	return s
 }
 
+func (TSE) EstimateEach(values []float64) []float64 {
+	out := make([]float64, len(values))
+	var s float64
+	for i, v := range values {
+		s += v
+		out[i] = s
+	}
+	return out
+}
+
 func (TSE) String() string { return "tse" }
 
 // TSEE sums the last E values only, Σ_{t=T−E+1}^{T} L_t: the earlier
@@ -33,6 +47,16 @@ type TSEE struct{ E int }
 
 func (e TSEE) Estimate(values []float64) float64 {
 	return TSE{}.Estimate(values[max(0, len(values)-e.E):])
+}
+
+// EstimateEach sums each window afresh, O(n·E): a difference of running
+// sums would carry a NaN, or round-off, past its window.
+func (e TSEE) EstimateEach(values []float64) []float64 {
+	out := make([]float64, len(values))
+	for i := range values {
+		out[i] = e.Estimate(values[:i+1])
+	}
+	return out
 }
 
 func (e TSEE) String() string { return fmt.Sprintf("tse-e(E=%d)", e.E) }
@@ -48,6 +72,16 @@ func (e TSEEMA) Estimate(values []float64) float64 {
 		s = e.Gamma*s + v
 	}
 	return s
+}
+
+func (e TSEEMA) EstimateEach(values []float64) []float64 {
+	out := make([]float64, len(values))
+	var s float64
+	for i, v := range values {
+		s = e.Gamma*s + v
+		out[i] = s
+	}
+	return out
 }
 
 func (e TSEEMA) String() string { return fmt.Sprintf("tse-ema(γ=%g)", e.Gamma) }

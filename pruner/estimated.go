@@ -28,11 +28,13 @@ func (e Estimated) Prune(s Study, t Trial) bool {
 // up to it.
 func (e Estimated) transform(t Trial) Trial {
 	values := make([]float64, len(t.Curve))
-	out := t
-	out.Curve = make([]Point, len(t.Curve))
 	for i, p := range t.Curve {
 		values[i] = p.Value
-		out.Curve[i] = Point{Step: p.Step, Value: e.Estimator.Estimate(values[:i+1])}
+	}
+	out := t
+	out.Curve = make([]Point, len(t.Curve))
+	for i, v := range e.Estimator.EstimateEach(values) {
+		out.Curve[i] = Point{Step: t.Curve[i].Step, Value: v}
 	}
 	return out
 }

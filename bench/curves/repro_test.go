@@ -145,35 +145,6 @@ func TestReproPruners(t *testing.T) {
 	}
 }
 
-// TestEstimatedShortcutReal checks the simulator's Estimated shortcut
-// (sim.go) against the pruner's own Estimated.Prune on real curves with
-// the real median pruner: the results must be identical.
-func TestEstimatedShortcutReal(t *testing.T) {
-	runs := loadReal(t)
-	_, groups := ByCorpus(runs)
-	p, err := pruner.Spec{Type: "median", Estimator: "tse-ema"}.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if base, est := unwrap(p); est == nil || base == p {
-		t.Fatalf("Spec{median, tse-ema}.Build() = %T, want a pruner.Estimated (the shortcut would not apply)", p)
-	}
-	for seed := range uint64(2) {
-		cfg := Config{Trials: 40, Workers: 4, Seed: seed}
-		a, err := Simulate(groups["scratch/ted-zh-en"], p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := Simulate(groups["scratch/ted-zh-en"], hidden{p}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a != b || a.Pruned == 0 {
-			t.Errorf("seed %d: shortcut %+v, Estimated.Prune %+v", seed, a, b)
-		}
-	}
-}
-
 // median is the middle of x (the mean of the two middles for an even
 // length); +Inf values sort last, so a median stays finite while fewer
 // than half the studies completed nothing.

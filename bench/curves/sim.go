@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/boaopt/boa/curve"
 	"github.com/boaopt/boa/pruner"
 )
 
@@ -76,19 +75,9 @@ func Simulate(runs []Run, p pruner.Pruner, c Config) (Result, error) {
 	rng := rand.New(rand.NewPCG(c.Seed, pcgStream))
 	drawn := rng.Perm(len(runs))[:n]
 
-	// An Estimated pruner rebuilds every trial's estimated curve at every
-	// call, O(trials·steps²) per call for TSE-EMA: about 10 s for one
-	// study of 100 robust19 runs (curves of up to 569 checkpoints), 200
-	// times the shortcut's 50 ms. The simulator instead
-	// estimates each point once, when it is reported, and asks the base
-	// pruner on the estimated curves as Estimated would (a minimising
-	// study). Estimators are pure functions of the curve prefix, so the
-	// decisions are the same; TestEstimatedShortcut checks it.
-	base, est := unwrap(p)
-
 	res := Result{Best: math.Inf(1), Oracle: math.Inf(1)}
 	curves := make([][]float64, n)        // the drawn runs' full curves, by trial number
-	reported := make([][]pruner.Point, n) // what each trial reported, estimated if est != nil
+	reported := make([][]pruner.Point, n) // what each trial reported
 	states := make([]pruner.State, n)
 	for i, j := range drawn {
 		curves[i] = runs[j].Curve
@@ -115,11 +104,7 @@ func Simulate(runs []Run, p pruner.Pruner, c Config) (Result, error) {
 		still := running[:0]
 		for _, i := range running {
 			step := len(reported[i]) + 1
-			v := curves[i][step-1]
-			if est != nil {
-				v = est.Estimate(curves[i][:step])
-			}
-			reported[i] = append(reported[i], pruner.Point{Step: int64(step), Value: v})
+			reported[i] = append(reported[i], pruner.Point{Step: int64(step), Value: curves[i][step-1]})
 			res.Cost++
 
 			snap = snap[:started]
@@ -128,7 +113,7 @@ func Simulate(runs []Run, p pruner.Pruner, c Config) (Result, error) {
 			}
 			study := pruner.Study{Name: name, Maximize: false, Trials: snap}
 			switch {
-			case base.Prune(study, snap[i]):
+			case p.Prune(study, snap[i]):
 				states[i] = pruner.Pruned
 				res.Pruned++
 			case step == len(curves[i]):
@@ -143,16 +128,4 @@ func Simulate(runs []Run, p pruner.Pruner, c Config) (Result, error) {
 	}
 	res.Regret = res.Best - res.Oracle
 	return res, nil
-}
-
-// unwrap splits an Estimated pruner into its base and estimator; any other
-// pruner is returned as it is with a nil estimator.
-func unwrap(p pruner.Pruner) (pruner.Pruner, curve.Estimator) {
-	switch e := p.(type) {
-	case pruner.Estimated:
-		return e.Base, e.Estimator
-	case *pruner.Estimated:
-		return e.Base, e.Estimator
-	}
-	return p, nil
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/boaopt/boa/curve"
 	"github.com/boaopt/boa/pruner"
 )
 
@@ -162,30 +161,6 @@ func TestSimulateSnapshots(t *testing.T) {
 		}
 		if k == 1 && log[0] != "0@1:false" {
 			t.Errorf("first decision %s, want trial 0 at step 1", log[0])
-		}
-	}
-}
-
-// hidden hides an Estimated pruner from the simulator's shortcut, so the
-// pruner rebuilds the estimated study at every call as it does in a real
-// study.
-type hidden struct{ pruner.Pruner }
-
-func TestEstimatedShortcut(t *testing.T) {
-	runs := synthetic(80)
-	for _, est := range []curve.Estimator{curve.TSEEMA{Gamma: 0.999}, curve.TSEE{E: 1}, curve.TSE{}} {
-		var fast, slow []string
-		cfg := Config{Trials: 40, Workers: 4, Seed: 3}
-		a, err := Simulate(runs, pruner.Estimated{Base: toyMedian{log: &fast}, Estimator: est}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := Simulate(runs, hidden{pruner.Estimated{Base: toyMedian{log: &slow}, Estimator: est}}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a != b || !slices.Equal(fast, slow) || a.Pruned == 0 {
-			t.Errorf("%v: shortcut %+v, Estimated.Prune %+v; decisions equal %v", est, a, b, slices.Equal(fast, slow))
 		}
 	}
 }
