@@ -10,19 +10,25 @@
 // to the repository root, and the environment variable BOA_NMTLC
 // (EnvNMTLC) overrides it in the tests, which skip when the file is absent.
 //
-// Simulate replays one study: n runs of one corpus drawn at random without
-// replacement, trained by k asynchronous workers on a simulated clock where
-// each checkpoint costs one unit; every trial reports its curve one
-// checkpoint at a time (step i for the i-th checkpoint, value the
-// perplexity, minimised) and the pruner is asked after every report, with
-// a snapshot of the whole study as a real study would give it. It measures:
+// Simulate replays one study: n traces (here the runs of one corpus,
+// Run.Trace) drawn at random without replacement, trained by k
+// asynchronous workers on a simulated clock where each checkpoint costs
+// one unit; every trial reports its curve one checkpoint at a time (step i
+// for the i-th checkpoint, value the perplexity, minimised) and the pruner
+// is asked after every report, with a snapshot of the whole study as a
+// real study would give it. It measures:
 //
 //   - cost: the checkpoints trained over all trials, against the cost
 //     without pruning (the drawn curves' total length);
-//   - quality: the best perplexity_optimal (a run's lowest dev perplexity,
-//     its best checkpoint) among completed trials, since a study keeps
-//     completed trials only, and the regret against the best of all n drawn
-//     runs, which is what the study finds without pruning.
+//   - quality: the best Quality among completed trials, here
+//     perplexity_optimal (a run's lowest dev perplexity, its best
+//     checkpoint), since a study keeps completed trials only, and the
+//     regret against the best of all n drawn traces, which is what the
+//     study finds without pruning.
+//
+// A Trace keeps what a trial reports apart from what it is worth, so other
+// benchmarks replay their own curves: bench/tse reports training losses
+// and judges a completed trial by its test error.
 //
 // TestReproPruners compares no pruning, the median and 25th-percentile
 // pruners, successive halving (ASHA) and Hyperband with Optuna's defaults,

@@ -73,8 +73,10 @@ func TestReproPruners(t *testing.T) {
 	// slots, so the tables do not depend on the scheduling.
 	type job struct{ corpus, seed, pruner int }
 	results := make([][][]Result, len(names))
+	traces := make([][]Trace, len(names))
 	var jobs []job
-	for c := range names {
+	for c, name := range names {
+		traces[c] = Traces(groups[name])
 		results[c] = make([][]Result, len(cs))
 		for p := range cs {
 			results[c][p] = make([]Result, seeds)
@@ -94,7 +96,7 @@ func TestReproPruners(t *testing.T) {
 				// Seed s+1 for every pruner: all pruners see the same n runs in
 				// the same order, so the comparison is paired.
 				cfg := Config{Trials: n, Workers: k, Seed: uint64(j.seed + 1)}
-				r, err := Simulate(groups[names[j.corpus]], cs[j.pruner].p, cfg)
+				r, err := Simulate(traces[j.corpus], cs[j.pruner].p, cfg)
 				if err != nil {
 					mu.Lock()
 					errs = append(errs, fmt.Errorf("%s, %s, seed %d: %w", names[j.corpus], cs[j.pruner].name, cfg.Seed, err))

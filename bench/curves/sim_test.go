@@ -113,7 +113,7 @@ func (c *checker) Prune(s pruner.Study, t pruner.Trial) bool {
 }
 
 func TestSimulateBounds(t *testing.T) {
-	runs := synthetic(50)
+	runs := Traces(synthetic(50))
 	res, err := Simulate(runs, never{}, Config{Trials: 20, Workers: 3, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -139,6 +139,7 @@ func TestSimulateBounds(t *testing.T) {
 
 func TestSimulateSnapshots(t *testing.T) {
 	runs := synthetic(60)
+	traces := Traces(runs)
 	for _, k := range []int{1, 4} {
 		var log []string
 		c := &checker{t: t, inner: toyMedian{log: &log}, workers: k, runs: map[int][]float64{}}
@@ -148,14 +149,14 @@ func TestSimulateSnapshots(t *testing.T) {
 		for i, j := range drawn {
 			c.runs[i] = runs[j].Curve
 		}
-		res, err := Simulate(runs, c, Config{Trials: 30, Workers: k, Seed: 11})
+		res, err := Simulate(traces, c, Config{Trials: 30, Workers: k, Seed: 11})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if c.calls != res.Cost || res.Completed+res.Pruned != 30 || res.Pruned == 0 || res.Cost >= res.FullCost {
 			t.Errorf("k = %d: %+v after %d calls; want one call per checkpoint, every trial decided, some pruned", k, res, c.calls)
 		}
-		again, _ := Simulate(runs, toyMedian{}, Config{Trials: 30, Workers: k, Seed: 11})
+		again, _ := Simulate(traces, toyMedian{}, Config{Trials: 30, Workers: k, Seed: 11})
 		if again != res {
 			t.Errorf("k = %d: rerun gave %+v, first run %+v", k, again, res)
 		}
@@ -165,8 +166,53 @@ func TestSimulateSnapshots(t *testing.T) {
 	}
 }
 
+// A completed trial is worth its Quality, not its curve's values: Best
+// and Oracle are Qualities, and the draw does not depend on the curves.
+func TestSimulateQuality(t *testing.T) {
+	runs := synthetic(40)
+	traces := Traces(runs)
+	flat := make([]Trace, len(runs)) // the same runs, reporting a flat curve, worth −index
+	for i, r := range runs {
+		if traces[i].Quality != r.Best() {
+			t.Fatalf("run %d: Trace().Quality %v, want Best %v", i, traces[i].Quality, r.Best())
+		}
+		flat[i] = Trace{Curve: make([]float64, len(r.Curve)), Quality: -float64(i)}
+	}
+	cfg := Config{Trials: 15, Workers: 2, Seed: 5}
+	drawn := rand.New(rand.NewPCG(cfg.Seed, pcgStream)).Perm(len(runs))[:cfg.Trials]
+	oracle := 0.0
+	for _, j := range drawn {
+		oracle = min(oracle, -float64(j))
+	}
+	a, err := Simulate(traces, never{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Simulate(flat, never{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.FullCost != a.FullCost || b.Oracle != oracle || b.Best != oracle || b.Regret != 0 {
+		t.Errorf("flat traces: %+v, want full cost %d (the same draw) and best = oracle = %v", b, a.FullCost, oracle)
+	}
+	// Pruning every trial but the first to start: the first trial's
+	// Quality is the best found.
+	c, err := Simulate(flat, firstOnly{}, Config{Trials: 15, Workers: 1, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Completed != 1 || c.Best != -float64(drawn[0]) || c.Regret != c.Best-oracle {
+		t.Errorf("first trial only: %+v, want best %v (trial 0 is trace %d), regret against %v", c, -float64(drawn[0]), drawn[0], oracle)
+	}
+}
+
+// firstOnly prunes every trial except trial 0.
+type firstOnly struct{}
+
+func (firstOnly) Prune(_ pruner.Study, t pruner.Trial) bool { return t.Number != 0 }
+
 func TestSimulateErrors(t *testing.T) {
-	runs := synthetic(5)
+	runs := Traces(synthetic(5))
 	for _, c := range []struct {
 		p   pruner.Pruner
 		cfg Config
@@ -179,5 +225,9 @@ func TestSimulateErrors(t *testing.T) {
 		if _, err := Simulate(runs, c.p, c.cfg); err == nil {
 			t.Errorf("%+v with %v: no error", c.cfg, c.p)
 		}
+	}
+	runs[2].Curve = nil
+	if _, err := Simulate(runs, never{}, Config{Trials: 5, Workers: 1}); err == nil {
+		t.Error("a trace with an empty curve: no error")
 	}
 }
