@@ -30,8 +30,11 @@ func trainLoss(e Epoch) float64 { return e.TrainLoss }
 // and the TSE-aware pruners of spec §9.5, which compare an estimator of
 // the training-loss curve. Under an estimator the median compares the
 // latest estimate, not the best so far (pruner.Percentile.Latest).
+//
+// Two more compare at about equal cost: the median on the validation loss
+// with 5 warm-up epochs prunes less, the 35th percentile on TSE-EMA more.
 func prunings() []pruning {
-	e1 := 1
+	e1, q35, warm5 := 1, 35.0, int64(5)
 	return []pruning{
 		{"none", pruner.Spec{Type: "none"}, valLoss},
 		{"median, validation loss", pruner.Spec{Type: "median"}, valLoss},
@@ -40,6 +43,8 @@ func prunings() []pruning {
 		{"median, TSE-EMA (γ=0.999) of training loss", pruner.Spec{Type: "median", Estimator: "tse-ema"}, trainLoss},
 		{"median, TSE-E (E=1) of training loss", pruner.Spec{Type: "median", Estimator: "tse-e", E: &e1}, trainLoss},
 		{"successive_halving, TSE-EMA (γ=0.999) of training loss", pruner.Spec{Type: "successive_halving", Estimator: "tse-ema"}, trainLoss},
+		{"median with 5 warm-up epochs, validation loss", pruner.Spec{Type: "median", NWarmupSteps: &warm5}, valLoss},
+		{"percentile 35, TSE-EMA (γ=0.999) of training loss", pruner.Spec{Type: "percentile", Percentile: &q35, Estimator: "tse-ema"}, trainLoss},
 	}
 }
 
