@@ -29,6 +29,12 @@ func TestQuantiles(t *testing.T) {
 	if !math.IsNaN(Median(nil)) {
 		t.Error("Median of nothing is not NaN")
 	}
+	// An infinite value (a study that completed nothing) next to the
+	// median: 0·Inf gave NaN.
+	inf := math.Inf(1)
+	if m, m2 := Median([]float64{1, inf, 2}), Median([]float64{1, inf, 2, inf}); m != 2 || m2 != inf {
+		t.Errorf("medians with +Inf: %v and %v, want 2 and +Inf", m, m2)
+	}
 	v := []float64{3, 1, 2}
 	Median(v)
 	if !slices.Equal(v, []float64{3, 1, 2}) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boaopt/boa/bench"
 	"github.com/boaopt/boa/pruner"
 )
 
@@ -127,7 +128,7 @@ func TestReproPruners(t *testing.T) {
 			full[s], oracle[s] = float64(r.FullCost), r.Oracle
 		}
 		fmt.Printf("\n%s (%d runs; n = %d drawn per study, k = %d workers, %d seeds; no-pruning cost median %.0f checkpoints, best-of-n perplexity median %.3f)\n\n",
-			name, len(groups[name]), n, k, seeds, median(full), median(oracle))
+			name, len(groups[name]), n, k, seeds, bench.Median(full), bench.Median(oracle))
 		fmt.Println("| pruner | cost / no-pruning cost (median) | regret, perplexity (median) | best run of the n kept |")
 		fmt.Println("|---|---|---|---|")
 		for p, cont := range cs {
@@ -141,21 +142,8 @@ func TestReproPruners(t *testing.T) {
 					kept++
 				}
 			}
-			fmt.Printf("| %s | %.3f | %.3f | %.0f%% (%d/%d) |\n", cont.name, median(frac), median(regret),
+			fmt.Printf("| %s | %.3f | %.3f | %.0f%% (%d/%d) |\n", cont.name, bench.Median(frac), bench.Median(regret),
 				100*float64(kept)/float64(seeds), kept, seeds)
 		}
 	}
-}
-
-// median is the middle of x (the mean of the two middles for an even
-// length); +Inf values sort last, so a median stays finite while fewer
-// than half the studies completed nothing.
-func median(x []float64) float64 {
-	y := slices.Clone(x)
-	slices.Sort(y)
-	m := len(y) / 2
-	if len(y)%2 == 1 {
-		return y[m]
-	}
-	return (y[m-1] + y[m]) / 2
 }

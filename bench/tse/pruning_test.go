@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/boaopt/boa/bench"
 	"github.com/boaopt/boa/bench/curves"
 	"github.com/boaopt/boa/pruner"
 )
@@ -148,7 +148,7 @@ func TestReproTSEPruning(t *testing.T) {
 		full[s], oracle[s] = float64(r.FullCost), r.Oracle
 	}
 	fmt.Printf("\nTSE-aware pruning on digits (%d architectures trained once for %d epochs; n = %d drawn per study, k = %d workers, %d seeds; without pruning %.0f epochs, best-of-n test error median %.4f)\n\n",
-		p.N, p.Config.Epochs, n, k, seeds, median(full), median(oracle))
+		p.N, p.Config.Epochs, n, k, seeds, bench.Median(full), bench.Median(oracle))
 	fmt.Println("| contender | epochs trained / epochs without pruning (median) | regret, test error (median) | best of the n kept | test error of the best completed trial (median) |")
 	fmt.Println("|---|---|---|---|---|")
 	for c, cont := range cs {
@@ -162,19 +162,7 @@ func TestReproTSEPruning(t *testing.T) {
 				kept++
 			}
 		}
-		fmt.Printf("| %s | %.3f | %.4f | %.0f%% (%d/%d) | %.4f |\n", cont.name, median(frac), median(regret),
-			100*float64(kept)/float64(seeds), kept, seeds, median(best))
+		fmt.Printf("| %s | %.3f | %.4f | %.0f%% (%d/%d) | %.4f |\n", cont.name, bench.Median(frac), bench.Median(regret),
+			100*float64(kept)/float64(seeds), kept, seeds, bench.Median(best))
 	}
-}
-
-// median is the middle of x (the mean of the two middles for an even
-// length); +Inf, a study that completed nothing, sorts last.
-func median(x []float64) float64 {
-	y := slices.Clone(x)
-	slices.Sort(y)
-	m := len(y) / 2
-	if len(y)%2 == 1 {
-		return y[m]
-	}
-	return (y[m-1] + y[m]) / 2
 }

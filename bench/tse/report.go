@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/boaopt/boa/bench"
 	"github.com/boaopt/boa/curve"
 )
 
@@ -129,14 +130,14 @@ func (res *Result) Report(w io.Writer) []Acceptance {
 		sp.Train.Len(), sp.Val.Len(), sp.Test.Len(), len(res.Archs), disconnected, p.Config.Epochs, p.Seeds,
 		p.Config.Width, p.Config.Cells, p.Config.Batch, p.Config.LR, p.Config.Momentum)
 	fmt.Fprintf(w, "training: %d runs in %.1f s wall on %d workers; per run (one architecture, one seed) mean %.2f s, median %.2f s, max %.2f s (%s, seed %d)\n",
-		len(secs), res.Wall, res.Workers, mean(secs), quantile(secs, 0.5), slices.Max(secs), res.Archs[slowA], slowS+1)
+		len(secs), res.Wall, res.Workers, mean(secs), bench.Quantile(secs, 0.5), slices.Max(secs), res.Archs[slowA], slowS+1)
 	fmt.Fprintf(w, "final test accuracy (seed mean): min %.3f, quartiles %.3f / %.3f / %.3f, max %.3f\n",
-		slices.Min(res.Final), quantile(res.Final, 0.25), quantile(res.Final, 0.5), quantile(res.Final, 0.75), slices.Max(res.Final))
+		slices.Min(res.Final), bench.Quantile(res.Final, 0.25), bench.Quantile(res.Final, 0.5), bench.Quantile(res.Final, 0.75), slices.Max(res.Final))
 	if of := res.firstOverfit(); len(of) == 0 {
 		fmt.Fprintf(w, "training loss below %g within T_end: no first-seed curve gets there, so Algorithm 12 gives 0.9·T_end\n\n", curve.OverfitLoss)
 	} else {
 		fmt.Fprintf(w, "training loss below %g within T_end: %d of %d first-seed curves; first such epoch min %d, median %g, max %d\n\n",
-			curve.OverfitLoss, len(of), len(res.Archs), slices.Min(of), quantile(intsToFloats(of), 0.5), slices.Max(of))
+			curve.OverfitLoss, len(of), len(res.Archs), slices.Min(of), bench.Quantile(intsToFloats(of), 0.5), slices.Max(of))
 	}
 
 	tab := res.Table()
@@ -203,21 +204,6 @@ func mean(x []float64) float64 {
 		s += v
 	}
 	return s / float64(len(x))
-}
-
-// quantile interpolates linearly between order statistics; NaN if empty.
-func quantile(x []float64, q float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(x)
-	slices.Sort(s)
-	h := q * float64(len(s)-1)
-	lo := int(h)
-	if lo+1 >= len(s) {
-		return s[lo]
-	}
-	return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
 }
 
 func intsToFloats(x []int) []float64 {
