@@ -191,19 +191,19 @@ func (s Spec) percentile(typ string, bad func(string, ...any)) Pruner {
 			p.Q = *q
 		}
 	}
-	p.StartupTrials = orDefault(bad, "n_startup_trials", s.NStartupTrials, 5, 0, "")
-	p.WarmupSteps = orDefault(bad, "n_warmup_steps", s.NWarmupSteps, 0, 0, "")
-	p.IntervalSteps = orDefault(bad, "interval_steps", s.IntervalSteps, 1, 1, "")
-	p.MinTrials = orDefault(bad, "n_min_trials", s.NMinTrials, 1, 1, "")
+	p.StartupTrials = orDefault(bad, "n_startup_trials", s.NStartupTrials, p.StartupTrials, 0, "")
+	p.WarmupSteps = orDefault(bad, "n_warmup_steps", s.NWarmupSteps, p.WarmupSteps, 0, "")
+	p.IntervalSteps = orDefault(bad, "interval_steps", s.IntervalSteps, p.IntervalSteps, 1, "")
+	p.MinTrials = orDefault(bad, "n_min_trials", s.NMinTrials, p.MinTrials, 1, "")
 	return p
 }
 
 func (s Spec) halving(bad func(string, ...any)) Pruner {
 	h := NewSuccessiveHalving()
-	h.MinResource = orDefault(bad, "min_resource", s.MinResource, 0, 1, " (leave it out for auto)")
-	h.ReductionFactor = orDefault(bad, "reduction_factor", s.ReductionFactor, 4, 2, "")
-	h.MinEarlyStoppingRate = orDefault(bad, "min_early_stopping_rate", s.MinEarlyStoppingRate, 0, 0, "")
-	h.BootstrapCount = orDefault(bad, "bootstrap_count", s.BootstrapCount, 0, 0, "")
+	h.MinResource = orDefault(bad, "min_resource", s.MinResource, h.MinResource, 1, " (leave it out for auto)")
+	h.ReductionFactor = orDefault(bad, "reduction_factor", s.ReductionFactor, h.ReductionFactor, 2, "")
+	h.MinEarlyStoppingRate = orDefault(bad, "min_early_stopping_rate", s.MinEarlyStoppingRate, h.MinEarlyStoppingRate, 0, "")
+	h.BootstrapCount = orDefault(bad, "bootstrap_count", s.BootstrapCount, h.BootstrapCount, 0, "")
 	if h.BootstrapCount > 0 && s.MinResource == nil {
 		bad("pruner.bootstrap_count: %d needs a min_resource (Optuna refuses bootstrap_count > 0 with min_resource auto)", h.BootstrapCount)
 	}
@@ -212,11 +212,11 @@ func (s Spec) halving(bad func(string, ...any)) Pruner {
 
 func (s Spec) hyperband(bad func(string, ...any)) Pruner {
 	h := NewHyperband()
-	h.MinResource = orDefault(bad, "min_resource", s.MinResource, 1, 1, "")
-	h.MaxResource = orDefault(bad, "max_resource", s.MaxResource, 0, max(h.MinResource, 1),
+	h.MinResource = orDefault(bad, "min_resource", s.MinResource, h.MinResource, 1, "")
+	h.MaxResource = orDefault(bad, "max_resource", s.MaxResource, h.MaxResource, max(h.MinResource, 1),
 		" (at least min_resource; leave it out for auto)")
-	h.ReductionFactor = orDefault(bad, "reduction_factor", s.ReductionFactor, 3, 2, "")
-	h.BootstrapCount = orDefault(bad, "bootstrap_count", s.BootstrapCount, 0, 0, "")
+	h.ReductionFactor = orDefault(bad, "reduction_factor", s.ReductionFactor, h.ReductionFactor, 2, "")
+	h.BootstrapCount = orDefault(bad, "bootstrap_count", s.BootstrapCount, h.BootstrapCount, 0, "")
 	if h.BootstrapCount > 0 && s.MaxResource == nil {
 		bad("pruner.bootstrap_count: %d needs a max_resource (Optuna refuses bootstrap_count > 0 with max_resource auto)", h.BootstrapCount)
 	}
@@ -244,8 +244,8 @@ func (s Spec) threshold(bad func(string, ...any)) Pruner {
 	if p.Lower > p.Upper {
 		bad("pruner.lower: %v is above pruner.upper %v, want lower ≤ upper", p.Lower, p.Upper)
 	}
-	p.WarmupSteps = orDefault(bad, "n_warmup_steps", s.NWarmupSteps, 0, 0, "")
-	p.IntervalSteps = orDefault(bad, "interval_steps", s.IntervalSteps, 1, 1, "")
+	p.WarmupSteps = orDefault(bad, "n_warmup_steps", s.NWarmupSteps, p.WarmupSteps, 0, "")
+	p.IntervalSteps = orDefault(bad, "interval_steps", s.IntervalSteps, p.IntervalSteps, 1, "")
 	return p
 }
 
