@@ -93,11 +93,13 @@ func (*Auto) Choice(sp *space.Space, budget int) string {
 	return "cocabo"
 }
 
-// sampler returns the instance auto uses for sp, made once for each choice
-// and design size so that its warm starts are kept between calls (an Auto
-// shared by studies of different spaces gives each its own design).
-func (a *Auto) sampler(sp *space.Space, budget int) Sampler {
-	name, init := a.Choice(sp, budget), designSize(sp)
+// Chosen returns the instance auto uses for h's space and budget, made
+// once for each choice and design size so that its warm starts are kept
+// between calls (an Auto shared by studies of different spaces gives each
+// its own design).
+func (a *Auto) Chosen(h *History) Sampler {
+	sp := h.Space
+	name, init := a.Choice(sp, h.Budget), designSize(sp)
 	key := autoKey{name, init}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -133,10 +135,10 @@ func autoCoCaBO(sp *space.Space) *CoCaBO {
 
 // Designing is the Designing of the sampler auto chooses for h.Space.
 func (a *Auto) Designing(h *History) bool {
-	d, ok := a.sampler(h.Space, h.Budget).(Designer)
+	d, ok := a.Chosen(h).(Designer)
 	return ok && d.Designing(h)
 }
 
 func (a *Auto) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
-	return a.sampler(h.Space, h.Budget).Suggest(ctx, h, rng)
+	return a.Chosen(h).Suggest(ctx, h, rng)
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sort"
-	"strings"
 
 	"github.com/boaopt/boa/space"
 )
@@ -174,8 +172,17 @@ type BatchSampler interface {
 	SuggestBatch(ctx context.Context, h *History, n int, rng *rand.Rand) ([][]float64, error)
 }
 
+// Chooser is a Sampler that hands every suggestion to another sampler it
+// chooses for the study (auto chooses by the space and the budget), so
+// that SuggestBatch can ask the chosen one for a joint batch.
+type Chooser interface {
+	Sampler
+	// Chosen returns the sampler that makes the suggestions for h.
+	Chosen(h *History) Sampler
+}
+
 // SuggestBatch proposes n points for a synchronous batch: jointly when s
-// (or, for auto, the sampler it chooses for h.Space) is a BatchSampler,
+// (or, for a Chooser, the sampler it chooses for h) is a BatchSampler,
 // else one at a time, each seeing the earlier ones as pending (Kriging
 // Believer in gpbo). The points come back rounded (Space.Round), each
 // with its Origin (a joint batch is all design or all model). rng(i) is
@@ -183,8 +190,8 @@ type BatchSampler interface {
 // rng(h.Trials). h is not modified.
 func SuggestBatch(ctx context.Context, s Sampler, h *History, n int, rng func(trial int) *rand.Rand) ([][]float64, []Origin, error) {
 	inner := s
-	if a, ok := s.(*Auto); ok {
-		inner = a.sampler(h.Space, h.Budget)
+	if c, ok := s.(Chooser); ok {
+		inner = c.Chosen(h)
 	}
 	if bs, ok := inner.(BatchSampler); ok && n > 1 {
 		o := origin(s, h)
@@ -216,62 +223,4 @@ func SuggestBatch(ctx context.Context, s Sampler, h *History, n int, rng func(tr
 		hb.Trials++
 	}
 	return us, origins, nil
-}
-
-var registry = map[string]func() Sampler{
-	"random":      func() Sampler { return Random{} },
-	"sobol":       func() Sampler { return Sobol{} },
-	"gpbo":        func() Sampler { return NewGPBO() },
-	"auto":        func() Sampler { return NewAuto() },
-	"cocabo":      func() Sampler { return cocaboAlias() },
-	"cocabo-auto": func() Sampler { return NewCoCaBO() },
-	"cocabo-0":    func() Sampler { return NewCoCaBOFixed(0) },
-	"cocabo-0.5":  func() Sampler { return NewCoCaBOFixed(0.5) },
-	"cocabo-1":    func() Sampler { return NewCoCaBOFixed(1) },
-	"onehot-gp":   func() Sampler { return NewOneHotGP() },
-
-	"casmopolitan": func() Sampler { return NewCasmopolitan() },
-
-	"tpe": func() Sampler { return NewTPE() },
-
-	"kb":          func() Sampler { return newKB(false) },
-	"cl-min":      func() Sampler { return newKB(true) },
-	"ts":          func() Sampler { return newTS() },
-	"playbook":    func() Sampler { p := NewPlaybook(true, false); p.name = "playbook"; return p },
-	"playbook-l":  func() Sampler { return NewPlaybook(false, false) },
-	"playbook-h":  func() Sampler { return NewPlaybook(true, false) },
-	"playbook-ll": func() Sampler { return NewPlaybook(false, true) },
-	"playbook-hl": func() Sampler { return NewPlaybook(true, true) },
-
-	"nasbowl":      func() Sampler { return NewNASBOWL() },
-	"nasbowl-r":    func() Sampler { return &NASBOWL{name: "nasbowl-r"} },
-	"nasbowl-ucb":  func() Sampler { return &NASBOWL{UCB: true, name: "nasbowl-ucb"} },
-	"nasbowl-vh":   func() Sampler { return &NASBOWL{Depths: []int{0}, name: "nasbowl-vh"} },
-	"nasbowl-edge": func() Sampler { return &NASBOWL{Mutation: true, Kernel: GraphKernelEdge, name: "nasbowl-edge"} },
-	"nasbowl-gcn":  func() Sampler { return &NASBOWL{Mutation: true, Kernel: GraphKernelGCN, name: "nasbowl-gcn"} },
-	"001-bo-wl":    func() Sampler { return NewGraphLCB(GraphKernelWL) },
-	"001-bo-edge":  func() Sampler { return NewGraphLCB(GraphKernelEdge) },
-	"001-bo-gcn":   func() Sampler { return NewGraphLCB(GraphKernelGCN) },
-	"re":           func() Sampler { return Evolution{} },
-	"ls":           func() Sampler { return LocalSearch{} },
-	"rs":           func() Sampler { return RandomUntried{} },
-}
-
-// Names lists the registered sampler names.
-func Names() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// New returns the sampler registered under name.
-func New(name string) (Sampler, error) {
-	mk, ok := registry[strings.ToLower(name)]
-	if !ok {
-		return nil, fmt.Errorf("unknown sampler %q (known: %s)", name, strings.Join(Names(), ", "))
-	}
-	return mk(), nil
 }
