@@ -99,7 +99,7 @@ func (*Auto) Choice(sp *space.Space, budget int) string {
 // its own design).
 func (a *Auto) Chosen(h *History) Sampler {
 	sp := h.Space
-	name, init := a.Choice(sp, h.Budget), designSize(sp)
+	name, init := a.Choice(sp, h.Budget), DesignSize(sp)
 	key := autoKey{name, init}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -128,7 +128,7 @@ func (a *Auto) Chosen(h *History) Sampler {
 // design size (at most the papers' 24) and the copula on y.
 func autoCoCaBO(sp *space.Space) *CoCaBO {
 	c := NewCoCaBO()
-	c.InitPoints = min(designSize(sp), c.initPoints())
+	c.InitPoints = min(DesignSize(sp), c.initPoints())
 	c.Copula = true
 	return c
 }

@@ -56,9 +56,9 @@ func BenchmarkGPBOBatchOneByOne(b *testing.B) {
 	if _, err := g.fit(sp, obs[:n-1], rng); err != nil {
 		b.Fatal(err)
 	}
-	warm := g.warm.get("", len(g.warm.p))
+	warm := g.warm.Get("", len(g.warm.p))
 	for b.Loop() {
-		g.warm.set("", warm, 0) // fitted to the n−1 earlier observations
+		g.warm.Set("", warm, 0) // fitted to the n−1 earlier observations
 		h := &History{Space: sp, Seed: 1, Trials: n, Observed: obs}
 		for s := range batch {
 			u, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(s))))
@@ -145,10 +145,10 @@ func benchSuggest(b *testing.B, n, d int) {
 	if _, err := g.fit(sp, obs[:n-1], rng); err != nil {
 		b.Fatal(err)
 	}
-	warm := g.warm.get("", len(g.warm.p))
+	warm := g.warm.Get("", len(g.warm.p))
 	var spent time.Duration
 	for b.Loop() {
-		g.warm.set("", warm, 0)
+		g.warm.Set("", warm, 0)
 		start := time.Now()
 		for s := range steps {
 			h := &History{Space: sp, Seed: 1, Trials: n + s, Observed: obs[:n+s]}

@@ -72,7 +72,7 @@ type Casmopolitan struct {
 	Logger        *slog.Logger // where fallbacks are reported; nil means slog.Default()
 
 	mu   sync.Mutex
-	warm warmStart    // last fitted hyper-parameters of the local GP
+	warm WarmStart    // last fitted hyper-parameters of the local GP
 	memo *casmoDesign // last guided-restart design
 }
 
@@ -137,7 +137,7 @@ func (c *Casmopolitan) Designing(h *History) bool {
 }
 
 func (c *Casmopolitan) designing(st *casmoState, h *History) bool {
-	return designing(len(st.local), len(h.Pending), c.InitPoints)
+	return InDesign(len(st.local), len(h.Pending), c.InitPoints)
 }
 
 // trustRegion is where a proposal must lie: categorical coordinates
@@ -165,7 +165,7 @@ func (c *Casmopolitan) propose(ctx context.Context, h *History, rng *rand.Rand) 
 		return nil, trustRegion{}, err
 	}
 	st := c.replay(cs, h)
-	seen := h.seen()
+	seen := Seen(h)
 	if c.designing(st, h) {
 		pts, tr := c.design(cs, h, st)
 		for _, u := range pts {
@@ -367,5 +367,5 @@ func (cs *casmoSpace) sampleUnseen(tr trustRegion, seen map[string]bool, rng *ra
 			return u, tr
 		}
 	}
-	return untried(cs.sp, seen, u, rng), trustRegion{centre: tr.centre, whole: true}
+	return Untried(cs.sp, seen, u, rng), trustRegion{centre: tr.centre, whole: true}
 }

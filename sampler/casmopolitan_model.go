@@ -98,25 +98,25 @@ func (c *Casmopolitan) transformY(y []float64) []float64 {
 // fitLocal fits the GP of the current epoch (the reference code resets
 // it at each restart) by gp.Fit with Restarts starts, warm-started from
 // the previous fit when the kernel has the same parameters, or reuses the
-// previous fit when it was to the same data (warmStart.reuse).
+// previous fit when it was to the same data (WarmStart.reuse).
 //
 // The GP has a constant prior mean c fitted with the other
 // hyper-parameters (gpytorch's ConstantMean) [spec §5.6; reference code:
 // xingchenwan/Casmopolitan]: gp.MeanConstant profiles c out, so c needs
 // no warm start of its own.
 //
-// Long epochs get gpbo's deviation for speed (fullFit): the fit was 86 %
+// Long epochs get gpbo's deviation for speed (FullFit): the fit was 86 %
 // of a suggestion at 300 trials on Ackley-53, 1.3 s; the papers' budgets
 // (150–200) stay below it (docs/casmopolitan.md, "Long epochs").
 func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng *rand.Rand) (*gp.GP, error) {
 	k := c.newKernel(cs, true)
 	cfg := gp.Config{Kernel: k, Noise: casmoNoiseInit, NoiseBound: casmoNoiseBound, Mean: gp.MeanConstant, Restarts: c.Restarts, MaxIter: c.FitIters, Rand: rng}
-	m, data := c.warm.reuse("", k, gp.MeanConstant, X, y, false)
+	m, data := c.warm.Reuse("", k, gp.MeanConstant, X, y, false)
 	if m != nil {
 		return m, nil
 	}
-	cfg.Warm = c.warm.get("", k.NumParams()+1)
-	polish := c.RefitEvery > 1 && len(y)%c.RefitEvery != 0 || !fullFit(len(y))
+	cfg.Warm = c.warm.Get("", k.NumParams()+1)
+	polish := c.RefitEvery > 1 && len(y)%c.RefitEvery != 0 || !FullFit(len(y))
 	if cfg.Warm != nil && polish {
 		cfg.Restarts = 1
 	}
@@ -124,7 +124,7 @@ func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng 
 	if err != nil {
 		return nil, err
 	}
-	c.warm.set("", m.Params(), data)
+	c.warm.Set("", m.Params(), data)
 	return m, nil
 }
 

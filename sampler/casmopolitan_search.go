@@ -40,7 +40,7 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *History,
 	for i, p := range pend {
 		pend[i] = cs.features(p, nil)
 	}
-	m, fantasised := believeAll(m, pend)
+	m, fantasised := BelieveAll(m, pend)
 	// The incumbent is the best value inside the trust region (spec §5.5
 	// Decision): the epoch's best, which is the centre, on the GP's scale,
 	// or a fantasy below it, since Kriging Believer counts the fantasies
@@ -48,7 +48,7 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *History,
 	// them EI peaked beside a pending point fantasised below the centre:
 	// 47 of 70 batch points lay within 1e-6 of a pending one
 	// (TestPendingPointsAreNotNearlyRepeated).
-	best := fantasyIncumbent(slices.Min(y), fantasised)
+	best := FantasyIncumbent(slices.Min(y), fantasised)
 	var af acq.Function = acq.LogEI{Best: best}
 	if strings.ToLower(c.Acquisition) == AcqEI {
 		af = acq.EI{Best: best}

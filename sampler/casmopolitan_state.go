@@ -97,7 +97,7 @@ func (c *Casmopolitan) replay(cs *casmoSpace, h *History) *casmoState {
 			i = end // a step of the epoch that ended
 			continue
 		}
-		for ; i < end && (len(st.local) == 0 || modelFree(obs[i], len(st.local) < c.InitPoints)); i++ {
+		for ; i < end && (len(st.local) == 0 || ModelFree(obs[i], len(st.local) < c.InitPoints)); i++ {
 			st.local = append(st.local, i) // the epoch's design, or its first point
 		}
 		if i == end {

@@ -124,7 +124,7 @@ type CoCaBO struct {
 
 	name string // registry alias, when it differs from the derived name
 
-	warm warmStart // last fitted hyper-parameters, keyed by the model layout
+	warm WarmStart // last fitted hyper-parameters, keyed by the model layout
 
 	banditsOnly sync.Once // warns once that the space leaves the GP nothing to do
 
@@ -159,15 +159,8 @@ func (c *CoCaBO) Name() string {
 	return "cocabo-" + strconv.FormatFloat(c.Lambda, 'g', -1, 64)
 }
 
-func orDefault(v, d int) int {
-	if v > 0 {
-		return v
-	}
-	return d
-}
-
-func (c *CoCaBO) initPoints() int { return orDefault(c.InitPoints, cocaboInit) }
-func (c *CoCaBO) refitEvery() int { return orDefault(c.RefitEvery, cocaboRefit) }
+func (c *CoCaBO) initPoints() int { return OrDefault(c.InitPoints, cocaboInit) }
+func (c *CoCaBO) refitEvery() int { return OrDefault(c.RefitEvery, cocaboRefit) }
 
 // horizon returns T of the tuned γ for rounds of b plays: Budget when
 // set; else the rounds that the study's budget B leaves after the n0
@@ -203,7 +196,7 @@ func (c *CoCaBO) logger() *slog.Logger {
 
 func (c *CoCaBO) check() error {
 	if !(c.Lambda >= 0 && c.Lambda <= 1) {
-		return fmt.Errorf("cocabo: Lambda = %v; the mixture weight must lie in [0, 1]", c.Lambda)
+		return fmt.Errorf("cocabo: Lambda = %v; the mixture weight must Lie in [0, 1]", c.Lambda)
 	}
 	if c.Reward != "" && c.Reward != CoCaBORewardData && c.Reward != CoCaBORewardArms {
 		return fmt.Errorf("cocabo: unknown reward normalisation %q (known: %s, %s)", c.Reward, CoCaBORewardData, CoCaBORewardArms)
@@ -253,11 +246,11 @@ func (c *CoCaBO) Designing(h *History) bool {
 
 // designing is Designing on a space with categorical parameters.
 func (c *CoCaBO) designing(h *History) bool {
-	return designing(len(h.Observed), len(h.Pending), c.initPoints())
+	return InDesign(len(h.Observed), len(h.Pending), c.initPoints())
 }
 
 // Suggest proposes the next point [000 Alg. 5]: an untried uniform random
-// point (freshDesignPoint) while the completed and pending trials are
+// point (FreshDesignPoint) while the completed and pending trials are
 // fewer than InitPoints, or fewer than half of them have completed
 // (designing); then h drawn from the agents rebuilt from the history, and
 // x maximising UCB (κ = Kappa) on the mixture-kernel GP with h fixed,
@@ -272,7 +265,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 		return c.fallback().Suggest(ctx, h, rng)
 	}
 	if c.designing(h) {
-		return untriedPoint(h, rng), nil
+		return UntriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -282,7 +275,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	for j, a := range agents {
 		arms[j] = a.Draw(rng)
 	}
-	seen := h.seen()
+	seen := Seen(h)
 	model, err := c.model(l, h.Observed, 1, rng)
 	if err != nil {
 		c.logger().Warn("cocabo: surrogate fit failed; proposing a random point not tried yet, if one is left", "trial", h.Trials, "err", err)

@@ -94,7 +94,7 @@ func replayEXP3(l *mixedLayout, obs []Observation, n0, budget int, overArms bool
 	for i, o := range obs {
 		h := l.arms(o.X)
 		t.add(h, o.Y)
-		if modelFree(o, i < n0) || math.IsNaN(o.Y) || math.IsInf(o.Y, 0) {
+		if ModelFree(o, i < n0) || math.IsNaN(o.Y) || math.IsInf(o.Y, 0) {
 			continue
 		}
 		for j, c := range h {
@@ -107,7 +107,7 @@ func replayEXP3(l *mixedLayout, obs []Observation, n0, budget int, overArms bool
 // replayEXP3M rebuilds the batch agents, one EXP3.M per categorical
 // variable with b plays and γ_j = BatchGamma(N_j, b, budget) [002 Alg. 8;
 // mixed spec §4.3], by replaying the observations batch by batch. The
-// design points and the enqueued ones (modelFree) only enter the reward
+// design points and the enqueued ones (ModelFree) only enter the reward
 // statistics, and so do the other members of their batches. The rest are
 // grouped by the batch they were proposed in (Observation.Batch), so the
 // replay keeps to the real batches when a trial failed (it is not in obs)
@@ -132,7 +132,7 @@ func replayEXP3M(l *mixedLayout, obs []Observation, n0, b, budget int, overArms 
 		case i >= n0:
 			batch[i] = -1 - (i-n0)/b
 		}
-		if modelFree(o, i < n0) {
+		if ModelFree(o, i < n0) {
 			initial[batch[i]] = true
 		}
 		if !math.IsNaN(o.Y) && !math.IsInf(o.Y, 0) {

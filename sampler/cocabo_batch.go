@@ -45,7 +45,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 	if len(l.cat) == 0 {
 		return c.fallbackBatch(ctx, h, n, rng)
 	}
-	seen := h.seen()
+	seen := Seen(h)
 	if c.designing(h) {
 		return freshPoints(l, seen, n, rng), nil
 	}
@@ -150,7 +150,7 @@ func unseenPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Ran
 			}
 		}
 	}
-	u := untried(l.sp, seen, l.sp.Sample(rng), rng)
+	u := Untried(l.sp, seen, l.sp.Sample(rng), rng)
 	if arms != nil && seen[l.sp.Key(u)] {
 		return randomWithArms(l, arms, rng)
 	}

@@ -2,7 +2,6 @@ package sampler
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -49,7 +48,7 @@ func (c *CoCaBO) kernel(l *mixedLayout) kernel.Kernel {
 // t = (len(obs) − InitPoints)/step is a multiple of RefitEvery or when
 // there is no usable cache; otherwise the cached values are reused
 // [000 §5.5; mixed spec §4.1], as they are when they were fitted to the
-// same data (warmStart.reuse). step is 1 for Suggest and b for
+// same data (WarmStart.reuse). step is 1 for Suggest and b for
 // SuggestBatch, so that RefitEvery counts batches as the reference code
 // does.
 func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Rand) (*gp.GP, error) {
@@ -65,7 +64,7 @@ func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Ra
 	k := c.kernel(l)
 	key := fmt.Sprintf("%v|%v|%d|%g|%t|%t|%t|%t", l.cat, l.levels, len(l.cont), c.Lambda, c.LearnLambda, c.ARD, c.SumHalf, c.Copula)
 	t := max(0, len(obs)-c.initPoints()) / max(1, step)
-	m, data := c.warm.reuse(key, k, gp.MeanZero, X, y, t%c.refitEvery() != 0)
+	m, data := c.warm.Reuse(key, k, gp.MeanZero, X, y, t%c.refitEvery() != 0)
 	if m != nil {
 		return m, nil
 	}
@@ -73,17 +72,17 @@ func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Ra
 	if restarts <= 0 {
 		restarts = cocaboRestarts
 	}
-	m, err := gp.Fit(X, y, gp.Config{Kernel: k, Restarts: restarts, Rand: rng, Warm: c.warm.get(key, k.NumParams()+1)})
+	m, err := gp.Fit(X, y, gp.Config{Kernel: k, Restarts: restarts, Rand: rng, Warm: c.warm.Get(key, k.NumParams()+1)})
 	if err != nil {
 		return nil, err
 	}
-	c.warm.set(key, m.Params(), data)
+	c.warm.Set(key, m.Params(), data)
 	return m, nil
 }
 
 // believeMixed is Kriging Believer on CoCaBO's inputs [000 App. B.1,
 // Alg. 17]: every point is added at its posterior mean, at once, as gpbo's
-// believe does (which says why that equals adding them one after
+// Believe does (which says why that equals adding them one after
 // another); points the model cannot take (a duplicate with too little
 // noise) are skipped.
 func believeMixed(l *mixedLayout, m *gp.GP, pts [][]float64) *gp.GP {
@@ -91,7 +90,7 @@ func believeMixed(l *mixedLayout, m *gp.GP, pts [][]float64) *gp.GP {
 	for i, p := range pts {
 		F[i] = l.features(p, nil)
 	}
-	m, _ = believeAll(m, F)
+	m, _ = BelieveAll(m, F)
 	return m
 }
 
@@ -161,30 +160,19 @@ func (c *CoCaBO) argmax(l *mixedLayout, model *gp.GP, arms []int, obs []Observat
 		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
 	}
 	var starts [][]float64
-	if i := bestIndex(obs); i >= 0 {
+	if i := BestIndex(obs); i >= 0 {
 		s := slices.Clone(obs[i].X)
 		fix(s)
 		starts = append(starts, s)
 	}
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
-		Candidates: orDefault(c.Candidates, cocaboCandidates),
+		Candidates: OrDefault(c.Candidates, cocaboCandidates),
 		Top:        top,
 		Starts:     starts,
-		Batch:      acqBatch(model, af, l.features),
+		Batch:      AcqBatch(model, af, l.features),
 	}, rng)
 	if err != nil {
 		return nil, err
 	}
 	return res.X, nil
-}
-
-// bestIndex returns the index of the smallest finite Y, or −1.
-func bestIndex(obs []Observation) int {
-	best, idx := math.Inf(1), -1
-	for i, o := range obs {
-		if o.Y < best {
-			best, idx = o.Y, i
-		}
-	}
-	return idx
 }

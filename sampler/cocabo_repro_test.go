@@ -234,7 +234,7 @@ func TestReproFig52(t *testing.T) {
 				}
 			}
 		}
-		r := result{best: h.Observed[bestIndex(h.Observed)].Y, hist: hist}
+		r := result{best: h.Observed[BestIndex(h.Observed)].Y, hist: hist}
 		for j := range hist {
 			for a, k := range hist[j] {
 				if k > hist[j][r.mode[j]] {

@@ -264,7 +264,7 @@ func checkLegal(t *testing.T, sp *space.Space, u []float64) {
 // TestCoCaBOFindsToyOptimum: 40 evaluations reach the best categories.
 func TestCoCaBOFindsToyOptimum(t *testing.T) {
 	h := toyHistory(t, fastCoCaBO(), 40, 5)
-	best := h.Observed[bestIndex(h.Observed)]
+	best := h.Observed[BestIndex(h.Observed)]
 	if best.Y > 0.05 {
 		t.Fatalf("best value %v after 40 evaluations (%v), want <= 0.05", best.Y, h.Space.Decode(best.X))
 	}
@@ -315,7 +315,7 @@ func TestCoCaBOBatch(t *testing.T) {
 	if err != nil || len(pts) != 5 {
 		t.Fatalf("batch of 5 from 4 unseen configurations: %d points, %v", len(pts), err)
 	}
-	seen, repeats := hc.seen(), 0
+	seen, repeats := Seen(hc), 0
 	for _, u := range pts {
 		checkLegal(t, cat, u)
 		if k := cat.Key(u); seen[k] {
@@ -334,7 +334,7 @@ func checkBatch(t *testing.T, h *History, pts [][]float64, b int) {
 	if len(pts) != b {
 		t.Fatalf("batch of %d points, want %d", len(pts), b)
 	}
-	seen := h.seen()
+	seen := Seen(h)
 	for _, u := range pts {
 		checkLegal(t, h.Space, u)
 		k := h.Space.Key(u)
@@ -357,7 +357,7 @@ func TestBatchFantasiesUsePosteriorMeans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, fm := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, h.seen(), rng)
+	pts, fm := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, Seen(h), rng)
 	if fm.Len() != m.Len()+3 {
 		t.Fatalf("model has %d points after 3 fantasies, want %d", fm.Len(), m.Len()+3)
 	}

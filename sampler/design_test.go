@@ -47,7 +47,7 @@ func TestDesignCountsPendingTrials(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := slices.Equal(u, untriedPoint(h, rand.New(rand.NewPCG(3, 4)))); got != tc.design {
+		if got := slices.Equal(u, UntriedPoint(h, rand.New(rand.NewPCG(3, 4)))); got != tc.design {
 			t.Errorf("cocabo, %d completed and %d pending: design point %v, want %v", tc.done, tc.pending, got, tc.design)
 		}
 		_, tr, err := c.propose(context.Background(), history(tc.done, tc.pending), rand.New(rand.NewPCG(3, 4)))

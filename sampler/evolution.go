@@ -30,12 +30,12 @@ func (Evolution) Name() string { return "re" }
 
 // Designing is true for the random initial population.
 func (Evolution) Designing(h *History) bool {
-	return designing(len(h.Observed), len(h.Pending), evolutionInit)
+	return InDesign(len(h.Observed), len(h.Pending), evolutionInit)
 }
 
 func (e Evolution) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	if e.Designing(h) {
-		return untriedPoint(h, rng), nil
+		return UntriedPoint(h, rng), nil
 	}
 	pop := h.Observed[max(0, len(h.Observed)-evolutionPopulation):]
 	var parent Observation
@@ -48,13 +48,13 @@ func (e Evolution) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]flo
 	if c, err := cellOf(h.Space); err == nil {
 		mutate = func(u []float64) []float64 { return c.mutate(u, rng) }
 	}
-	seen := h.seen()
+	seen := Seen(h)
 	for range maxFreshTries {
 		if u := mutate(parent.X); !seen[h.Space.Key(u)] {
 			return u, nil
 		}
 	}
-	return untriedPoint(h, rng), nil
+	return UntriedPoint(h, rng), nil
 }
 
 // mutateParams returns u with each parameter redrawn uniformly with
@@ -93,5 +93,5 @@ func (RandomUntried) Name() string { return "rs" }
 func (RandomUntried) Designing(*History) bool { return true }
 
 func (RandomUntried) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
-	return untriedPoint(h, rng), nil
+	return UntriedPoint(h, rng), nil
 }

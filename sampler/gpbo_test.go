@@ -20,8 +20,8 @@ import (
 // every 10th hyper-parameter fit runs all its starts (docs/gp-defaults.md).
 func TestFullFit(t *testing.T) {
 	for n, want := range map[int]bool{1: true, 150: true, 200: true, 201: false, 209: false, 210: true, 215: false, 1000: true} {
-		if got := fullFit(n); got != want {
-			t.Errorf("fullFit(%d) = %v, want %v", n, got, want)
+		if got := FullFit(n); got != want {
+			t.Errorf("FullFit(%d) = %v, want %v", n, got, want)
 		}
 	}
 }
@@ -113,7 +113,7 @@ func TestBelieveAllAtOnceIsKrigingBeliever(t *testing.T) {
 	for range 6 {
 		pending = append(pending, sp.Sample(rng))
 	}
-	atOnce, low := believe(sp, m, pending)
+	atOnce, low := Believe(sp, m, pending)
 	oneByOne, want := m, math.Inf(1)
 	for _, p := range pending {
 		f := sp.Features(p, nil)
@@ -157,7 +157,7 @@ func TestConstantLiarLiesAtTheBest(t *testing.T) {
 		h.Pending = append(h.Pending, sp.Sample(rng))
 	}
 	h.Pending = append(h.Pending, h.Pending[0])
-	lied := lie(sp, m, h)
+	lied := Lie(sp, m, h)
 	for _, p := range h.Pending {
 		f := sp.Features(p, nil)
 		before, _ := m.Predict(f)

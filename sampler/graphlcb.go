@@ -49,7 +49,7 @@ func (*GraphLCB) CheckSpace(sp *space.Space) error {
 
 // Designing is true while the 10 uniform cells are proposed.
 func (*GraphLCB) Designing(h *History) bool {
-	return designing(len(h.Observed), len(h.Pending), nasbowlInit)
+	return InDesign(len(h.Observed), len(h.Pending), nasbowlInit)
 }
 
 func (g *GraphLCB) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
@@ -57,7 +57,7 @@ func (g *GraphLCB) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]flo
 	if err != nil {
 		return nil, err
 	}
-	seen := h.seen()
+	seen := Seen(h)
 	if g.Designing(h) {
 		return randomCells(h, c, seen, 1, rng)[0], nil
 	}
@@ -85,8 +85,8 @@ func (g *GraphLCB) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]flo
 // (24 on NB201), so most of those draws repeat and the pool is mostly
 // uniform.
 func hybridPool(h *History, c cell, seen map[string]bool, rng *rand.Rand) [][]float64 {
-	incumbent := h.Observed[bestIndex(h.Observed)].X
-	near := h.Space.Neighbours(incumbent)
+	Incumbent := h.Observed[BestIndex(h.Observed)].X
+	near := h.Space.Neighbours(Incumbent)
 	in := map[string]bool{}
 	var out [][]float64
 	for range 2 * graphLCBCandidates {

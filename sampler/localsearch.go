@@ -40,7 +40,7 @@ func (LocalSearch) Designing(h *History) bool { return len(h.Observed) == 0 }
 
 func (l LocalSearch) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	if l.Designing(h) {
-		return untriedPoint(h, rng), nil
+		return UntriedPoint(h, rng), nil
 	}
 	sp := h.Space
 	cur := h.Observed[0]
@@ -53,7 +53,7 @@ func (l LocalSearch) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]f
 			cur, near = o, neighbourKeys(sp, o.X)
 		}
 	}
-	seen := h.seen()
+	seen := Seen(h)
 	var open [][]float64
 	for _, v := range sp.Neighbours(cur.X) {
 		if !seen[sp.Key(v)] {
@@ -61,7 +61,7 @@ func (l LocalSearch) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]f
 		}
 	}
 	if len(open) == 0 { // a local optimum: restart
-		return untriedPoint(h, rng), nil
+		return UntriedPoint(h, rng), nil
 	}
 	return open[rng.IntN(len(open))], nil
 }

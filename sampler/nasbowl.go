@@ -86,7 +86,7 @@ func (n *NASBOWL) CheckSpace(sp *space.Space) error {
 
 // Designing is true while the initial random architectures are proposed.
 func (n *NASBOWL) Designing(h *History) bool {
-	return designing(len(h.Observed), len(h.Pending), cmp.Or(n.InitPoints, nasbowlInit))
+	return InDesign(len(h.Observed), len(h.Pending), cmp.Or(n.InitPoints, nasbowlInit))
 }
 
 func (n *NASBOWL) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
@@ -106,7 +106,7 @@ func (n *NASBOWL) SuggestBatch(ctx context.Context, h *History, b int, rng *rand
 	if err != nil {
 		return nil, err
 	}
-	seen := h.seen()
+	seen := Seen(h)
 	if n.Designing(h) {
 		return randomCells(h, c, seen, b, rng), nil
 	}

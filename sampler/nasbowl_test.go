@@ -79,7 +79,7 @@ func TestNASBOWLCheckSpace(t *testing.T) {
 		h.Observed = append(h.Observed, Observation{X: u, Y: y + 0.01*rng.Float64()})
 		h.Trials++
 	}
-	if best := bestValue(h.Observed); best > 0 {
+	if best := BestValue(h.Observed); best > 0 {
 		t.Errorf("best %v after 30 on the 5-node cell, want ≤ 0 (five or more sep_conv)", best)
 	}
 }
@@ -111,7 +111,7 @@ func TestNASBOWLBatch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		seen := h.seen()
+		seen := Seen(h)
 		if len(us) != 5 {
 			t.Fatalf("%s: %d points for a batch of 5", name, len(us))
 		}
@@ -145,7 +145,7 @@ func runNAS(t *testing.T, s Sampler, seed uint64, budget, b int) float64 {
 			h.Trials++
 		}
 	}
-	return bestValue(h.Observed)
+	return BestValue(h.Observed)
 }
 
 // TestNASBOWLFindsGoodCells: on the synthetic oracle, NAS-BOWL (b = 5)
@@ -181,7 +181,7 @@ func TestEvolution(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h.seen()[h.Space.Key(u)] {
+		if Seen(h)[h.Space.Key(u)] {
 			t.Fatalf("%v was tried already", h.Space.Decode(u))
 		}
 		near := slices.ContainsFunc(pop, func(o Observation) bool {
@@ -273,7 +273,7 @@ func TestNASBOWLOddHistories(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			for _, u := range us {
-				if ch.seen()[sp.Key(u)] {
+				if Seen(ch)[sp.Key(u)] {
 					t.Errorf("%s proposed %v, tried already", name, sp.Decode(u))
 				}
 				if _, err := c.graph(u); err != nil {
@@ -299,7 +299,7 @@ func TestLocalSearch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h.seen()[sp.Key(u)] {
+		if Seen(h)[sp.Key(u)] {
 			t.Fatalf("%v proposed again", sp.Decode(u))
 		}
 		if len(h.Observed) > 0 && !slices.ContainsFunc(h.Observed, func(o Observation) bool { return neighbourKeys(sp, o.X)[sp.Key(u)] }) {
@@ -308,7 +308,7 @@ func TestLocalSearch(t *testing.T) {
 		y, _ := p.Evaluate(sp.Decode(u), noise)
 		h.Observed = append(h.Observed, Observation{X: u, Y: y})
 	}
-	best := bestValue(h.Observed)
+	best := BestValue(h.Observed)
 	t.Logf("best %.3f after 120 (optimum 3.5), %d restarts", best, restarts)
 	if best > 4 || restarts == 0 {
 		t.Errorf("best %v, %d restarts: want ≤ 4 and at least one restart (24 neighbours per cell)", best, restarts)
@@ -325,8 +325,8 @@ func TestLocalSearch(t *testing.T) {
 func TestGraphLCB(t *testing.T) {
 	h := synthHistory(20, 6)
 	c, _ := cellOf(h.Space)
-	pool := hybridPool(h, c, h.seen(), rand.New(rand.NewPCG(1, 1)))
-	near := neighbourKeys(h.Space, h.Observed[bestIndex(h.Observed)].X)
+	pool := hybridPool(h, c, Seen(h), rand.New(rand.NewPCG(1, 1)))
+	near := neighbourKeys(h.Space, h.Observed[BestIndex(h.Observed)].X)
 	nearIn := 0
 	for _, u := range pool {
 		if near[h.Space.Key(u)] {

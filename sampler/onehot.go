@@ -47,30 +47,30 @@ func (*OneHotGP) Name() string { return "onehot-gp" }
 // Designing reports whether fewer than InitPoints trials have completed,
 // so that the next suggestion is a point of the initial design.
 func (o *OneHotGP) Designing(h *History) bool {
-	return len(h.Observed) < orDefault(o.InitPoints, onehotInit)
+	return len(h.Observed) < OrDefault(o.InitPoints, onehotInit)
 }
 
-// Suggest proposes an untried uniform point (freshDesignPoint) while fewer
+// Suggest proposes an untried uniform point (FreshDesignPoint) while fewer
 // than InitPoints trials have completed, else the maximiser of the rounded
 // acquisition, with pending, failed and pruned trials fantasised at their
 // posterior mean (Kriging Believer).
 func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
 	if o.Designing(h) {
-		return untriedPoint(h, rng), nil
+		return UntriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	model, err := o.fit(sp, h.Observed, rng)
 	if err != nil {
-		o.logger().Warn("onehot-gp: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
-		return untriedPoint(h, rng), nil
+		o.logger().Warn("onehot-gp: surrogate fit failed; proposing an Untried random point", "trial", h.Trials, "err", err)
+		return UntriedPoint(h, rng), nil
 	}
-	model, _ = believe(sp, model, h.WithoutValue()) // LCB has no incumbent
+	model, _ = Believe(sp, model, h.WithoutValue()) // LCB has no incumbent
 	af := acq.LCB{Kappa: o.Kappa}
-	objective, free := acqObjective(sp, model, af)
-	seen := h.seen()
+	objective, free := AcqObjective(sp, model, af)
+	seen := Seen(h)
 	dom := opt.Domain{
 		Dim: sp.Len(), Free: free, Round: sp.Round, // no Neighbours: categories never move after sampling
 		Candidates: func(n int, rng *rand.Rand) [][]float64 {
@@ -83,13 +83,13 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
 	}
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
-		Candidates: orDefault(o.Candidates, onehotCandidates),
+		Candidates: OrDefault(o.Candidates, onehotCandidates),
 		Top:        onehotTop,
-		Batch:      acqBatch(model, af, sp.Features),
+		Batch:      AcqBatch(model, af, sp.Features),
 	}, rng)
 	if err != nil {
-		o.logger().Warn("onehot-gp: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
-		return untriedPoint(h, rng), nil
+		o.logger().Warn("onehot-gp: acquisition optimisation found no new point; proposing an Untried random point", "trial", h.Trials, "err", err)
+		return UntriedPoint(h, rng), nil
 	}
 	return res.X, nil
 }

@@ -98,20 +98,20 @@ func (p *Playbook) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 		return nil, err
 	}
 	if p.Designing(h) {
-		return freshDesignPoint(h, sobolPoint(h, h.Trials, p.Model.logger()), rng), nil
+		return FreshDesignPoint(h, SobolPoint(h, h.Trials, p.Model.logger()), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	model, af, err := p.penalised(h, rng)
 	if err != nil {
-		p.Model.logger().Warn("playbook: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
-		return untriedPoint(h, rng), nil
+		p.Model.logger().Warn("playbook: surrogate fit failed; proposing an Untried random point", "trial", h.Trials, "err", err)
+		return UntriedPoint(h, rng), nil
 	}
-	u, err := maximizeAcquisition(h.Space, model, af, h, p.Model.Candidates, rng)
+	u, err := MaximizeAcquisition(h.Space, model, af, h, p.Model.Candidates, rng)
 	if err != nil {
-		p.Model.logger().Warn("playbook: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
-		return untriedPoint(h, rng), nil
+		p.Model.logger().Warn("playbook: acquisition optimisation found no new point; proposing an Untried random point", "trial", h.Trials, "err", err)
+		return UntriedPoint(h, rng), nil
 	}
 	return u, nil
 }
@@ -139,7 +139,7 @@ func (p *Playbook) penalised(h *History, rng *rand.Rand) (standardised, acq.Func
 	if err != nil {
 		return standardised{}, nil, err
 	}
-	believed, _ := believe(h.Space, fitted, slices.Concat(h.Failed, h.Pruned))
+	believed, _ := Believe(h.Space, fitted, slices.Concat(h.Failed, h.Pruned))
 	model := newStandardised(believed)
 	return model, p.acquisition(h.Space, model, h, rng), nil
 }
@@ -152,7 +152,7 @@ func (p *Playbook) acquisition(sp *space.Space, model standardised, h *History, 
 	if strings.EqualFold(p.Positivity, "offset") {
 		af.Positivity = acq.Offset{Min: minOnRandomPoints(sp, model, base, rng)}
 	}
-	best := model.toStandard(bestValue(h.Observed))
+	best := model.toStandard(BestValue(h.Observed))
 	nf := sp.NumFeatures()
 	lengths := lengthscales(model.GP, nf)
 	local := p.Local && lengths != nil

@@ -37,20 +37,6 @@ const (
 	OriginUser       Origin = "user"   // enqueued by the user (study.Enqueue)
 )
 
-// modelFree reports whether o is a point no model chose, a design point
-// or an enqueued one, by its recorded origin. When none is recorded it
-// returns inDesign, whether o's position in the history is that of a
-// design point in a sequential study (among the design's first n).
-func modelFree(o Observation, inDesign bool) bool {
-	switch o.Origin {
-	case OriginDesign, OriginUser:
-		return true
-	case OriginModel:
-		return false
-	}
-	return inDesign
-}
-
 // History is everything a sampler may use to make a suggestion.
 type History struct {
 	Space    *space.Space
@@ -77,40 +63,6 @@ type History struct {
 // half of the model's suggestions re-ran a pruned configuration
 // (docs/samplers.md, "Failed trials", "Pruned trials").
 func (h *History) WithoutValue() [][]float64 { return slices.Concat(h.Pending, h.Failed, h.Pruned) }
-
-// designing reports whether CoCaBO or CASMOPOLITAN, whose designs have n
-// points, should propose a design point, given the trials completed since
-// the design began and the pending ones: while they number fewer than n
-// together, and while fewer than half the design has completed, since the
-// model needs data (Ax's Sobol step waits for half its trials the same
-// way). In a parallel study the pending trials are mostly design points
-// still running. Counting the completed trials alone, as Optuna's
-// n_startup_trials does and gpbo still does, made w workers run w − 1
-// design points too many. With more than n/2 workers the half rule still
-// proposes design points beyond n; their recorded Origin keeps the
-// replays from taking them for bandit plays (replayEXP3) or trust-region
-// steps (Casmopolitan.replay). A failed or pruned design trial still makes
-// way for another. gpbo keeps no such state, and its design of
-// max(5, d + 1) points is too small to start the model without w − 1 of them
-// (docs/samplers.md, "Parallel workers").
-func designing(completed, pending, n int) bool {
-	return 2*completed < n || completed+pending < n
-}
-
-// seen returns the keys (Space.Key) of the configurations tried so far:
-// evaluated, running, failed or pruned. The model-based samplers never
-// propose them again while there are others.
-func (h *History) seen() map[string]bool {
-	without := h.WithoutValue()
-	seen := make(map[string]bool, len(h.Observed)+len(without))
-	for _, o := range h.Observed {
-		seen[h.Space.Key(o.X)] = true
-	}
-	for _, u := range without {
-		seen[h.Space.Key(u)] = true
-	}
-	return seen
-}
 
 // Designer is a Sampler that says which of its suggestions are model-free
 // design points (every sampler of this package: random and sobol make

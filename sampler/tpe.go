@@ -49,7 +49,7 @@ func (t *TPE) Name() string { return "tpe" }
 // been pruned (Optuna's n_startup_trials counts both), so that the next
 // suggestion is a uniform random point.
 func (t *TPE) Designing(h *History) bool {
-	return len(h.Observed)+len(h.Pruned) < orDefault(t.Startup, 10)
+	return len(h.Observed)+len(h.Pruned) < OrDefault(t.Startup, 10)
 }
 
 // Suggest draws Candidates values of each parameter from its l and takes
@@ -62,11 +62,11 @@ func (t *TPE) Designing(h *History) bool {
 // configurations").
 func (t *TPE) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
 	if t.Designing(h) {
-		return untriedPoint(h, rng), nil
+		return UntriedPoint(h, rng), nil
 	}
 	sp := h.Space
 	good, bad := t.split(h)
-	d, nc := sp.Len(), orDefault(t.Candidates, 24)
+	d, nc := sp.Len(), OrDefault(t.Candidates, 24)
 	draws := make([][]float64, nc) // draws[j]: joint candidate j
 	for j := range draws {
 		draws[j] = make([]float64, d)
@@ -92,7 +92,7 @@ func (t *TPE) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64,
 		}
 		best[i] = draws[top][i]
 	}
-	seen := h.seen()
+	seen := Seen(h)
 	sp.Round(best)
 	if !seen[sp.Key(best)] {
 		return best, nil
@@ -122,7 +122,7 @@ func bestUntried(h *History, draws, score [][]float64, seen map[string]bool, rng
 		}
 	}
 	if pick == nil {
-		return untriedPoint(h, rng)
+		return UntriedPoint(h, rng)
 	}
 	return pick
 }

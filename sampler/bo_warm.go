@@ -10,12 +10,12 @@ import (
 	"github.com/boaopt/boa/kernel"
 )
 
-// warmStart is the only state a GP sampler keeps between calls: the last
+// WarmStart is the only state a GP sampler keeps between calls: the last
 // fitted log hyper-parameters (then the log noise), the start of the next
 // fit or, between refits, the values reused as they are. key names the
 // model layout they belong to, so a sampler reused on another space starts
 // cold. It is safe for concurrent use.
-type warmStart struct {
+type WarmStart struct {
 	mu   sync.Mutex
 	key  string
 	p    []float64
@@ -25,7 +25,7 @@ type warmStart struct {
 
 // get returns a copy of the stored values if they belong to key and there
 // are n of them, else nil.
-func (w *warmStart) get(key string, n int) []float64 {
+func (w *WarmStart) Get(key string, n int) []float64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.key != key || len(w.p) != n {
@@ -39,7 +39,7 @@ func (w *warmStart) get(key string, n int) []float64 {
 // the same data again is wasted: the points of a batch asked one by one
 // (study.AskBatch), or an ask after a trial that failed, see the same
 // observations, and at n = 1000 a full fit takes seconds.
-func (w *warmStart) fittedTo(key string, n int, data uint64) []float64 {
+func (w *WarmStart) FittedTo(key string, n int, data uint64) []float64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.key != key || len(w.p) != n || w.data != data {
@@ -53,12 +53,12 @@ func (w *warmStart) fittedTo(key string, n int, data uint64) []float64 {
 // betweenRefits, at the last fitted values whatever their data; nil when
 // neither applies or the values no longer factorise, and the caller fits.
 // data is the data's fingerprint, for set.
-func (w *warmStart) reuse(key string, k kernel.Kernel, mean gp.Mean, X [][]float64, y []float64, betweenRefits bool) (m *gp.GP, data uint64) {
+func (w *WarmStart) Reuse(key string, k kernel.Kernel, mean gp.Mean, X [][]float64, y []float64, betweenRefits bool) (m *gp.GP, data uint64) {
 	n := k.NumParams() + 1
 	data = fingerprint(X, y)
-	p := w.fittedTo(key, n, data)
+	p := w.FittedTo(key, n, data)
 	if p == nil && betweenRefits {
-		p = w.get(key, n)
+		p = w.Get(key, n)
 	}
 	if p != nil {
 		nk := k.NumParams()
@@ -73,7 +73,7 @@ func (w *warmStart) reuse(key string, k kernel.Kernel, mean gp.Mean, X [][]float
 }
 
 // set stores the values p fitted for key to the data of fingerprint data.
-func (w *warmStart) set(key string, p []float64, data uint64) {
+func (w *WarmStart) Set(key string, p []float64, data uint64) {
 	w.mu.Lock()
 	w.key, w.p, w.data = key, p, data
 	w.fits++

@@ -1,0 +1,165 @@
+package sampler
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/boaopt/boa/acq"
+	"github.com/boaopt/boa/opt"
+	"github.com/boaopt/boa/qmc"
+	"github.com/boaopt/boa/space"
+)
+
+// MaximizeAcquisition maximises af on model over the encoded space, from
+// candidates raw points (0: opt's default) and the incumbent, never
+// returning a configuration h has tried. Continuous and
+// numeric discrete coordinates are refined by gradient steps (the latter
+// relaxed, then rounded); categoricals move by local search; small
+// discrete spaces are enumerated exactly.
+func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function, h *History, candidates int, rng *rand.Rand) ([]float64, error) {
+	objective, free := AcqObjective(sp, model, af)
+	continuous := false
+	for _, p := range sp.Params() {
+		continuous = continuous || p.Kind == space.Float
+	}
+	// Never propose a configuration that is already evaluated or running:
+	// near a converged optimum the incumbent itself can win the search.
+	seen := Seen(h)
+	dom := opt.Domain{
+		Dim: sp.Len(), Free: free, Round: sp.Round, Neighbours: sp.Neighbours,
+		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
+	}
+	if !continuous {
+		// A small discrete space is enumerated exactly (issue 2, item 4).
+		if pts, ok := sp.Enumerate(enumerateLimit); ok {
+			dom.Candidates = func(int, *rand.Rand) [][]float64 { return pts }
+		}
+	} else if combos, ok := sp.Enumerate(comboLimit); ok && len(combos) > 1 {
+		dom.Candidates = cycleCombos(sp, combos)
+	}
+	var starts [][]float64
+	if x := Incumbent(h); x != nil {
+		starts = [][]float64{x}
+	}
+	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
+		Candidates: candidates,
+		Starts:     starts,
+		Batch:      AcqBatch(model, af, sp.Features),
+	}, rng)
+	if err != nil {
+		return nil, err
+	}
+	return res.X, nil
+}
+
+// AcqObjective returns the acquisition af of model as a function of the
+// encoded point u, with its gradient over the coordinates that gradient
+// steps may move (free: Float, Int and Ordinal; Int and Ordinal are
+// relaxed and rounded); categorical and inactive coordinates get 0.
+func AcqObjective(sp *space.Space, model acq.Model, af acq.Function) (f func(u, grad []float64) float64, free []bool) {
+	fb := make([]float64, sp.NumFeatures())
+	fg := make([]float64, sp.NumFeatures())
+	free = make([]bool, sp.Len())
+	for i, p := range sp.Params() {
+		free[i] = p.Kind == space.Float || p.Kind == space.Int || p.Kind == space.Ordinal
+	}
+	return func(u, grad []float64) float64 {
+		f := sp.Features(u, fb)
+		if grad == nil {
+			return af.Eval(model, f, nil)
+		}
+		v := af.Eval(model, f, fg)
+		active := sp.Active(u)
+		for i := range grad {
+			grad[i] = 0
+			if free[i] && active[i] {
+				grad[i] = fg[sp.FeatureIndex(i)]
+			}
+		}
+		return v
+	}, free
+}
+
+// AcqBatch is the opt.MaximizeSettings.Batch of an acquisition objective:
+// it maps each encoded point to the model's inputs with features and
+// scores them all with acq.EvalBatch, which gives the objective's values
+// bit for bit in a fraction of the time (docs/performance.md).
+func AcqBatch(model acq.BatchModel, af acq.Function, features func(u, dst []float64) []float64) func(U [][]float64, values []float64) {
+	return func(U [][]float64, values []float64) {
+		F := make([][]float64, len(U))
+		for i, u := range U {
+			F[i] = features(u, nil)
+		}
+		acq.EvalBatch(af, model, F, values)
+	}
+}
+
+// incumbent is the point of the best completed trial (the first of equal
+// ones), nil with none. The acquisition's refinement starts there too,
+// since near a narrow optimum the raw candidates rarely land close enough
+// to it (without it, playbook-h's median regret on Ackley-5 with 4
+// workers was 3.01 instead of 2.48; docs/playbook.md).
+func Incumbent(h *History) []float64 {
+	if i := BestIndex(h.Observed); i >= 0 {
+		return h.Observed[i].X
+	}
+	return nil
+}
+
+// BestValue is the smallest Y of obs, +Inf with none.
+func BestValue(obs []Observation) float64 {
+	if i := BestIndex(obs); i >= 0 {
+		return obs[i].Y
+	}
+	return math.Inf(1)
+}
+
+// FullFit reports whether a hyper-parameter fit on n observations runs
+// all its starts (spec §3.2). Deviation for speed (docs/gp-defaults.md):
+// beyond largeHistory observations every LML gradient costs an O(n³)
+// inverse, so only every fullRefitEvery-th fit restarts; the others
+// polish the previous optimum, which one new observation barely moves.
+func FullFit(n int) bool { return n <= largeHistory || n%fullRefitEvery == 0 }
+
+// cycleCombos returns Sobol candidates whose discrete coordinates run
+// through every discrete setting in turn, so each setting is scored.
+func cycleCombos(sp *space.Space, combos [][]float64) func(int, *rand.Rand) [][]float64 {
+	return func(n int, rng *rand.Rand) [][]float64 {
+		pts := qmc.SobolPoints(n, sp.Len(), rng)
+		for j, u := range pts {
+			c := combos[j%len(combos)]
+			for i := range u {
+				if !sp.Continuous(i) {
+					u[i] = c[i]
+				}
+			}
+			sp.Round(u)
+		}
+		return pts
+	}
+}
+
+// BestIndex returns the index of the smallest finite Y, or −1.
+func BestIndex(obs []Observation) int {
+	best, idx := math.Inf(1), -1
+	for i, o := range obs {
+		if o.Y < best {
+			best, idx = o.Y, i
+		}
+	}
+	return idx
+}
+
+func OrDefault(v, d int) int {
+	if v > 0 {
+		return v
+	}
+	return d
+}
+
+const (
+	largeHistory   = 200  // observations beyond which most fits only polish the warm start
+	fullRefitEvery = 10   // ... and every this many a full multi-start fit runs
+	enumerateLimit = 4096 // discrete spaces up to this size are searched exhaustively
+	comboLimit     = 64   // mixed spaces with up to this many discrete settings get every setting among the candidates
+)
