@@ -6,7 +6,6 @@ func init() {
 	Register("random", func() Sampler { return Random{} })
 	Register("sobol", func() Sampler { return Sobol{} })
 	Register("gpbo", func() Sampler { return NewGPBO() })
-	Register("auto", func() Sampler { return NewAuto() })
 	Register("cocabo", func() Sampler { return cocaboAlias() })
 	Register("cocabo-auto", func() Sampler { return NewCoCaBO() })
 	Register("cocabo-0", func() Sampler { return NewCoCaBOFixed(0) })

@@ -11,9 +11,12 @@ import (
 )
 
 // CoCaBO defaults [mixed spec §4.1; reference code: rubinxin/CoCaBO_code].
+// DefaultInitPoints is the size of CoCaBO's uniform initial design when
+// InitPoints is 0 [000 §5.5; 002 §5.4].
+const DefaultInitPoints = 24
+
 const (
 	cocaboHorizon    = 200  // T of the tuned γ when the study has no budget: the thesis's [000 §5.5]
-	cocaboInit       = 24   // uniform initial points [000 §5.5; 002 §5.4]
 	cocaboRefit      = 10   // hyper-parameters (and λ) re-learned every 10 iterations
 	cocaboKappa      = 2    // UCB κ [000 §5.5; 002 §5.4]
 	cocaboCandidates = 5000 // uniform acquisition candidates
@@ -159,16 +162,16 @@ func (c *CoCaBO) Name() string {
 	return "cocabo-" + strconv.FormatFloat(c.Lambda, 'g', -1, 64)
 }
 
-func (c *CoCaBO) initPoints() int { return OrDefault(c.InitPoints, cocaboInit) }
+func (c *CoCaBO) initPoints() int { return OrDefault(c.InitPoints, DefaultInitPoints) }
 func (c *CoCaBO) refitEvery() int { return OrDefault(c.RefitEvery, cocaboRefit) }
 
-// horizon returns T of the tuned γ for rounds of b plays: Budget when
+// Horizon returns T of the tuned γ for rounds of b plays: Budget when
 // set; else the rounds that the study's budget B leaves after the n0
 // initial points, ⌈(B − n0)/b⌉ (at least 1), because the reference code's
 // T counts the iterations after its initial data (24 points, then T = 200
 // [000 §5.5]; T = 80 batches of 4 [002 §5.4]) [reference code:
 // rubinxin/CoCaBO_code]; else, for a study without a budget, 200.
-func (c *CoCaBO) horizon(h *History, b int) int {
+func (c *CoCaBO) Horizon(h *History, b int) int {
 	switch {
 	case c.Budget > 0:
 		return c.Budget
@@ -270,7 +273,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	agents := replayEXP3(l, h.Observed, c.initPoints(), c.horizon(h, 1), c.rewardOverArms())
+	agents := replayEXP3(l, h.Observed, c.initPoints(), c.Horizon(h, 1), c.rewardOverArms())
 	arms := make([]int, len(agents))
 	for j, a := range agents {
 		arms[j] = a.Draw(rng)
@@ -302,7 +305,7 @@ func (c *CoCaBO) ArmProbabilities(h *History) ([][]float64, error) {
 	if len(l.cat) == 0 {
 		return nil, nil
 	}
-	agents := replayEXP3(l, h.Observed, c.initPoints(), c.horizon(h, 1), c.rewardOverArms())
+	agents := replayEXP3(l, h.Observed, c.initPoints(), c.Horizon(h, 1), c.rewardOverArms())
 	p := make([][]float64, len(agents))
 	for j, a := range agents {
 		p[j] = a.Probs()

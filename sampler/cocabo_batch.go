@@ -79,7 +79,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 
 // drawBatchArms returns the n category vectors of step 1 of SuggestBatch.
 func (c *CoCaBO) drawBatchArms(l *mixedLayout, h *History, n int, rng *rand.Rand) [][]int {
-	agents := replayEXP3M(l, h.Observed, c.initPoints(), n, c.horizon(h, n), c.rewardOverArms())
+	agents := replayEXP3M(l, h.Observed, c.initPoints(), n, c.Horizon(h, n), c.rewardOverArms())
 	hs := make([][]int, n)
 	for i := range hs {
 		hs[i] = make([]int, len(agents))

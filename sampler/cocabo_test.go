@@ -159,7 +159,7 @@ func TestCoCaBOHorizon(t *testing.T) {
 		{50, 344, 4, 50},
 	} {
 		c.Budget = tc.field
-		if got := c.horizon(&History{Budget: tc.study}, tc.b); got != tc.want {
+		if got := c.Horizon(&History{Budget: tc.study}, tc.b); got != tc.want {
 			t.Errorf("Budget %d, study budget %d, b = %d: T = %d, want %d", tc.field, tc.study, tc.b, got, tc.want)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/space"
 )
 
@@ -278,7 +279,7 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 	tpe.Startup = 4
 	playbook := sampler.NewPlaybook(true, true)
 	playbook.Model.InitPoints = 4
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), onehot, fast, casmo, sampler.NewAuto(), tpe, playbook} {
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), onehot, fast, casmo, auto.New(), tpe, playbook} {
 		h := &sampler.History{Space: sp, Seed: 2}
 		ctx := context.Background()
 		rng := func(i int) *rand.Rand { return rand.New(rand.NewPCG(2, uint64(i))) }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/pruner"
-	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
@@ -133,7 +133,7 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	if strings.EqualFold(st.Sampler, "auto") {
 		var sp space.Space
 		if err := json.Unmarshal(st.Space, &sp); err == nil {
-			out.Choice = sampler.NewAuto().Choice(&sp, st.Budget)
+			out.Choice = auto.New().Choice(&sp, st.Budget)
 		}
 	}
 	if tf, err := study.TransformOf(st); err == nil && tf != transform.None {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/transform"
@@ -658,7 +659,7 @@ func TestAskBatch(t *testing.T) {
 			space.Param{Name: "c", Kind: space.Categorical, Choices: []string{"a", "b", "c"}},
 			space.Param{Name: "i", Kind: space.Int, Low: 1, High: 3},
 		)
-		s, err := New(sp, Options{Sampler: sampler.NewAuto(), Seed: 3, Budget: 20})
+		s, err := New(sp, Options{Sampler: auto.New(), Seed: 3, Budget: 20})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,6 +26,7 @@ import (
 	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
@@ -342,7 +343,7 @@ func withChoice(name, choice string) string {
 // autoChoice is the sampler auto chose for the study, "" when its sampler
 // is not auto.
 func autoChoice(st *study.Study) string {
-	if a, ok := st.Sampler().(*sampler.Auto); ok {
+	if a, ok := st.Sampler().(*auto.Auto); ok {
 		return a.Choice(st.Space(), st.Budget())
 	}
 	return ""

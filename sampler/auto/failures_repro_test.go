@@ -1,4 +1,4 @@
-package sampler_test
+package auto_test
 
 // How the samplers cope with failing trials (docs/samplers.md, "Failed
 // trials"):
@@ -24,6 +24,7 @@ import (
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
 
@@ -37,7 +38,7 @@ type failing struct {
 
 // runFailing runs s for trials suggestions on p with the failures shown as
 // shown, and returns the number of failed trials and the best value. It
-// runs inside sampler.ParallelSeeds, so an error is reported with t.Error
+// runs inside samplertest.ParallelSeeds, so an error is reported with t.Error
 // (t.Fatal must not leave another goroutine) and ends the run.
 func runFailing(t *testing.T, s sampler.Sampler, p failing, shown string, seed uint64, trials int) (int, float64) {
 	h := &sampler.History{Space: p.sp, Seed: seed, Budget: trials}
@@ -75,7 +76,7 @@ func runFailing(t *testing.T, s sampler.Sampler, p failing, shown string, seed u
 }
 
 func TestReproFailures(t *testing.T) {
-	needRepro(t, "run the failed-trials comparison")
+	samplertest.NeedRepro(t, "run the failed-trials comparison")
 	const seeds = 10
 	var problems []failing
 	for _, name := range []string{"branin", "hartmann6"} {
@@ -84,9 +85,9 @@ func TestReproFailures(t *testing.T) {
 			t.Fatal(err)
 		}
 		region := func(u []float64) bool { return u[0] > 0.7 || (fn.Dim > 2 && u[1] > 0.8) }
-		problems = append(problems, failing{name + ", u₁ > 0.7 fails" + map[bool]string{true: " (and u₂ > 0.8)"}[fn.Dim > 2], unitSpace(t, fn.Dim),
+		problems = append(problems, failing{name + ", u₁ > 0.7 fails" + map[bool]string{true: " (and u₂ > 0.8)"}[fn.Dim > 2], samplertest.UnitSpace(t, fn.Dim),
 			func(u []float64, _ *rand.Rand) (float64, bool) { return fn.EvalUnit(u), region(u) }})
-		problems = append(problems, failing{name + ", 30% fail at random", unitSpace(t, fn.Dim),
+		problems = append(problems, failing{name + ", 30% fail at random", samplertest.UnitSpace(t, fn.Dim),
 			func(u []float64, flaky *rand.Rand) (float64, bool) { return fn.EvalUnit(u), flaky.Float64() < 0.3 }})
 	}
 	f3c, err := mixed.Get("func3c")
@@ -109,7 +110,7 @@ func TestReproFailures(t *testing.T) {
 		for _, name := range samplers {
 			for _, shown := range []string{"nothing", "History.Failed", "the worst value"} {
 				failed, best := make([]float64, seeds), make([]float64, seeds)
-				sampler.ParallelSeeds(seeds, func(seed int) {
+				samplertest.ParallelSeeds(seeds, func(seed int) {
 					s, err := sampler.New(name)
 					if err != nil {
 						t.Error(err)
@@ -118,9 +119,9 @@ func TestReproFailures(t *testing.T) {
 					n, b := runFailing(t, s, p, shown, uint64(seed), trials)
 					failed[seed-1], best[seed-1] = float64(n), b
 				})
-				f, _ := sampler.MeanSE(failed)
+				f, _ := samplertest.MeanSE(failed)
 				finite := slices.DeleteFunc(best, func(v float64) bool { return math.IsInf(v, 1) })
-				m, se := sampler.MeanSE(finite)
+				m, se := samplertest.MeanSE(finite)
 				none := ""
 				if k := seeds - len(finite); k > 0 {
 					none = fmt.Sprintf(" (%d runs had no completed trial)", k)
@@ -141,7 +142,7 @@ func TestReproFailures(t *testing.T) {
 // Func-3C, batches of 4, 120 trials of which a quarter fail at random,
 // 20 seeds (about 2 minutes).
 func TestReproBatchFailures(t *testing.T) {
-	needRepro(t, "run the batch replay comparison")
+	samplertest.NeedRepro(t, "run the batch replay comparison")
 	const seeds, trials, b = 20, 120, 4
 	p, err := mixed.Get("func3c")
 	if err != nil {
@@ -151,11 +152,11 @@ func TestReproBatchFailures(t *testing.T) {
 	fmt.Println("|---|---|---|")
 	for _, recorded := range []bool{true, false} {
 		best := make([]float64, seeds)
-		sampler.ParallelSeeds(seeds, func(seed int) {
+		samplertest.ParallelSeeds(seeds, func(seed int) {
 			best[seed-1] = runBatchFailing(t, p, uint64(seed), trials, b, recorded)
 		})
-		m, se := sampler.MeanSE(best)
-		fmt.Printf("| %s | %.4f ± %.4f | %.4f |\n", map[bool]string{true: "as recorded", false: "in consecutive groups of b"}[recorded], m, se, median(best))
+		m, se := samplertest.MeanSE(best)
+		fmt.Printf("| %s | %.4f ± %.4f | %.4f |\n", map[bool]string{true: "as recorded", false: "in consecutive groups of b"}[recorded], m, se, samplertest.Median(best))
 	}
 }
 

@@ -1,4 +1,4 @@
-package sampler_test
+package auto_test
 
 // gpbo's ξ option xi_rel (spec §4.1; docs/gp-defaults.md):
 //
@@ -14,10 +14,11 @@ import (
 
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
 func TestReproXiRel(t *testing.T) {
-	needRepro(t, "compare gpbo with and without xi_rel")
+	samplertest.NeedRepro(t, "compare gpbo with and without xi_rel")
 	const seeds, trials = 10, 60
 	fmt.Println("| problem | `gpbo` (ξ = 0) median regret @60 | ξ = 0.01σ (xi_rel) |")
 	fmt.Println("|---|---|---|")
@@ -30,17 +31,17 @@ func TestReproXiRel(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := fmt.Sprintf("%s-%d", f.name, fn.Dim)
-		p := failing{name, unitSpace(t, fn.Dim), func(u []float64, _ *rand.Rand) (float64, bool) { return fn.EvalUnit(u), false }}
+		p := failing{name, samplertest.UnitSpace(t, fn.Dim), func(u []float64, _ *rand.Rand) (float64, bool) { return fn.EvalUnit(u), false }}
 		row := "| " + name
 		for _, xiRel := range []float64{0, 0.01} {
 			regret := make([]float64, seeds)
-			sampler.ParallelSeeds(seeds, func(seed int) {
+			samplertest.ParallelSeeds(seeds, func(seed int) {
 				g := sampler.NewGPBO()
 				g.XiRel = xiRel
 				_, best := runFailing(t, g, p, "nothing", uint64(seed), trials)
 				regret[seed-1] = fn.Regret(best)
 			})
-			row += fmt.Sprintf(" | %.4g", median(regret))
+			row += fmt.Sprintf(" | %.4g", samplertest.Median(regret))
 		}
 		fmt.Println(row + " |")
 	}

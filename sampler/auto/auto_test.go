@@ -1,4 +1,4 @@
-package sampler_test
+package auto_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/space"
 )
 
@@ -75,13 +76,13 @@ func TestAutoChoice(t *testing.T) {
 		{"categorical only, 729 combinations", many[1:], 0, "casmopolitan"},
 	} {
 		sp := space.MustNew(tc.params...)
-		if got := sampler.NewAuto().Choice(sp, tc.budget); got != tc.want {
+		if got := auto.New().Choice(sp, tc.budget); got != tc.want {
 			t.Errorf("%s: auto chose %s, want %s", tc.name, got, tc.want)
 		}
 	}
 	// The choice is used: a mixed space runs through cocabo without error.
 	sp := space.MustNew(float, cat(0))
-	a := sampler.NewAuto()
+	a := auto.New()
 	h := &sampler.History{Space: sp, Seed: 1}
 	for i := range 8 {
 		h.Trials = i
@@ -109,7 +110,7 @@ func TestSuggestBatch(t *testing.T) {
 	}
 	rng := func(trial int) *rand.Rand { return rand.New(rand.NewPCG(4, uint64(trial))) }
 	ctx := context.Background()
-	got, _, err := sampler.SuggestBatch(ctx, sampler.NewAuto(), h, 3, rng)
+	got, _, err := sampler.SuggestBatch(ctx, auto.New(), h, 3, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestSuggestBatch(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("auto's batch %v, want cocabo's joint batch %v", got, want)
 	}
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewAuto()} {
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), auto.New()} {
 		pending := len(h.Pending)
 		us, _, err := sampler.SuggestBatch(ctx, s, h, 3, rng)
 		if err != nil || len(us) != 3 {
@@ -147,12 +148,12 @@ func TestAutoDesignCap(t *testing.T) {
 		params[i] = space.Param{Name: fmt.Sprint("b", i), Kind: space.Bool}
 	}
 	sp := space.MustNew(params...)
-	if got := sampler.NewAuto().Choice(sp, 0); got != "casmopolitan" {
+	if got := auto.New().Choice(sp, 0); got != "casmopolitan" {
 		t.Fatalf("auto chose %s for 30 booleans, want casmopolitan", got)
 	}
 	ctx := context.Background()
 	rng := func(trial int) *rand.Rand { return rand.New(rand.NewPCG(5, uint64(trial))) }
-	a := sampler.NewAuto()
+	a := auto.New()
 	h := &sampler.History{Space: sp, Seed: 5}
 	for i := range 10 {
 		h.Trials = i
@@ -198,7 +199,7 @@ func TestAutoCoCaBO(t *testing.T) {
 	ctx := context.Background()
 	rng := func(trial int) *rand.Rand { return rand.New(rand.NewPCG(9, uint64(trial))) }
 	const design = 5 // max(5, d+1)
-	a := sampler.NewAuto()
+	a := auto.New()
 	h := &sampler.History{Space: sp, Seed: 9}
 	for i := range design {
 		h.Trials = i
@@ -242,7 +243,7 @@ func TestAutoSharedAcrossSpaces(t *testing.T) {
 		params = append(params, space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: 0, High: 1})
 	}
 	large := space.MustNew(params...)
-	a := &sampler.Auto{}
+	a := &auto.Auto{}
 	if _, err := a.Suggest(ctx, &sampler.History{Space: small, Seed: 4}, rng(0)); err != nil {
 		t.Fatal(err)
 	}

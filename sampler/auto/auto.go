@@ -1,4 +1,4 @@
-package sampler
+package auto
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/boaopt/boa/bandit"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
@@ -35,7 +36,7 @@ import (
 // The zero value is ready to use.
 type Auto struct {
 	mu     sync.Mutex
-	chosen map[autoKey]Sampler
+	chosen map[autoKey]sampler.Sampler
 }
 
 type autoKey struct {
@@ -57,8 +58,8 @@ const autoCombinations = 243
 // MaxSAT-60 and Ackley-53 (docs/samplers.md).
 const autoCasmoInit = 10
 
-// NewAuto returns the auto sampler.
-func NewAuto() *Auto { return &Auto{} }
+// New returns the auto sampler.
+func New() *Auto { return &Auto{} }
 
 func (*Auto) Name() string { return "auto" }
 
@@ -69,7 +70,7 @@ func (*Auto) Choice(sp *space.Space, budget int) string {
 	// The bandit rounds auto's cocabo would have; none when the budget
 	// ends within its design.
 	c := autoCoCaBO(sp)
-	rounds := c.horizon(&History{Budget: budget}, 1)
+	rounds := c.Horizon(&sampler.History{Budget: budget}, 1)
 	if budget > 0 && budget <= c.InitPoints {
 		rounds = 0
 	}
@@ -97,9 +98,9 @@ func (*Auto) Choice(sp *space.Space, budget int) string {
 // once for each choice and design size so that its warm starts are kept
 // between calls (an Auto shared by studies of different spaces gives each
 // its own design).
-func (a *Auto) Chosen(h *History) Sampler {
+func (a *Auto) Chosen(h *sampler.History) sampler.Sampler {
 	sp := h.Space
-	name, init := a.Choice(sp, h.Budget), DesignSize(sp)
+	name, init := a.Choice(sp, h.Budget), sampler.DesignSize(sp)
 	key := autoKey{name, init}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -107,18 +108,18 @@ func (a *Auto) Chosen(h *History) Sampler {
 		return s
 	}
 	if a.chosen == nil {
-		a.chosen = map[autoKey]Sampler{}
+		a.chosen = map[autoKey]sampler.Sampler{}
 	}
-	var s Sampler
+	var s sampler.Sampler
 	switch name {
 	case "casmopolitan":
-		c := NewCasmopolitan()
+		c := sampler.NewCasmopolitan()
 		c.InitPoints = min(init, autoCasmoInit)
 		s = c
 	case "cocabo":
 		s = autoCoCaBO(sp)
 	default:
-		s = NewGPBO()
+		s = sampler.NewGPBO()
 	}
 	a.chosen[key] = s
 	return s
@@ -126,19 +127,21 @@ func (a *Auto) Chosen(h *History) Sampler {
 
 // autoCoCaBO returns the cocabo auto uses for sp: CoCaBO-auto with gpbo's
 // design size (at most the papers' 24) and the copula on y.
-func autoCoCaBO(sp *space.Space) *CoCaBO {
-	c := NewCoCaBO()
-	c.InitPoints = min(DesignSize(sp), c.initPoints())
+func autoCoCaBO(sp *space.Space) *sampler.CoCaBO {
+	c := sampler.NewCoCaBO()
+	c.InitPoints = min(sampler.DesignSize(sp), sampler.DefaultInitPoints)
 	c.Copula = true
 	return c
 }
 
 // Designing is the Designing of the sampler auto chooses for h.Space.
-func (a *Auto) Designing(h *History) bool {
-	d, ok := a.Chosen(h).(Designer)
+func (a *Auto) Designing(h *sampler.History) bool {
+	d, ok := a.Chosen(h).(sampler.Designer)
 	return ok && d.Designing(h)
 }
 
-func (a *Auto) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (a *Auto) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	return a.Chosen(h).Suggest(ctx, h, rng)
 }
+
+func init() { sampler.Register("auto", func() sampler.Sampler { return New() }) }

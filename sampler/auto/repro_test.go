@@ -1,4 +1,4 @@
-package sampler_test
+package auto_test
 
 // Auto on purely categorical spaces (docs/samplers.md, "What auto
 // chooses"):
@@ -23,6 +23,8 @@ import (
 
 	"github.com/boaopt/boa/bandit"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/auto"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
 
@@ -62,7 +64,7 @@ func categoricalProblem(n int, interactions bool, seed uint64) (*space.Space, fu
 }
 
 func TestReproAutoCategorical(t *testing.T) {
-	needRepro(t, "run auto on categorical spaces")
+	samplertest.NeedRepro(t, "run auto on categorical spaces")
 	const seeds, trials = 20, 30
 	fmt.Println("| space | sampler | regret after 30 trials (mean ± s.e.) | optimum found |")
 	fmt.Println("|---|---|---|---|")
@@ -70,7 +72,7 @@ func TestReproAutoCategorical(t *testing.T) {
 		for _, interactions := range []bool{false, true} {
 			for _, name := range []string{"auto", "cocabo (auto before)", "gpbo", "random"} {
 				regret := make([]float64, seeds)
-				sampler.ParallelSeeds(seeds, func(seed int) {
+				samplertest.ParallelSeeds(seeds, func(seed int) {
 					sp, f := categoricalProblem(n, interactions, uint64(seed))
 					arms := func(u []float64) []int {
 						a, h := sp.Decode(u), make([]int, n)
@@ -104,7 +106,7 @@ func TestReproAutoCategorical(t *testing.T) {
 					_, best := runFailing(t, s, failing{fmt.Sprintf("%d categorical parameters", n), sp, never}, "nothing", uint64(seed), trials)
 					regret[seed-1] = best - opt
 				})
-				m, se := sampler.MeanSE(regret)
+				m, se := samplertest.MeanSE(regret)
 				found := 0
 				for _, r := range regret {
 					if r < 1e-12 {
@@ -118,7 +120,7 @@ func TestReproAutoCategorical(t *testing.T) {
 				label := name
 				if name == "auto" {
 					sp, _ := categoricalProblem(n, interactions, 1)
-					label = fmt.Sprintf("auto (%s)", sampler.NewAuto().Choice(sp, trials))
+					label = fmt.Sprintf("auto (%s)", auto.New().Choice(sp, trials))
 				}
 				fmt.Printf("| %d × 3 values, %s | %s | %.3f ± %.3f | %d of %d |\n", n, kind, label, m, se, found, seeds)
 			}
@@ -138,7 +140,7 @@ func TestReproAutoCategorical(t *testing.T) {
 // best value. CoCaBO and CASMOPOLITAN are run with auto's settings
 // (gpbo's design of 5 points, the copula).
 func TestReproAutoWideCategorical(t *testing.T) {
-	needRepro(t, "run auto on a categorical of many values")
+	samplertest.NeedRepro(t, "run auto on a categorical of many values")
 	const seeds = 10
 	fmt.Println("| values, budget | γ of CoCaBO's agent | sampler | median best y | best value found |")
 	fmt.Println("|---|---|---|---|---|")
@@ -154,7 +156,7 @@ func TestReproAutoWideCategorical(t *testing.T) {
 		)
 		for _, name := range []string{"cocabo", "casmopolitan", "onehot-gp"} {
 			best := make([]float64, seeds)
-			sampler.ParallelSeeds(seeds, func(seed int) {
+			samplertest.ParallelSeeds(seeds, func(seed int) {
 				rng := rand.New(rand.NewPCG(uint64(seed), 31))
 				offset := make([]float64, c.n)
 				for i := range offset {

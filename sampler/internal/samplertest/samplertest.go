@@ -1,0 +1,330 @@
+// Package samplertest holds what the samplers' tests share: runs over
+// seeds in parallel, summaries, the reproductions' switches (BOA_REPRO),
+// a unit-cube space and a sequential minimisation loop.
+package samplertest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
+)
+
+func ReproFull() bool { return os.Getenv("BOA_REPRO") == "1" }
+
+// ParallelSeeds runs fn for seeds 1..n on GOMAXPROCS goroutines.
+func ParallelSeeds(n int, fn func(seed int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range next {
+				fn(s)
+			}
+		}()
+	}
+	for s := 1; s <= n; s++ {
+		next <- s
+	}
+	close(next)
+	wg.Wait()
+}
+
+func MeanSE(v []float64) (mean, se float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	if len(v) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, x := range v {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
+}
+
+func Median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// NeedRepro skips t unless BOA_REPRO=1: the reproductions take minutes.
+func NeedRepro(t testing.TB, what string) {
+	t.Helper()
+	if os.Getenv("BOA_REPRO") != "1" {
+		t.Skip("set BOA_REPRO=1 to " + what)
+	}
+}
+
+func EnvInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// Minimise runs s sequentially on fn for n evaluations in the unit cube
+// and returns the best value found.
+func Minimise(t testing.TB, s sampler.Sampler, fn functions.Function, n int, seed uint64) float64 {
+	t.Helper()
+	sp := UnitSpace(t, fn.Dim)
+	h := &sampler.History{Space: sp, Seed: seed}
+	best := math.Inf(1)
+	for i := range n {
+		h.Trials = i
+		u, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := fn.EvalUnit(u)
+		best = min(best, y)
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
+	}
+	return best
+}
+
+func UnitSpace(t testing.TB, d int) *space.Space {
+	t.Helper()
+	ps := make([]space.Param, d)
+	for i := range ps {
+		ps[i] = space.Param{Name: fmt.Sprintf("x%d", i), Kind: space.Float, Low: 0, High: 1}
+	}
+	sp, err := space.New(ps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// WellHistory is 120 uniform points of a smooth 3-D function with a deep
+// Gaussian well at c, whose bottom the model expects to be far below the
+// best value observed.
+func WellHistory(t testing.TB, seed uint64) *sampler.History {
+	c := []float64{0.31, 0.62, 0.47}
+	f := func(u []float64) float64 {
+		s := 0.0
+		for i := range u {
+			s += (u[i] - c[i]) * (u[i] - c[i])
+		}
+		return 1 - math.Exp(-s/(2*0.1*0.1)) + 0.2*u[0]
+	}
+	src := rand.New(rand.NewPCG(seed, 7))
+	h := &sampler.History{Space: UnitSpace(t, 3), Seed: seed}
+	for range 120 {
+		u := []float64{src.Float64(), src.Float64(), src.Float64()}
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(u)})
+	}
+	h.Trials = len(h.Observed)
+	return h
+}
+
+// SqDist is the squared Euclidean distance between a and b.
+func SqDist(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += (a[i] - b[i]) * (a[i] - b[i])
+	}
+	return s
+}
+
+// ToySpace is a small mixed space: two categorical variables (3 and 2
+// choices), one float and one int.
+func ToySpace(t testing.TB) *space.Space {
+	t.Helper()
+	sp, err := space.New(
+		space.Param{Name: "a", Kind: space.Categorical, Choices: []string{"p", "q", "r"}},
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
+		space.Param{Name: "b", Kind: space.Bool},
+		space.Param{Name: "n", Kind: space.Int, Low: 1, High: 5},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// ToyValue is minimised at a = q, b = false, x = 0.3, n = 2.
+func ToyValue(sp *space.Space, u []float64) float64 {
+	a := sp.Decode(u)
+	x := a["x"].(float64)
+	n := float64(a["n"].(int))
+	v := (x-0.3)*(x-0.3) + 0.05*(n-2)*(n-2)
+	v += map[string]float64{"p": 0.5, "q": 0, "r": 1}[a["a"].(string)]
+	if a["b"].(bool) {
+		v += 0.3
+	}
+	return v
+}
+
+// ToyHistory runs c sequentially for n suggestions on the toy problem.
+func ToyHistory(t testing.TB, c sampler.Sampler, n int, seed uint64) *sampler.History {
+	t.Helper()
+	sp := ToySpace(t)
+	h := &sampler.History{Space: sp, Seed: seed}
+	for i := range n {
+		h.Trials = i
+		u, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: ToyValue(sp, u)})
+	}
+	return h
+}
+
+// casmoSpaceOf builds a space of nc categorical parameters with levels
+// choices each and nx floats.
+func MixedSpace(t testing.TB, nc, levels, nx int) *space.Space {
+	t.Helper()
+	var ps []space.Param
+	choices := make([]string, levels)
+	for k := range choices {
+		choices[k] = fmt.Sprint("c", k)
+	}
+	for i := range nc {
+		ps = append(ps, space.Param{Name: fmt.Sprint("h", i), Kind: space.Categorical, Choices: choices})
+	}
+	for i := range nx {
+		ps = append(ps, space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: -1, High: 1})
+	}
+	sp, err := space.New(ps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// MixedToy is a cheap mixed objective: the number of categorical
+// parameters away from level 1, plus a quadratic in the floats, plus a
+// deterministic wobble so that the counters see failures.
+func MixedToy(sp *space.Space, u []float64) float64 {
+	var v float64
+	for i, p := range sp.Params() {
+		if p.Kind == space.Float {
+			v += (u[i] - 0.3) * (u[i] - 0.3)
+		} else if int(u[i]*float64(sp.Levels(i))) != 1 {
+			v++
+		}
+	}
+	return v + 0.3*math.Sin(40*u[0]+17*u[len(u)-1])
+}
+
+// WithOrigins returns a copy of obs whose i-th observation has origin o(i).
+func WithOrigins(obs []sampler.Observation, o func(i int) sampler.Origin) []sampler.Observation {
+	out := slices.Clone(obs)
+	for i := range out {
+		out[i].Origin = o(i)
+	}
+	return out
+}
+
+// AckleyObservations returns the unit cube in d dimensions and n random
+// observations of Ackley on it.
+func AckleyObservations(n, d int, rng *rand.Rand) (*space.Space, []sampler.Observation) {
+	fn, _ := functions.Get("ackley", d)
+	ps := make([]space.Param, d)
+	for i := range ps {
+		ps[i] = space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: 0, High: 1}
+	}
+	sp := space.MustNew(ps...)
+	obs := make([]sampler.Observation, n)
+	for i := range obs {
+		u := sp.Sample(rng)
+		obs[i] = sampler.Observation{X: u, Y: fn.EvalUnit(u)}
+	}
+	return sp, obs
+}
+
+// RunSampler runs a configured sampler on p for budget sequential
+// evaluations, as a study with that budget would (trial i draws from
+// PCG(seed, i)), and returns the best value after each evaluation and the
+// time spent in Suggest.
+func RunSampler(t testing.TB, p *mixed.Problem, s sampler.Sampler, seed uint64, budget int) ([]float64, time.Duration) {
+	t.Helper()
+	h := &sampler.History{Space: p.Space(), Seed: seed, Budget: budget}
+	return RunSession(t, p, s.Name(), &historySession{s: s, h: h}, seed, budget)
+}
+
+// historySession drives a sampler over a bare History, the way a study
+// does without storage: trial i draws from PCG(seed, i).
+type historySession struct {
+	s    sampler.Sampler
+	h    *sampler.History
+	last []float64
+}
+
+func (hs *historySession) Ask(ctx context.Context) (space.Assignment, error) {
+	u, err := hs.s.Suggest(ctx, hs.h, rand.New(rand.NewPCG(hs.h.Seed, uint64(hs.h.Trials))))
+	if err != nil {
+		return nil, err
+	}
+	hs.last = u
+	return hs.h.Space.Decode(u), nil
+}
+
+func (hs *historySession) Tell(_ context.Context, y float64) error {
+	hs.h.Observed = append(hs.h.Observed, sampler.Observation{X: hs.last, Y: y})
+	hs.h.Trials++
+	return nil
+}
+
+func (hs *historySession) Close() error { return nil }
+
+// SequentialSession is the part of peers.Session that RunSession uses,
+// which historySession has too.
+type SequentialSession interface {
+	Ask(ctx context.Context) (space.Assignment, error)
+	Tell(ctx context.Context, value float64) error
+	Close() error
+}
+
+// RunSession runs budget sequential evaluations of p (its noise drawn from
+// PCG(seed, 0xbe4c)) and returns the best value after each evaluation and
+// the time spent in Ask.
+func RunSession(t testing.TB, p *mixed.Problem, name string, s SequentialSession, seed uint64, budget int) ([]float64, time.Duration) {
+	t.Helper()
+	ctx := context.Background()
+	noise := rand.New(rand.NewPCG(seed, 0xbe4c))
+	best := math.Inf(1)
+	trace := make([]float64, 0, budget)
+	var spent time.Duration
+	for i := range budget {
+		start := time.Now()
+		a, err := s.Ask(ctx)
+		spent += time.Since(start)
+		if err != nil {
+			t.Fatalf("%s on %s, seed %d, trial %d: %v", name, p.Name(), seed, i, err)
+		}
+		y, err := p.Evaluate(a, noise)
+		if err != nil {
+			t.Fatalf("%s on %s, seed %d, trial %d: %v", name, p.Name(), seed, i, err)
+		}
+		if err := s.Tell(ctx, y); err != nil {
+			t.Fatal(err)
+		}
+		best = min(best, y)
+		trace = append(trace, best)
+	}
+	return trace, spent
+}
