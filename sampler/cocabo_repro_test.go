@@ -143,7 +143,7 @@ func TestReproTable53(t *testing.T) {
 				t.Errorf("%s seed %d: cocabo fit: %v", name, seed, err)
 				return
 			}
-			mo, err := NewOneHotGP().fit(sp, train, rng)
+			mo, err := NewOneHotGP().Fit(sp, train, rng)
 			if err != nil {
 				t.Errorf("%s seed %d: one-hot fit: %v", name, seed, err)
 				return

@@ -116,7 +116,7 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	model, err := g.fit(sp, h.Observed, rng)
+	model, err := g.Fit(sp, h.Observed, rng)
 	if err != nil {
 		g.logger().Warn("gpbo: surrogate fit failed; proposing an Untried random point", "trial", h.Trials, "err", err)
 		return UntriedPoint(h, rng), nil
@@ -147,10 +147,10 @@ func (g *GPBO) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// fit fits the GP to the completed trials, warm-started from the last fit,
+// Fit fits the GP to the completed trials, warm-started from the last fit,
 // or reuses the last fitted values: between refits (RefitEvery), and when
 // they were fitted to the same data (WarmStart.reuse).
-func (g *GPBO) fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, error) {
+func (g *GPBO) Fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, error) {
 	X := make([][]float64, len(obs))
 	y := make([]float64, len(obs))
 	for i, o := range obs {

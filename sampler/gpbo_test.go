@@ -44,7 +44,7 @@ func TestGPBORefitEvery(t *testing.T) {
 	g.InitPoints, g.RefitEvery = 5, 3
 	var last []float64
 	for n := 5; n <= len(obs); n++ {
-		m, err := g.fit(sp, obs[:n], rand.New(rand.NewPCG(2, uint64(n))))
+		m, err := g.Fit(sp, obs[:n], rand.New(rand.NewPCG(2, uint64(n))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,11 +78,11 @@ func smoothObservations(n int, rng *rand.Rand) (*space.Space, []Observation) {
 func TestFitToTheSameDataIsReused(t *testing.T) {
 	sp, obs := smoothObservations(30, rand.New(rand.NewPCG(3, 4)))
 	g := NewGPBO()
-	first, err := g.fit(sp, obs, rand.New(rand.NewPCG(1, 1)))
+	first, err := g.Fit(sp, obs, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := g.fit(sp, obs, rand.New(rand.NewPCG(9, 9)))
+	again, err := g.Fit(sp, obs, rand.New(rand.NewPCG(9, 9)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestFitToTheSameDataIsReused(t *testing.T) {
 		t.Fatalf("a fit to the same data fitted again (%d fits): %v, then %v", g.warm.fits, first.Params(), again.Params())
 	}
 	obs[0].Y += 1
-	if _, err := g.fit(sp, obs, rand.New(rand.NewPCG(9, 9))); err != nil {
+	if _, err := g.Fit(sp, obs, rand.New(rand.NewPCG(9, 9))); err != nil {
 		t.Fatal(err)
 	}
 	if g.warm.fits != 2 {
@@ -105,7 +105,7 @@ func TestFitToTheSameDataIsReused(t *testing.T) {
 func TestBelieveAllAtOnceIsKrigingBeliever(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	sp, obs := smoothObservations(40, rng)
-	m, err := NewGPBO().fit(sp, obs, rng)
+	m, err := NewGPBO().Fit(sp, obs, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestBelieveAllAtOnceIsKrigingBeliever(t *testing.T) {
 func TestConstantLiarLiesAtTheBest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	sp, obs := smoothObservations(40, rng)
-	m, err := NewGPBO().fit(sp, obs, rng)
+	m, err := NewGPBO().Fit(sp, obs, rng)
 	if err != nil {
 		t.Fatal(err)
 	}

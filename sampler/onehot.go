@@ -62,7 +62,7 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	model, err := o.fit(sp, h.Observed, rng)
+	model, err := o.Fit(sp, h.Observed, rng)
 	if err != nil {
 		o.logger().Warn("onehot-gp: surrogate fit failed; proposing an Untried random point", "trial", h.Trials, "err", err)
 		return UntriedPoint(h, rng), nil

@@ -45,7 +45,7 @@ func (o gpyoptOneHot) Suggest(ctx context.Context, h *History, rng *rand.Rand) (
 	}
 	k := max(1, o.updateEvery)
 	known := onehotInit + (len(h.Observed)-onehotInit)/k*k // the data of the last update
-	model, err := o.fit(sp, h.Observed[:known], rng)
+	model, err := o.Fit(sp, h.Observed[:known], rng)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
+	"github.com/boaopt/boa/sampler/playbook"
 	"github.com/boaopt/boa/space"
 )
 
@@ -173,7 +175,7 @@ func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 	}
 	tpe := sampler.NewTPE()
 	tpe.Startup = 3
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), tpe, sampler.NewPlaybook(true, true)} {
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), tpe, playbook.New(true, true)} {
 		h := &sampler.History{Space: sp, Seed: 5}
 		seen := map[string]bool{}
 		for i := range 12 {
@@ -277,7 +279,7 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 	onehot.InitPoints = 4
 	tpe := sampler.NewTPE()
 	tpe.Startup = 4
-	playbook := sampler.NewPlaybook(true, true)
+	playbook := playbook.New(true, true)
 	playbook.Model.InitPoints = 4
 	for _, s := range []sampler.Sampler{sampler.NewGPBO(), onehot, fast, casmo, auto.New(), tpe, playbook} {
 		h := &sampler.History{Space: sp, Seed: 2}
@@ -351,7 +353,7 @@ func TestPendingPointsAreNotNearlyRepeated(t *testing.T) {
 	for _, mk := range []func() sampler.Sampler{
 		func() sampler.Sampler { return sampler.NewGPBO() },
 		func() sampler.Sampler { return sampler.NewCasmopolitan() },
-		func() sampler.Sampler { return sampler.NewPlaybook(false, false) }, // LP: no zero at the pending points
+		func() sampler.Sampler { return playbook.New(false, false) }, // LP: no zero at the pending points
 		func() sampler.Sampler { s, _ := sampler.New("cl-min"); return s },
 	} {
 		for seed := uint64(1); seed <= 3; seed++ {
@@ -362,7 +364,7 @@ func TestPendingPointsAreNotNearlyRepeated(t *testing.T) {
 			}
 			for i, u := range us {
 				for j, p := range us[:i] {
-					if d := math.Sqrt(sqDist(u, p)); d < minDist {
+					if d := math.Sqrt(samplertest.SqDist(u, p)); d < minDist {
 						t.Errorf("%s, seed %d: point %d of the batch is %.2g from point %d, which was pending", s.Name(), seed, i, d, j)
 					}
 				}

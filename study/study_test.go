@@ -14,6 +14,7 @@ import (
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
+	"github.com/boaopt/boa/sampler/playbook"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/transform"
@@ -366,7 +367,7 @@ func TestPrunedTrialsAreNotRepeated(t *testing.T) {
 	const init = 2
 	gpbo, onehot, cocabo, casmo, tpe := sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), sampler.NewCasmopolitan(), sampler.NewTPE()
 	gpbo.InitPoints, onehot.InitPoints, cocabo.InitPoints, casmo.InitPoints, tpe.Startup = init, init, init, init, init
-	playbook := sampler.NewPlaybook(true, false)
+	playbook := playbook.New(true, false)
 	playbook.Model.InitPoints = init
 	for _, smp := range []sampler.Sampler{gpbo, onehot, cocabo, casmo, tpe, playbook} {
 		s, err := New(sp, Options{Sampler: smp, Seed: 1, Budget: 18})

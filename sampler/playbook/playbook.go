@@ -1,8 +1,9 @@
-package sampler
+package playbook
 
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
@@ -54,21 +56,21 @@ import (
 // target scale and in its unit input box (spec §4), so the softplus and
 // the flat-model guard do not depend on the objective's units.
 type Playbook struct {
-	Model      *GPBO   // the surrogate and the design; its Acquisition is not used
-	Hard       bool    // HLP (true) or LP
-	Local      bool    // one Lipschitz constant per running trial (true) or one global
-	Kappa      float64 // UCB's κ; default 2 [000 §4.6.1]
-	Gamma      float64 // HLP's γ, the σ margin of the radius; default 1 [000 §4.6.1]
-	P          float64 // HLP's smoothing exponent p < 0; default −5 [000 Eq. 4.12]
-	Positivity string  // "softplus" (default) or "offset" (α − min α + 1e-3, the reference code's)
+	Model      *sampler.GPBO // the surrogate and the design; its Acquisition is not used
+	Hard       bool          // HLP (true) or LP
+	Local      bool          // one Lipschitz constant per running trial (true) or one global
+	Kappa      float64       // UCB's κ; default 2 [000 §4.6.1]
+	Gamma      float64       // HLP's γ, the σ margin of the radius; default 1 [000 §4.6.1]
+	P          float64       // HLP's smoothing exponent p < 0; default −5 [000 Eq. 4.12]
+	Positivity string        // "softplus" (default) or "offset" (α − min α + 1e-3, the reference code's)
 
 	name string
 }
 
-// NewPlaybook returns a PLAyBOOK variant with the seeds' settings: hard
+// New returns a PLAyBOOK variant with the seeds' settings: hard
 // chooses HLP over LP, local one Lipschitz constant per running trial.
-func NewPlaybook(hard, local bool) *Playbook {
-	return &Playbook{Model: NewGPBO(), Hard: hard, Local: local, Kappa: 2, Gamma: 1, P: -5, Positivity: "softplus"}
+func New(hard, local bool) *Playbook {
+	return &Playbook{Model: sampler.NewGPBO(), Hard: hard, Local: local, Kappa: 2, Gamma: 1, P: -5, Positivity: "softplus"}
 }
 
 // Name returns playbook-l, -h, -ll or -hl (or playbook, the registry's
@@ -89,29 +91,29 @@ func (p *Playbook) Name() string {
 
 // Designing reports whether the next suggestion is a point of gpbo's
 // initial design.
-func (p *Playbook) Designing(h *History) bool { return p.Model.Designing(h) }
+func (p *Playbook) Designing(h *sampler.History) bool { return p.Model.Designing(h) }
 
 // Suggest proposes the next point: a design point while the design has
 // not completed, else the maximiser of the penalised acquisition.
-func (p *Playbook) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (p *Playbook) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
 	if p.Designing(h) {
-		return FreshDesignPoint(h, SobolPoint(h, h.Trials, p.Model.logger()), rng), nil
+		return sampler.FreshDesignPoint(h, sampler.SobolPoint(h, h.Trials, p.logger()), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	model, af, err := p.penalised(h, rng)
 	if err != nil {
-		p.Model.logger().Warn("playbook: surrogate fit failed; proposing an Untried random point", "trial", h.Trials, "err", err)
-		return UntriedPoint(h, rng), nil
+		p.logger().Warn("playbook: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
+		return sampler.UntriedPoint(h, rng), nil
 	}
-	u, err := MaximizeAcquisition(h.Space, model, af, h, p.Model.Candidates, rng)
+	u, err := sampler.MaximizeAcquisition(h.Space, model, af, h, p.Model.Candidates, rng)
 	if err != nil {
-		p.Model.logger().Warn("playbook: acquisition optimisation found no new point; proposing an Untried random point", "trial", h.Trials, "err", err)
-		return UntriedPoint(h, rng), nil
+		p.logger().Warn("playbook: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
+		return sampler.UntriedPoint(h, rng), nil
 	}
 	return u, nil
 }
@@ -134,25 +136,25 @@ func (p *Playbook) check() error {
 
 // penalised fits the model to the completed trials of h, with the failed
 // and pruned ones fantasised at their mean, and builds α̃ on it.
-func (p *Playbook) penalised(h *History, rng *rand.Rand) (standardised, acq.Function, error) {
-	fitted, err := p.Model.fit(h.Space, h.Observed, rng)
+func (p *Playbook) penalised(h *sampler.History, rng *rand.Rand) (standardised, acq.Function, error) {
+	fitted, err := p.Model.Fit(h.Space, h.Observed, rng)
 	if err != nil {
 		return standardised{}, nil, err
 	}
-	believed, _ := Believe(h.Space, fitted, slices.Concat(h.Failed, h.Pruned))
+	believed, _ := sampler.Believe(h.Space, fitted, slices.Concat(h.Failed, h.Pruned))
 	model := newStandardised(believed)
 	return model, p.acquisition(h.Space, model, h, rng), nil
 }
 
 // acquisition builds α̃: UCB made positive and one penalty per running
 // trial of h, with M̂ the best observed value (spec §3.1).
-func (p *Playbook) acquisition(sp *space.Space, model standardised, h *History, rng *rand.Rand) acq.Function {
+func (p *Playbook) acquisition(sp *space.Space, model standardised, h *sampler.History, rng *rand.Rand) acq.Function {
 	base := acq.LCB{Kappa: p.Kappa}
 	af := acq.Penalised{Base: base, Positivity: acq.Softplus{}}
 	if strings.EqualFold(p.Positivity, "offset") {
 		af.Positivity = acq.Offset{Min: minOnRandomPoints(sp, model, base, rng)}
 	}
-	best := model.toStandard(BestValue(h.Observed))
+	best := model.toStandard(sampler.BestValue(h.Observed))
 	nf := sp.NumFeatures()
 	lengths := lengthscales(model.GP, nf)
 	local := p.Local && lengths != nil
@@ -263,4 +265,19 @@ func (s standardised) MeanGrad(x, dmean []float64) float64 {
 		dmean[i] /= s.scale
 	}
 	return s.toStandard(mean)
+}
+
+func (p *Playbook) logger() *slog.Logger {
+	if p.Model.Logger != nil {
+		return p.Model.Logger
+	}
+	return slog.Default()
+}
+
+func init() {
+	sampler.Register("playbook", func() sampler.Sampler { p := New(true, false); p.name = "playbook"; return p })
+	sampler.Register("playbook-l", func() sampler.Sampler { return New(false, false) })
+	sampler.Register("playbook-h", func() sampler.Sampler { return New(true, false) })
+	sampler.Register("playbook-ll", func() sampler.Sampler { return New(false, true) })
+	sampler.Register("playbook-hl", func() sampler.Sampler { return New(true, true) })
 }

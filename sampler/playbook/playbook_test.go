@@ -1,4 +1,4 @@
-package sampler_test
+package playbook_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
+	"github.com/boaopt/boa/sampler/playbook"
 )
 
 // TestPlaybookZeroAtRunningTrials checks HLP's property (iii) in the
@@ -15,15 +17,15 @@ import (
 // penalised acquisition of playbook-h and -hl is exactly 0 at each and
 // positive beside them; LP's (playbook-l, -ll) is positive at them.
 func TestPlaybookZeroAtRunningTrials(t *testing.T) {
-	h := wellHistory(t, 1)
+	h := samplertest.WellHistory(t, 1)
 	h.Pending = [][]float64{{0.31, 0.62, 0.47}, {0.8, 0.2, 0.5}, {0.1, 0.9, 0.9}}
 	for _, name := range []string{"playbook-l", "playbook-h", "playbook-ll", "playbook-hl"} {
 		s, _ := sampler.New(name)
-		af, err := sampler.PlaybookAcquisition(s.(*sampler.Playbook), h, rand.New(rand.NewPCG(1, 2)))
+		af, err := playbook.Acquisition(s.(*playbook.Playbook), h, rand.New(rand.NewPCG(1, 2)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		hard := s.(*sampler.Playbook).Hard
+		hard := s.(*playbook.Playbook).Hard
 		for _, x := range h.Pending {
 			at := af(x)
 			if hard && at != 0 {
@@ -47,7 +49,7 @@ func TestPlaybookZeroAtRunningTrials(t *testing.T) {
 func TestPlaybookBatchIsSpread(t *testing.T) {
 	closest := func(name string, seed uint64) float64 {
 		s, _ := sampler.New(name)
-		h := wellHistory(t, seed)
+		h := samplertest.WellHistory(t, seed)
 		us, _, err := sampler.SuggestBatch(context.Background(), s, h, 8, func(i int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(i))) })
 		if err != nil {
 			t.Fatal(err)
@@ -55,7 +57,7 @@ func TestPlaybookBatchIsSpread(t *testing.T) {
 		low := math.Inf(1)
 		for i, u := range us {
 			for _, p := range us[:i] {
-				low = min(low, math.Sqrt(sqDist(u, p)))
+				low = min(low, math.Sqrt(samplertest.SqDist(u, p)))
 			}
 		}
 		return low
@@ -69,19 +71,11 @@ func TestPlaybookBatchIsSpread(t *testing.T) {
 	}
 }
 
-func sqDist(a, b []float64) float64 {
-	var s float64
-	for i := range a {
-		s += (a[i] - b[i]) * (a[i] - b[i])
-	}
-	return s
-}
-
 // TestPlaybookBranin: sequentially (no trial running, so no penalty)
 // PLAyBOOK is GP-UCB and finds Branin's minimum as gpbo does.
 func TestPlaybookBranin(t *testing.T) {
 	fn, _ := functions.Get("branin", 0)
-	if best := minimise(t, sampler.NewPlaybook(true, true), fn, 30, 1); best-fn.Optimum > 0.05 {
+	if best := samplertest.Minimise(t, playbook.New(true, true), fn, 30, 1); best-fn.Optimum > 0.05 {
 		t.Errorf("playbook-hl on Branin: best %v after 30 trials, optimum %v", best, fn.Optimum)
 	}
 }
@@ -89,20 +83,20 @@ func TestPlaybookBranin(t *testing.T) {
 // TestPlaybookSettings: a setting out of range is an error at the first
 // suggestion past the design, naming the field.
 func TestPlaybookSettings(t *testing.T) {
-	h := wellHistory(t, 1)
-	for _, mut := range []func(p *sampler.Playbook){
-		func(p *sampler.Playbook) { p.Kappa = -1 },
-		func(p *sampler.Playbook) { p.Gamma = math.NaN() },
-		func(p *sampler.Playbook) { p.P = 5 },
-		func(p *sampler.Playbook) { p.Positivity = "exp" },
+	h := samplertest.WellHistory(t, 1)
+	for _, mut := range []func(p *playbook.Playbook){
+		func(p *playbook.Playbook) { p.Kappa = -1 },
+		func(p *playbook.Playbook) { p.Gamma = math.NaN() },
+		func(p *playbook.Playbook) { p.P = 5 },
+		func(p *playbook.Playbook) { p.Positivity = "exp" },
 	} {
-		p := sampler.NewPlaybook(true, true)
+		p := playbook.New(true, true)
 		mut(p)
 		if _, err := p.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err == nil {
 			t.Errorf("%+v: no error", *p)
 		}
 	}
-	p := sampler.NewPlaybook(true, false)
+	p := playbook.New(true, false)
 	p.Positivity = "offset"
 	h.Pending = [][]float64{{0.5, 0.5, 0.5}}
 	if _, err := p.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err != nil {

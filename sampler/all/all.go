@@ -1,0 +1,14 @@
+// Package all registers every sampler family of boa (sampler.Register)
+// when it is imported, for its side effect:
+//
+//	import _ "github.com/boaopt/boa/sampler/all"
+//
+// study imports it, so that a stored study opens whatever boa sampler it
+// names, and so do boa run and the server through study. A program that
+// wants fewer families imports those it wants instead.
+package all
+
+import (
+	_ "github.com/boaopt/boa/sampler/auto"
+	_ "github.com/boaopt/boa/sampler/playbook"
+)
