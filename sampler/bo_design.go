@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"log/slog"
+	"math"
 	"math/rand/v2"
 
 	"github.com/boaopt/boa/qmc"
@@ -33,15 +34,15 @@ func FreshDesignPoint(h *History, u []float64, rng *rand.Rand) []float64 {
 	return Untried(h.Space, Seen(h), u, rng)
 }
 
-// maxFreshTries bounds the random draws that look for an untried
+// MaxFreshTries bounds the random draws that look for an untried
 // configuration.
-const maxFreshTries = 1000
+const MaxFreshTries = 1000
 
 // untried returns u unless its configuration is in seen; then the first of
-// up to maxFreshTries uniform random draws that is not, or the last draw
+// up to MaxFreshTries uniform random draws that is not, or the last draw
 // when every one is (a space with fewer configurations than trials).
 func Untried(sp *space.Space, seen map[string]bool, u []float64, rng *rand.Rand) []float64 {
-	for i := 0; i < maxFreshTries && seen[sp.Key(u)]; i++ {
+	for i := 0; i < MaxFreshTries && seen[sp.Key(u)]; i++ {
 		u = sp.Sample(rng)
 	}
 	return u
@@ -104,4 +105,14 @@ func Seen(h *History) map[string]bool {
 		seen[h.Space.Key(u)] = true
 	}
 	return seen
+}
+
+// Level returns the category index of categorical coordinate x with L
+// choices: the cell k with k/L ≤ x < (k+1)/L (the encoding contract of
+// package space, code (k+½)/L).
+func Level(x float64, L int) int {
+	if math.IsNaN(x) {
+		x = 0.5
+	}
+	return min(max(int(x*float64(L)), 0), L-1)
 }

@@ -24,6 +24,8 @@ import (
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/bench/peers"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/cocabo"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
 
@@ -57,7 +59,7 @@ func casmoRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget, 
 	switch s := s.(type) {
 	case *sampler.Casmopolitan:
 		s.InitPoints = init
-	case *sampler.CoCaBO:
+	case *cocabo.CoCaBO:
 		s.InitPoints = init
 	case *sampler.OneHotGP:
 		s.InitPoints = init
@@ -225,7 +227,7 @@ func TestReproCasmopolitan(t *testing.T) {
 		for _, sn := range samplers {
 			traces := make([][]float64, seeds)
 			times := make([]time.Duration, seeds)
-			sampler.ParallelSeeds(seeds, func(seed int) {
+			samplertest.ParallelSeeds(seeds, func(seed int) {
 				traces[seed-1], times[seed-1] = casmoRun(t, p, sn, uint64(seed), budget, init)
 			})
 			at := func(T int) []float64 {
@@ -236,7 +238,7 @@ func TestReproCasmopolitan(t *testing.T) {
 				return v
 			}
 			final := at(budget)
-			mean, se := sampler.MeanSE(final)
+			mean, se := samplertest.MeanSE(final)
 			var total time.Duration
 			for _, d := range times {
 				total += d

@@ -3,7 +3,6 @@ package sampler
 import (
 	"context"
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -29,7 +28,6 @@ func TestDesignCountsPendingTrials(t *testing.T) {
 		}
 		return h
 	}
-	cocabo := &CoCaBO{Lambda: 0.5, InitPoints: n}
 	c := NewCasmopolitan()
 	c.InitPoints = n
 	for _, tc := range []struct {
@@ -42,14 +40,6 @@ func TestDesignCountsPendingTrials(t *testing.T) {
 		{n/2 - 1, n, true}, // too few completed to fit
 		{n / 2, n / 2, false},
 	} {
-		h := history(tc.done, tc.pending)
-		u, err := cocabo.Suggest(context.Background(), h, rand.New(rand.NewPCG(3, 4)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := slices.Equal(u, UntriedPoint(h, rand.New(rand.NewPCG(3, 4)))); got != tc.design {
-			t.Errorf("cocabo, %d completed and %d pending: design point %v, want %v", tc.done, tc.pending, got, tc.design)
-		}
 		_, tr, err := c.propose(context.Background(), history(tc.done, tc.pending), rand.New(rand.NewPCG(3, 4)))
 		if err != nil {
 			t.Fatal(err)

@@ -49,7 +49,7 @@ func (e Evolution) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]flo
 		mutate = func(u []float64) []float64 { return c.mutate(u, rng) }
 	}
 	seen := Seen(h)
-	for range maxFreshTries {
+	for range MaxFreshTries {
 		if u := mutate(parent.X); !seen[h.Space.Key(u)] {
 			return u, nil
 		}
@@ -62,7 +62,7 @@ func (e Evolution) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]flo
 // differs from u when it can.
 func mutateParams(sp *space.Space, u []float64, rng *rand.Rand) []float64 {
 	key := sp.Key(u)
-	for range maxFreshTries {
+	for range MaxFreshTries {
 		v, changed := slices.Clone(u), false
 		draw := sp.Sample(rng)
 		for i := range v {

@@ -167,7 +167,7 @@ func randomCells(h *History, c cell, seen map[string]bool, b int, rng *rand.Rand
 	out := make([][]float64, 0, b)
 	for len(out) < b {
 		u := c.random(rng)
-		for range maxFreshTries {
+		for range MaxFreshTries {
 			if _, err := c.graph(u); err == nil && !seen[h.Space.Key(u)] {
 				break
 			}
@@ -211,7 +211,7 @@ func (n *NASBOWL) pool(h *History, c cell, seen map[string]bool, rng *rand.Rand)
 			}
 		}
 	}
-	for tries := 0; len(out) < size && tries < maxFreshTries*size/10; tries++ {
+	for tries := 0; len(out) < size && tries < MaxFreshTries*size/10; tries++ {
 		add(c.random(rng))
 	}
 	return out

@@ -269,3 +269,18 @@ func median(v []float64) float64 {
 	s := slices.Sorted(slices.Values(v))
 	return s[len(s)/2]
 }
+
+func meanSE(v []float64) (mean, se float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	if len(v) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, x := range v {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
+}

@@ -1,7 +1,6 @@
 package sampler
 
 import (
-	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -14,105 +13,6 @@ func withOrigins(obs []Observation, o func(i int) Origin) []Observation {
 		out[i].Origin = o(i)
 	}
 	return out
-}
-
-// probs returns the play probabilities of the sequential agents replayed
-// from obs with a design of n0.
-func probs(t *testing.T, h *History, obs []Observation, n0 int) [][]float64 {
-	t.Helper()
-	l, err := newLayout(h.Space)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p [][]float64
-	for _, a := range replayEXP3(l, obs, n0, 40, false) {
-		p = append(p, a.Probs())
-	}
-	return p
-}
-
-// TestReplayEXP3ByOrigin: the agents learn from the observations a model
-// chose, by their recorded origin, wherever the design points are in the
-// history: an extra design point after the first n0 is not a play, and a
-// design point still running does not make a model point take its place.
-// Without origins the first n0 observations are the design, as before.
-func TestReplayEXP3ByOrigin(t *testing.T) {
-	c := fastCoCaBO()
-	n0 := c.initPoints()
-	h := toyHistory(t, c, 20, 3)
-	byPlace := func(i int) Origin {
-		if i < n0 {
-			return OriginDesign
-		}
-		return OriginModel
-	}
-	legacy := probs(t, h, h.Observed, n0)
-	if got := probs(t, h, withOrigins(h.Observed, byPlace), n0); !slices.EqualFunc(got, legacy, slices.Equal) {
-		t.Fatalf("origins as the design rule gives them: %v; without origins %v", got, legacy)
-	}
-
-	// An extra design point at the end only enters the reward statistics.
-	extra := append(withOrigins(h.Observed, byPlace), Observation{X: h.Observed[0].X, Y: h.Observed[0].Y, Origin: OriginDesign})
-	if got := probs(t, h, extra, n0); !slices.EqualFunc(got, legacy, slices.Equal) {
-		t.Errorf("an extra design point moved the agents: %v, want %v", got, legacy)
-	}
-	extra[len(extra)-1].Origin = OriginModel
-	if got := probs(t, h, extra, n0); slices.EqualFunc(got, legacy, slices.Equal) {
-		t.Error("a model point at the end did not move the agents")
-	}
-	extra[len(extra)-1].Origin = OriginUser
-	if got := probs(t, h, extra, n0); !slices.EqualFunc(got, legacy, slices.Equal) {
-		t.Errorf("an enqueued point moved the agents: %v, want %v", got, legacy)
-	}
-
-	// Design trial 3 still running: the n0 − 1 completed design points are
-	// the design, and every model point is a play, as a replay by position
-	// with a design of n0 − 1 has it.
-	running := slices.Delete(withOrigins(h.Observed, byPlace), 3, 4)
-	want := probs(t, h, slices.Delete(slices.Clone(h.Observed), 3, 4), n0-1)
-	if got := probs(t, h, running, n0); !slices.EqualFunc(got, want, slices.Equal) {
-		t.Errorf("design trial running: %v, want %v", got, want)
-	}
-}
-
-// TestReplayEXP3MByOrigin: a batch of extra design points after the
-// design is no play of the batch agents.
-func TestReplayEXP3MByOrigin(t *testing.T) {
-	c := fastCoCaBO()
-	n0 := c.initPoints()
-	h := toyHistory(t, c, 20, 3)
-	l, err := newLayout(h.Space)
-	if err != nil {
-		t.Fatal(err)
-	}
-	batchProbs := func(obs []Observation) [][]float64 {
-		var p [][]float64
-		for _, a := range replayEXP3M(l, obs, n0, 2, 40, false) {
-			pa, _ := a.Probs()
-			p = append(p, pa)
-		}
-		return p
-	}
-	obs := withOrigins(h.Observed, func(i int) Origin {
-		if i < n0 {
-			return OriginDesign
-		}
-		return OriginModel
-	})
-	for i := range obs {
-		obs[i].Batch = 1 + i/2
-	}
-	want := batchProbs(obs)
-	for _, o := range h.Observed[:2] {
-		obs = append(obs, Observation{X: o.X, Y: o.Y, Batch: 11, Origin: OriginDesign})
-	}
-	if got := batchProbs(obs); !slices.EqualFunc(got, want, slices.Equal) {
-		t.Errorf("a batch of extra design points moved the agents: %v, want %v", got, want)
-	}
-	obs[len(obs)-1].Origin, obs[len(obs)-2].Origin = OriginModel, OriginModel
-	if got := batchProbs(obs); slices.EqualFunc(got, want, slices.Equal) {
-		t.Error("a batch of model points did not move the agents")
-	}
 }
 
 // TestCasmopolitanReplayByOrigin: recorded design points do not move the
@@ -171,51 +71,5 @@ func TestCasmopolitanLateTrialOfAnEndedEpoch(t *testing.T) {
 	h.Observed = withOrigins(h.Observed, func(int) Origin { return OriginUnrecorded })
 	if st := c.replay(cs, h); st.epoch != 1 || !slices.Equal(st.local, []int{5, 6, 7, 8}) {
 		t.Errorf("without origins: epoch %d with trials %v; want the late trial in the new epoch, as before: [5 6 7 8]", st.epoch, st.local)
-	}
-}
-
-// notDesigner is a sampler that does not say how it chose its points.
-type notDesigner struct{}
-
-func (notDesigner) Name() string { return "plain" }
-func (notDesigner) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
-	return h.Space.Sample(rng), nil
-}
-
-// TestSuggestBatchOrigins: each point of a batch asked one by one has the
-// origin its own suggestion had (the pending points before it count), a
-// joint batch has one origin, and a sampler that is not a Designer none.
-func TestSuggestBatchOrigins(t *testing.T) {
-	ctx := context.Background()
-	sp := casmoTestSpace(t, 3, 3, 1)
-	rngs := func(i int) *rand.Rand { return rand.New(rand.NewPCG(1, uint64(i))) }
-	h := &History{Space: sp, Seed: 1, Trials: 2}
-	rng := rand.New(rand.NewPCG(2, 2))
-	for range 2 {
-		u := sp.Sample(rng)
-		h.Observed = append(h.Observed, Observation{X: u, Y: casmoToy(sp, u), Origin: OriginDesign})
-	}
-	casmo := NewCasmopolitan()
-	casmo.InitPoints = 4
-	coca := fastCoCaBO()
-	coca.InitPoints = 2
-	for _, tc := range []struct {
-		s    Sampler
-		want []Origin
-	}{
-		// 2 completed of 4: design while completed + pending < 4.
-		{casmo, []Origin{OriginDesign, OriginDesign, OriginModel}},
-		{coca, []Origin{OriginModel, OriginModel, OriginModel}},
-		{Random{}, []Origin{OriginDesign, OriginDesign, OriginDesign}},
-		{notDesigner{}, []Origin{OriginUnrecorded, OriginUnrecorded, OriginUnrecorded}},
-	} {
-		us, got, err := SuggestBatch(ctx, tc.s, h, 3, rngs)
-		if err != nil || len(us) != 3 || !slices.Equal(got, tc.want) {
-			t.Errorf("%s: %d points with origins %v, %v; want %v", tc.s.Name(), len(us), got, err, tc.want)
-		}
-	}
-	coca.InitPoints = 3
-	if _, got, err := SuggestBatch(ctx, coca, h, 3, rngs); err != nil || !slices.Equal(got, []Origin{OriginDesign, OriginDesign, OriginDesign}) {
-		t.Errorf("cocabo's joint batch in its design: origins %v, %v; want design for all", got, err)
 	}
 }

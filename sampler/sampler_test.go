@@ -12,6 +12,7 @@ import (
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
+	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/sampler/playbook"
 	"github.com/boaopt/boa/space"
@@ -175,7 +176,7 @@ func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 	}
 	tpe := sampler.NewTPE()
 	tpe.Startup = 3
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), sampler.NewCoCaBO(), tpe, playbook.New(true, true)} {
+	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), cocabo.New(), tpe, playbook.New(true, true)} {
 		h := &sampler.History{Space: sp, Seed: 5}
 		seen := map[string]bool{}
 		for i := range 12 {
@@ -271,7 +272,7 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 		}
 		return v
 	}
-	fast := sampler.NewCoCaBO()
+	fast := cocabo.New()
 	fast.InitPoints = 4
 	casmo := sampler.NewCasmopolitan()
 	casmo.InitPoints = 4

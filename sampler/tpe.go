@@ -243,7 +243,7 @@ func newCategoricalParzen(choices int, xs []float64) *parzen {
 		count[k] = 1
 	}
 	for _, x := range xs {
-		count[level(x, choices)]++
+		count[Level(x, choices)]++
 	}
 	sum := floats.Sum(count)
 	p := &parzen{logp: make([]float64, choices)}
@@ -256,7 +256,7 @@ func newCategoricalParzen(choices int, xs []float64) *parzen {
 // logPDF returns the log density (log probability of the choice) at x.
 func (p *parzen) logPDF(x float64) float64 {
 	if p.logp != nil {
-		return p.logp[level(x, len(p.logp))]
+		return p.logp[Level(x, len(p.logp))]
 	}
 	terms := make([]float64, len(p.mu))
 	for k, m := range p.mu {

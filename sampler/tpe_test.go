@@ -78,8 +78,8 @@ func TestParzenIsADensityAndSamplesFollowIt(t *testing.T) {
 	counts := make([]float64, 3)
 	for range draws {
 		x := c.sample(rng)
-		counts[level(x, 3)]++
-		if x != (float64(level(x, 3))+0.5)/3 {
+		counts[Level(x, 3)]++
+		if x != (float64(Level(x, 3))+0.5)/3 {
 			t.Fatalf("draw %g is not a choice's code", x)
 		}
 	}

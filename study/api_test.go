@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -35,7 +36,7 @@ func TestNewTakesTheUsersSampler(t *testing.T) {
 	if err != nil || tr.Float("x") != 0 {
 		t.Fatalf("ask: %v, x = %v; want the centre's 0", err, tr.Params["x"])
 	}
-	if _, err := New(testSpace(t), Options{Sampler: sampler.NewCoCaBOFixed(0.3)}); err != nil {
+	if _, err := New(testSpace(t), Options{Sampler: cocabo.NewFixed(0.3)}); err != nil {
 		t.Errorf("CoCaBO with λ = 0.3: %v", err)
 	}
 	// The instance is still held to the space it takes.
@@ -43,7 +44,7 @@ func TestNewTakesTheUsersSampler(t *testing.T) {
 		space.Param{Name: "k", Kind: space.Categorical, Choices: []string{"a", "b"}},
 		space.Param{Name: "d", Kind: space.Int, Low: 1, High: 3, When: map[string][]string{"k": {"a"}}},
 	)
-	if _, err := New(cond, Options{Sampler: sampler.NewCoCaBOFixed(0.3)}); err == nil || !strings.Contains(err.Error(), "conditional") {
+	if _, err := New(cond, Options{Sampler: cocabo.NewFixed(0.3)}); err == nil || !strings.Contains(err.Error(), "conditional") {
 		t.Errorf("CoCaBO on a conditional space: err = %v, want the refusal", err)
 	}
 }

@@ -10,5 +10,6 @@ package all
 
 import (
 	_ "github.com/boaopt/boa/sampler/auto"
+	_ "github.com/boaopt/boa/sampler/cocabo"
 	_ "github.com/boaopt/boa/sampler/playbook"
 )

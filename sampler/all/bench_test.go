@@ -9,6 +9,7 @@ import (
 
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
@@ -70,7 +71,7 @@ func BenchmarkCoCaBOSuggestPending(b *testing.B) {
 	for range pending {
 		h.Pending = append(h.Pending, sp.Sample(rng))
 	}
-	c := sampler.NewCoCaBO()
+	c := cocabo.New()
 	for b.Loop() {
 		if _, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err != nil {
 			b.Fatal(err)
@@ -89,7 +90,7 @@ func BenchmarkCoCaBOSuggestPending(b *testing.B) {
 // running study; "s/suggest" reports their mean.
 func BenchmarkMixedSuggest(b *testing.B) {
 	samplers := []func() sampler.Sampler{
-		func() sampler.Sampler { return sampler.NewCoCaBO() },
+		func() sampler.Sampler { return cocabo.New() },
 		func() sampler.Sampler { return sampler.NewCasmopolitan() },
 		func() sampler.Sampler { return sampler.NewOneHotGP() },
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/boaopt/boa/bandit"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -127,9 +128,9 @@ func (a *Auto) Chosen(h *sampler.History) sampler.Sampler {
 
 // autoCoCaBO returns the cocabo auto uses for sp: CoCaBO-auto with gpbo's
 // design size (at most the papers' 24) and the copula on y.
-func autoCoCaBO(sp *space.Space) *sampler.CoCaBO {
-	c := sampler.NewCoCaBO()
-	c.InitPoints = min(sampler.DesignSize(sp), sampler.DefaultInitPoints)
+func autoCoCaBO(sp *space.Space) *cocabo.CoCaBO {
+	c := cocabo.New()
+	c.InitPoints = min(sampler.DesignSize(sp), cocabo.DefaultInitPoints)
 	c.Copula = true
 	return c
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
+	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -114,7 +115,7 @@ func TestSuggestBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := sampler.NewCoCaBO()
+	c := cocabo.New()
 	c.InitPoints, c.Copula = 5, true // auto's design size max(5, d+1), and the copula
 	want, err := c.SuggestBatch(ctx, h, 3, rng(h.Trials))
 	if err != nil {
@@ -216,7 +217,7 @@ func TestAutoCoCaBO(t *testing.T) {
 		t.Fatal(err)
 	}
 	suggest := func(copula bool) string {
-		c := sampler.NewCoCaBO()
+		c := cocabo.New()
 		c.InitPoints, c.Copula = design, copula
 		u, err := c.Suggest(ctx, h, rng(design))
 		if err != nil {
@@ -262,7 +263,7 @@ func TestAutoSharedAcrossSpaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	suggest := func(init int) string {
-		c := sampler.NewCoCaBO()
+		c := cocabo.New()
 		c.InitPoints, c.Copula = init, true
 		u, err := c.Suggest(ctx, h, rng(5))
 		if err != nil {

@@ -24,6 +24,7 @@ import (
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
@@ -167,7 +168,7 @@ func runBatchFailing(t *testing.T, p *mixed.Problem, seed uint64, trials, b int,
 	sp := p.Space()
 	h := &sampler.History{Space: sp, Seed: seed, Budget: trials}
 	noise, flaky := rand.New(rand.NewPCG(seed, 0xbe4c)), rand.New(rand.NewPCG(seed, 77))
-	c, best := sampler.NewCoCaBO(), math.Inf(1)
+	c, best := cocabo.New(), math.Inf(1)
 	for h.Trials < trials {
 		us, err := c.SuggestBatch(context.Background(), h, b, rand.New(rand.NewPCG(seed, uint64(h.Trials))))
 		if err != nil {

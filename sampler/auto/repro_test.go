@@ -24,6 +24,7 @@ import (
 	"github.com/boaopt/boa/bandit"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
+	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
@@ -92,7 +93,7 @@ func TestReproAutoCategorical(t *testing.T) {
 					var s sampler.Sampler
 					switch name {
 					case "cocabo (auto before)":
-						c := sampler.NewCoCaBO()
+						c := cocabo.New()
 						c.InitPoints, c.Copula = max(5, n+1), true
 						s = c
 					default:
@@ -167,7 +168,7 @@ func TestReproAutoWideCategorical(t *testing.T) {
 				var s sampler.Sampler
 				switch name {
 				case "cocabo":
-					cc := sampler.NewCoCaBO()
+					cc := cocabo.New()
 					cc.InitPoints, cc.Copula = 5, true
 					s = cc
 				case "casmopolitan":

@@ -1,9 +1,10 @@
-package sampler
+package cocabo
 
 import (
 	"math"
 
 	"github.com/boaopt/boa/bandit"
+	"github.com/boaopt/boa/sampler"
 )
 
 // rewardTracker holds the running statistics of CoCaBO's bandit reward
@@ -85,7 +86,7 @@ func (t *rewardTracker) reward(j, c int, overArms bool) float64 {
 // code; each other observation updates every agent's played arm with the
 // joint reward computed on the data up to and including it [000 Alg. 5,
 // line 8].
-func replayEXP3(l *mixedLayout, obs []Observation, n0, budget int, overArms bool) []*bandit.EXP3 {
+func replayEXP3(l *mixedLayout, obs []sampler.Observation, n0, budget int, overArms bool) []*bandit.EXP3 {
 	agents := make([]*bandit.EXP3, len(l.cat))
 	for j, n := range l.levels {
 		agents[j] = bandit.NewEXP3(n, bandit.TunedGamma(n, budget))
@@ -94,7 +95,7 @@ func replayEXP3(l *mixedLayout, obs []Observation, n0, budget int, overArms bool
 	for i, o := range obs {
 		h := l.arms(o.X)
 		t.add(h, o.Y)
-		if ModelFree(o, i < n0) || math.IsNaN(o.Y) || math.IsInf(o.Y, 0) {
+		if sampler.ModelFree(o, i < n0) || math.IsNaN(o.Y) || math.IsInf(o.Y, 0) {
 			continue
 		}
 		for j, c := range h {
@@ -117,7 +118,7 @@ func replayEXP3(l *mixedLayout, obs []Observation, n0, budget int, overArms bool
 // b in trial order. A batch's rewards are computed once the whole batch is
 // in, at its last observation, as the reference code does, and each agent
 // updates every played arm.
-func replayEXP3M(l *mixedLayout, obs []Observation, n0, b, budget int, overArms bool) []*bandit.EXP3M {
+func replayEXP3M(l *mixedLayout, obs []sampler.Observation, n0, b, budget int, overArms bool) []*bandit.EXP3M {
 	agents := make([]*bandit.EXP3M, len(l.cat))
 	for j, n := range l.levels {
 		agents[j] = bandit.NewEXP3M(n, b, bandit.BatchGamma(n, b, budget))
@@ -132,7 +133,7 @@ func replayEXP3M(l *mixedLayout, obs []Observation, n0, b, budget int, overArms 
 		case i >= n0:
 			batch[i] = -1 - (i-n0)/b
 		}
-		if ModelFree(o, i < n0) {
+		if sampler.ModelFree(o, i < n0) {
 			initial[batch[i]] = true
 		}
 		if !math.IsNaN(o.Y) && !math.IsInf(o.Y, 0) {

@@ -1,4 +1,4 @@
-package sampler
+package cocabo
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/opt"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/transform"
 )
 
@@ -51,7 +52,7 @@ func (c *CoCaBO) kernel(l *mixedLayout) kernel.Kernel {
 // same data (WarmStart.reuse). step is 1 for Suggest and b for
 // SuggestBatch, so that RefitEvery counts batches as the reference code
 // does.
-func (c *CoCaBO) model(l *mixedLayout, obs []Observation, step int, rng *rand.Rand) (*gp.GP, error) {
+func (c *CoCaBO) model(l *mixedLayout, obs []sampler.Observation, step int, rng *rand.Rand) (*gp.GP, error) {
 	X := make([][]float64, len(obs))
 	y := make([]float64, len(obs))
 	for i, o := range obs {
@@ -90,7 +91,7 @@ func believeMixed(l *mixedLayout, m *gp.GP, pts [][]float64) *gp.GP {
 	for i, p := range pts {
 		F[i] = l.features(p, nil)
 	}
-	m, _ = BelieveAll(m, F)
+	m, _ = sampler.BelieveAll(m, F)
 	return m
 }
 
@@ -100,7 +101,7 @@ func believeMixed(l *mixedLayout, m *gp.GP, pts [][]float64) *gp.GP {
 // and moved by ±1 local search), never returning a configuration in seen.
 // The best observed point, with its categories replaced by arms, is one
 // more start. With no continuous coordinate the only point is h itself.
-func (c *CoCaBO) argmax(l *mixedLayout, model *gp.GP, arms []int, obs []Observation, seen map[string]bool, top int, rng *rand.Rand) ([]float64, error) {
+func (c *CoCaBO) argmax(l *mixedLayout, model *gp.GP, arms []int, obs []sampler.Observation, seen map[string]bool, top int, rng *rand.Rand) ([]float64, error) {
 	sp := l.sp
 	fix := func(u []float64) {
 		l.setArms(u, arms)
@@ -160,16 +161,16 @@ func (c *CoCaBO) argmax(l *mixedLayout, model *gp.GP, arms []int, obs []Observat
 		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
 	}
 	var starts [][]float64
-	if i := BestIndex(obs); i >= 0 {
+	if i := sampler.BestIndex(obs); i >= 0 {
 		s := slices.Clone(obs[i].X)
 		fix(s)
 		starts = append(starts, s)
 	}
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
-		Candidates: OrDefault(c.Candidates, cocaboCandidates),
+		Candidates: sampler.OrDefault(c.Candidates, cocaboCandidates),
 		Top:        top,
 		Starts:     starts,
-		Batch:      AcqBatch(model, af, l.features),
+		Batch:      sampler.AcqBatch(model, af, l.features),
 	}, rng)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package sampler
+package cocabo
 
 import (
 	"bytes"
@@ -12,75 +12,32 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/bandit"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
 
-// toySpace is a small mixed space: two categorical variables (3 and 2
-// choices), one float and one int.
-func toySpace(t testing.TB) *space.Space {
-	t.Helper()
-	sp, err := space.New(
-		space.Param{Name: "a", Kind: space.Categorical, Choices: []string{"p", "q", "r"}},
-		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
-		space.Param{Name: "b", Kind: space.Bool},
-		space.Param{Name: "n", Kind: space.Int, Low: 1, High: 5},
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp
-}
-
-// toyValue is minimised at a = q, b = false, x = 0.3, n = 2.
-func toyValue(sp *space.Space, u []float64) float64 {
-	a := sp.Decode(u)
-	x := a["x"].(float64)
-	n := float64(a["n"].(int))
-	v := (x-0.3)*(x-0.3) + 0.05*(n-2)*(n-2)
-	v += map[string]float64{"p": 0.5, "q": 0, "r": 1}[a["a"].(string)]
-	if a["b"].(bool) {
-		v += 0.3
-	}
-	return v
-}
-
 // fastCoCaBO is CoCaBO with a short design and few candidates, for tests.
 func fastCoCaBO() *CoCaBO {
-	c := NewCoCaBO()
+	c := New()
 	c.InitPoints, c.Candidates, c.Budget = 8, 300, 40
 	return c
 }
 
-// toyHistory runs c sequentially for n suggestions on the toy problem.
-func toyHistory(t testing.TB, c Sampler, n int, seed uint64) *History {
-	t.Helper()
-	sp := toySpace(t)
-	h := &History{Space: sp, Seed: seed}
-	for i := range n {
-		h.Trials = i
-		u, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.Observed = append(h.Observed, Observation{X: u, Y: toyValue(sp, u)})
-	}
-	return h
-}
-
 func TestCoCaBONames(t *testing.T) {
 	for _, name := range []string{"cocabo", "cocabo-auto", "cocabo-0", "cocabo-0.5", "cocabo-1", "onehot-gp"} {
-		s, err := New(name)
+		s, err := sampler.New(name)
 		if err != nil || s.Name() != name {
 			t.Errorf("New(%q) = %v, %v", name, s, err)
 		}
 	}
 	for name, want := range map[string]float64{"cocabo-0": 0, "cocabo-0.5": 0.5, "cocabo-1": 1} {
-		s, _ := New(name)
+		s, _ := sampler.New(name)
 		if c := s.(*CoCaBO); c.LearnLambda || c.Lambda != want {
 			t.Errorf("%s: λ = %v learned = %v", name, c.Lambda, c.LearnLambda)
 		}
 	}
-	if _, ok := any(NewCoCaBO()).(BatchSampler); !ok {
+	if _, ok := any(New()).(sampler.BatchSampler); !ok {
 		t.Error("CoCaBO does not implement BatchSampler")
 	}
 }
@@ -88,7 +45,7 @@ func TestCoCaBONames(t *testing.T) {
 // TestRewardNormalisation checks the reward of spec §4.1: best −y within
 // the category, min–max normalised over all data so far.
 func TestRewardNormalisation(t *testing.T) {
-	l, err := newLayout(toySpace(t))
+	l, err := newLayout(samplertest.ToySpace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +104,7 @@ func TestRewardNormalisation(t *testing.T) {
 // (the reference code's 200 iterations after 24 points, 80 batches of 4),
 // else 200; and the agents use it.
 func TestCoCaBOHorizon(t *testing.T) {
-	c := NewCoCaBO()
+	c := New()
 	for _, tc := range []struct{ field, study, b, want int }{
 		{0, 0, 1, 200},
 		{0, 224, 1, 200},
@@ -159,11 +116,11 @@ func TestCoCaBOHorizon(t *testing.T) {
 		{50, 344, 4, 50},
 	} {
 		c.Budget = tc.field
-		if got := c.Horizon(&History{Budget: tc.study}, tc.b); got != tc.want {
+		if got := c.Horizon(&sampler.History{Budget: tc.study}, tc.b); got != tc.want {
 			t.Errorf("Budget %d, study budget %d, b = %d: T = %d, want %d", tc.field, tc.study, tc.b, got, tc.want)
 		}
 	}
-	h := toyHistory(t, fastCoCaBO(), 20, 3)
+	h := samplertest.ToyHistory(t, fastCoCaBO(), 20, 3)
 	fixed := fastCoCaBO() // Budget 40
 	want, _ := fixed.ArmProbabilities(h)
 	fromStudy := fastCoCaBO()
@@ -182,7 +139,7 @@ func TestCoCaBOHorizon(t *testing.T) {
 // without a hyper-parameter cache when the iteration refits anyway.
 func TestCoCaBOReplayIsDeterministic(t *testing.T) {
 	c := fastCoCaBO()
-	h := toyHistory(t, c, 20, 3) // 12 iterations after the design
+	h := samplertest.ToyHistory(t, c, 20, 3) // 12 iterations after the design
 	p1, err := c.ArmProbabilities(h)
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +181,7 @@ func floatsSum(p []float64) float64 {
 // proposal is a legal point of the space.
 func TestCoCaBOKeepsDrawnCategories(t *testing.T) {
 	c := fastCoCaBO()
-	h := toyHistory(t, c, 12, 4)
+	h := samplertest.ToyHistory(t, c, 12, 4)
 	l, _ := newLayout(h.Space)
 	for i := range 8 {
 		h.Trials = 12 + i
@@ -243,7 +200,7 @@ func TestCoCaBOKeepsDrawnCategories(t *testing.T) {
 			t.Fatalf("iteration %d: proposal has categories %v, the agents drew %v", i, got, want)
 		}
 		checkLegal(t, h.Space, u)
-		h.Observed = append(h.Observed, Observation{X: u, Y: toyValue(h.Space, u)})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: samplertest.ToyValue(h.Space, u)})
 	}
 }
 
@@ -263,8 +220,8 @@ func checkLegal(t *testing.T, sp *space.Space, u []float64) {
 
 // TestCoCaBOFindsToyOptimum: 40 evaluations reach the best categories.
 func TestCoCaBOFindsToyOptimum(t *testing.T) {
-	h := toyHistory(t, fastCoCaBO(), 40, 5)
-	best := h.Observed[BestIndex(h.Observed)]
+	h := samplertest.ToyHistory(t, fastCoCaBO(), 40, 5)
+	best := h.Observed[sampler.BestIndex(h.Observed)]
 	if best.Y > 0.05 {
 		t.Fatalf("best value %v after 40 evaluations (%v), want <= 0.05", best.Y, h.Space.Decode(best.X))
 	}
@@ -276,7 +233,7 @@ func TestCoCaBOFindsToyOptimum(t *testing.T) {
 // has b new points.
 func TestCoCaBOBatch(t *testing.T) {
 	c := fastCoCaBO()
-	h := toyHistory(t, c, 12, 6)
+	h := samplertest.ToyHistory(t, c, 12, 6)
 	h.Pending = [][]float64{h.Space.Sample(rand.New(rand.NewPCG(1, 1)))}
 	for _, b := range []int{1, 4, 9} {
 		pts, err := c.SuggestBatch(context.Background(), h, b, rand.New(rand.NewPCG(6, uint64(b))))
@@ -286,22 +243,22 @@ func TestCoCaBOBatch(t *testing.T) {
 		checkBatch(t, h, pts, b)
 	}
 	// Before the design is complete: b distinct random points.
-	pts, err := c.SuggestBatch(context.Background(), &History{Space: h.Space}, 5, rand.New(rand.NewPCG(1, 2)))
+	pts, err := c.SuggestBatch(context.Background(), &sampler.History{Space: h.Space}, 5, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkBatch(t, &History{Space: h.Space}, pts, 5)
+	checkBatch(t, &sampler.History{Space: h.Space}, pts, 5)
 
 	cat := space.MustNew(
 		space.Param{Name: "a", Kind: space.Categorical, Choices: []string{"p", "q", "r"}},
 		space.Param{Name: "b", Kind: space.Bool},
 	)
-	hc := &History{Space: cat}
+	hc := &sampler.History{Space: cat}
 	c2 := fastCoCaBO()
 	c2.InitPoints = 2
 	for _, k := range []int{0, 5} {
 		u := []float64{(float64(k%3) + 0.5) / 3, (float64(k/3) + 0.5) / 2}
-		hc.Observed = append(hc.Observed, Observation{X: u, Y: float64(k)})
+		hc.Observed = append(hc.Observed, sampler.Observation{X: u, Y: float64(k)})
 	}
 	pts, err = c2.SuggestBatch(context.Background(), hc, 4, rand.New(rand.NewPCG(2, 2)))
 	if err != nil {
@@ -315,7 +272,7 @@ func TestCoCaBOBatch(t *testing.T) {
 	if err != nil || len(pts) != 5 {
 		t.Fatalf("batch of 5 from 4 unseen configurations: %d points, %v", len(pts), err)
 	}
-	seen, repeats := Seen(hc), 0
+	seen, repeats := sampler.Seen(hc), 0
 	for _, u := range pts {
 		checkLegal(t, cat, u)
 		if k := cat.Key(u); seen[k] {
@@ -329,12 +286,12 @@ func TestCoCaBOBatch(t *testing.T) {
 	}
 }
 
-func checkBatch(t *testing.T, h *History, pts [][]float64, b int) {
+func checkBatch(t *testing.T, h *sampler.History, pts [][]float64, b int) {
 	t.Helper()
 	if len(pts) != b {
 		t.Fatalf("batch of %d points, want %d", len(pts), b)
 	}
-	seen := Seen(h)
+	seen := sampler.Seen(h)
 	for _, u := range pts {
 		checkLegal(t, h.Space, u)
 		k := h.Space.Key(u)
@@ -350,14 +307,14 @@ func checkBatch(t *testing.T, h *History, pts [][]float64, b int) {
 // the variance at the picks has dropped.
 func TestBatchFantasiesUsePosteriorMeans(t *testing.T) {
 	c := fastCoCaBO()
-	h := toyHistory(t, c, 14, 7)
+	h := samplertest.ToyHistory(t, c, 14, 7)
 	l, _ := newLayout(h.Space)
 	rng := rand.New(rand.NewPCG(7, 7))
 	m, err := c.model(l, h.Observed, 1, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, fm := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, Seen(h), rng)
+	pts, fm := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, sampler.Seen(h), rng)
 	if fm.Len() != m.Len()+3 {
 		t.Fatalf("model has %d points after 3 fantasies, want %d", fm.Len(), m.Len()+3)
 	}
@@ -379,20 +336,20 @@ func TestCoCaBOFallbacksAndErrors(t *testing.T) {
 	ctx := context.Background()
 	// No categorical parameter: gpbo's suggestion.
 	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "y", Kind: space.Float, Low: 0, High: 1})
-	h := &History{Space: sp, Seed: 2}
+	h := &sampler.History{Space: sp, Seed: 2}
 	for i := range 8 {
 		u := sp.Sample(rand.New(rand.NewPCG(3, uint64(i))))
-		h.Observed = append(h.Observed, Observation{X: u, Y: u[0]*u[0] + u[1]})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: u[0]*u[0] + u[1]})
 	}
-	got, err := NewCoCaBO().Suggest(ctx, h, rand.New(rand.NewPCG(1, 1)))
+	got, err := New().Suggest(ctx, h, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := NewGPBO().Suggest(ctx, h, rand.New(rand.NewPCG(1, 1)))
+	want, _ := sampler.NewGPBO().Suggest(ctx, h, rand.New(rand.NewPCG(1, 1)))
 	if !slices.Equal(got, want) {
 		t.Errorf("continuous space: cocabo %v, gpbo %v", got, want)
 	}
-	pts, err := NewCoCaBO().SuggestBatch(ctx, h, 3, rand.New(rand.NewPCG(1, 1)))
+	pts, err := New().SuggestBatch(ctx, h, 3, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,18 +360,18 @@ func TestCoCaBOFallbacksAndErrors(t *testing.T) {
 		space.Param{Name: "opt", Kind: space.Categorical, Choices: []string{"sgd", "adam"}},
 		space.Param{Name: "mom", Kind: space.Float, Low: 0, High: 1, When: map[string][]string{"opt": {"sgd"}}},
 	)
-	if _, err := NewCoCaBO().Suggest(ctx, &History{Space: cond}, rand.New(rand.NewPCG(1, 1))); err == nil {
+	if _, err := New().Suggest(ctx, &sampler.History{Space: cond}, rand.New(rand.NewPCG(1, 1))); err == nil {
 		t.Error("conditional space accepted")
 	}
-	if _, err := NewCoCaBOFixed(1.5).Suggest(ctx, &History{Space: toySpace(t)}, rand.New(rand.NewPCG(1, 1))); err == nil {
+	if _, err := NewFixed(1.5).Suggest(ctx, &sampler.History{Space: samplertest.ToySpace(t)}, rand.New(rand.NewPCG(1, 1))); err == nil {
 		t.Error("λ = 1.5 accepted")
 	}
-	bad := NewCoCaBO()
+	bad := New()
 	bad.Reward = "raw"
-	if _, err := bad.Suggest(ctx, &History{Space: toySpace(t)}, rand.New(rand.NewPCG(1, 1))); err == nil {
+	if _, err := bad.Suggest(ctx, &sampler.History{Space: samplertest.ToySpace(t)}, rand.New(rand.NewPCG(1, 1))); err == nil {
 		t.Error("unknown reward normalisation accepted")
 	}
-	if _, err := NewCoCaBO().SuggestBatch(ctx, &History{Space: toySpace(t)}, 0, rand.New(rand.NewPCG(1, 1))); err == nil {
+	if _, err := New().SuggestBatch(ctx, &sampler.History{Space: samplertest.ToySpace(t)}, 0, rand.New(rand.NewPCG(1, 1))); err == nil {
 		t.Error("batch of 0 accepted")
 	}
 }
@@ -423,7 +380,7 @@ func TestCoCaBOFallbacksAndErrors(t *testing.T) {
 // only, and the n category vectors of a batch use each agent's plays.
 func TestReplayEXP3MIsDeterministic(t *testing.T) {
 	c := fastCoCaBO()
-	h := toyHistory(t, c, 20, 8)
+	h := samplertest.ToyHistory(t, c, 20, 8)
 	l, _ := newLayout(h.Space)
 	a := replayEXP3M(l, h.Observed, c.InitPoints, 4, c.Budget, c.rewardOverArms())
 	b := replayEXP3M(l, h.Observed, c.InitPoints, 4, c.Budget, c.rewardOverArms())
@@ -452,11 +409,11 @@ func TestReplayEXP3MIsDeterministic(t *testing.T) {
 func TestReplayEXP3MFollowsRecordedBatches(t *testing.T) {
 	c := fastCoCaBO()
 	n0 := c.InitPoints
-	h := toyHistory(t, c, n0+6, 8)
+	h := samplertest.ToyHistory(t, c, n0+6, 8)
 	l, _ := newLayout(h.Space)
 	// batched gives the observations the batch numbers of study.AskBatch
 	// for batches of b trials.
-	batched := func(b int) []Observation {
+	batched := func(b int) []sampler.Observation {
 		obs := slices.Clone(h.Observed)
 		for i := range obs {
 			obs[i].Batch = 1 + i/b*b
@@ -473,7 +430,7 @@ func TestReplayEXP3MFollowsRecordedBatches(t *testing.T) {
 	}
 	// byHand replays the agents with the given batches after obs[:start],
 	// which only enter the reward statistics.
-	byHand := func(obs []Observation, start, b int, batches ...[]Observation) [][]float64 {
+	byHand := func(obs []sampler.Observation, start, b int, batches ...[]sampler.Observation) [][]float64 {
 		agents := make([]*bandit.EXP3M, len(l.cat))
 		for j, n := range l.levels {
 			agents[j] = bandit.NewEXP3M(n, b, bandit.BatchGamma(n, b, c.Budget))
@@ -527,7 +484,7 @@ func TestReplayEXP3MFollowsRecordedBatches(t *testing.T) {
 // the bad end four orders of magnitude away) leaves its predictions
 // unchanged, where standardised y would not.
 func TestCoCaBOCopula(t *testing.T) {
-	h := toyHistory(t, fastCoCaBO(), 20, 3)
+	h := samplertest.ToyHistory(t, fastCoCaBO(), 20, 3)
 	l, err := newLayout(h.Space)
 	if err != nil {
 		t.Fatal(err)
@@ -541,7 +498,7 @@ func TestCoCaBOCopula(t *testing.T) {
 	for i := range probes {
 		probes[i] = h.Space.Sample(rng)
 	}
-	predict := func(copula bool, obs []Observation) []float64 {
+	predict := func(copula bool, obs []sampler.Observation) []float64 {
 		c := fastCoCaBO()
 		c.Copula = copula
 		m, err := c.model(l, obs, 1, rand.New(rand.NewPCG(1, 2)))
@@ -581,20 +538,20 @@ func TestCoCaBOWarnsWhenBanditsAlone(t *testing.T) {
 		warns int
 	}{
 		{space.MustNew(space.Param{Name: "a", Kind: space.Categorical, Choices: []string{"p", "q", "r"}}, space.Param{Name: "b", Kind: space.Bool}), 1},
-		{toySpace(t), 0},
+		{samplertest.ToySpace(t), 0},
 	} {
 		var log bytes.Buffer
 		c := fastCoCaBO()
 		c.InitPoints = 2
 		c.Logger = slog.New(slog.NewTextHandler(&log, nil))
-		h := &History{Space: tc.sp, Seed: 1}
+		h := &sampler.History{Space: tc.sp, Seed: 1}
 		for i := range 4 {
 			h.Trials = i
 			u, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(i))))
 			if err != nil {
 				t.Fatal(err)
 			}
-			h.Observed = append(h.Observed, Observation{X: u, Y: float64(i)})
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: float64(i)})
 		}
 		if got := strings.Count(log.String(), "bandits alone"); got != tc.warns {
 			t.Errorf("%d warnings on %v, want %d:\n%s", got, tc.sp.Params(), tc.warns, log.String())

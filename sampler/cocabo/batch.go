@@ -1,4 +1,4 @@
-package sampler
+package cocabo
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/boaopt/boa/gp"
+	"github.com/boaopt/boa/sampler"
 )
 
 // SuggestBatch proposes n distinct points to evaluate together, batch
@@ -34,7 +35,7 @@ import (
 // earlier picks as pending trials (Kriging Believer). The acquisition
 // positivity offset of the reference code is not needed: it changes no
 // argmax under Kriging Believer.
-func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.Rand) ([][]float64, error) {
+func (c *CoCaBO) SuggestBatch(ctx context.Context, h *sampler.History, n int, rng *rand.Rand) ([][]float64, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("cocabo: batch size %d, want at least 1", n)
 	}
@@ -45,7 +46,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 	if len(l.cat) == 0 {
 		return c.fallbackBatch(ctx, h, n, rng)
 	}
-	seen := Seen(h)
+	seen := sampler.Seen(h)
 	if c.designing(h) {
 		return freshPoints(l, seen, n, rng), nil
 	}
@@ -78,7 +79,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *History, n int, rng *rand.
 }
 
 // drawBatchArms returns the n category vectors of step 1 of SuggestBatch.
-func (c *CoCaBO) drawBatchArms(l *mixedLayout, h *History, n int, rng *rand.Rand) [][]int {
+func (c *CoCaBO) drawBatchArms(l *mixedLayout, h *sampler.History, n int, rng *rand.Rand) [][]int {
 	agents := replayEXP3M(l, h.Observed, c.initPoints(), n, c.Horizon(h, n), c.rewardOverArms())
 	hs := make([][]int, n)
 	for i := range hs {
@@ -119,7 +120,7 @@ func groupArms(hs [][]int) []armGroup {
 // UCB on the model updated with the previous picks at their posterior
 // means [000 App. B.1, Alg. 17], and returns them with the updated model.
 // Chosen points are added to seen.
-func (c *CoCaBO) krigingBeliever(l *mixedLayout, model *gp.GP, arms []int, v int, obs []Observation, seen map[string]bool, rng *rand.Rand) ([][]float64, *gp.GP) {
+func (c *CoCaBO) krigingBeliever(l *mixedLayout, model *gp.GP, arms []int, v int, obs []sampler.Observation, seen map[string]bool, rng *rand.Rand) ([][]float64, *gp.GP) {
 	pts := make([][]float64, 0, v)
 	for range v {
 		u, err := c.argmax(l, model, arms, obs, seen, cocaboTopBatch, rng)
@@ -141,7 +142,7 @@ func (c *CoCaBO) krigingBeliever(l *mixedLayout, model *gp.GP, arms []int, v int
 // using its budget, as it does with every other sampler.
 func unseenPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Rand) []float64 {
 	if arms != nil {
-		for range maxFreshTries {
+		for range sampler.MaxFreshTries {
 			if u := randomWithArms(l, arms, rng); !seen[l.sp.Key(u)] {
 				return u
 			}
@@ -150,7 +151,7 @@ func unseenPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Ran
 			}
 		}
 	}
-	u := Untried(l.sp, seen, l.sp.Sample(rng), rng)
+	u := sampler.Untried(l.sp, seen, l.sp.Sample(rng), rng)
 	if arms != nil && seen[l.sp.Key(u)] {
 		return randomWithArms(l, arms, rng)
 	}
@@ -172,7 +173,7 @@ func freshPoints(l *mixedLayout, seen map[string]bool, n int, rng *rand.Rand) []
 // fallbackBatch runs gpbo n times, each time with the earlier picks as
 // pending trials, which gpbo fantasises at their posterior mean and never
 // proposes again.
-func (c *CoCaBO) fallbackBatch(ctx context.Context, h *History, n int, rng *rand.Rand) ([][]float64, error) {
+func (c *CoCaBO) fallbackBatch(ctx context.Context, h *sampler.History, n int, rng *rand.Rand) ([][]float64, error) {
 	g := c.fallback()
 	hb := *h
 	hb.Pending = slices.Clone(h.Pending)

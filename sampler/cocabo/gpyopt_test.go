@@ -1,4 +1,4 @@
-package sampler
+package cocabo_test
 
 import (
 	"cmp"
@@ -8,10 +8,11 @@ import (
 
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/opt"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
-// gpyoptOneHot is the seeds' One-hot BO as GPyOpt ran it [000 §5.5,
+// GPyOptOneHot is the seeds' One-hot BO as GPyOpt ran it [000 §5.5,
 // footnote 3], for the Ackley-5C reproduction only (docs/cocabo.md): an
 // isotropic Matérn-5/2 GP on [one-hot(h), x] fitted by maximum likelihood
 // with 5 restarts (GPyOpt's GPModel: ARD=False, optimize_restarts=5), UCB
@@ -23,28 +24,28 @@ import (
 // Decision) and scores 5000 candidates.
 //
 // With updateEvery = k > 1 it is GPyOpt's BO loop with
-// model_update_interval = k (GPyOpt/core/bo.py, _update_model): the model,
+// model_update_interval = k (GPyOpt/core/sampler.py, _update_model): the model,
 // data and hyper-parameters alike, is updated only every k evaluations
 // after the initial design, and the proposals in between come from the
 // stale model.
-type gpyoptOneHot struct {
-	*OneHotGP
+type GPyOptOneHot struct {
+	*sampler.OneHotGP
 	updateEvery int
 }
 
-func newGPyOptOneHot(updateEvery int) Sampler {
-	o := NewOneHotGP()
+func NewGPyOptOneHot(updateEvery int) sampler.Sampler {
+	o := sampler.NewOneHotGP()
 	o.ARD, o.MLE, o.Restarts = false, true, 5
-	return gpyoptOneHot{o, updateEvery}
+	return GPyOptOneHot{o, updateEvery}
 }
 
-func (o gpyoptOneHot) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (o GPyOptOneHot) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
-	if len(h.Observed) < onehotInit {
+	if len(h.Observed) < o.InitPoints {
 		return sp.Sample(rng), nil
 	}
 	k := max(1, o.updateEvery)
-	known := onehotInit + (len(h.Observed)-onehotInit)/k*k // the data of the last update
+	known := o.InitPoints + (len(h.Observed)-o.InitPoints)/k*k // the data of the last update
 	model, err := o.Fit(sp, h.Observed[:known], rng)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package sampler
+package cocabo
 
 // Reproductions of seed 000 ch. 5 for CoCaBO (issue 5, item 5; mixed spec
 // §7.1–7.2). The full protocols run only with BOA_REPRO=1:
@@ -14,51 +14,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/gp"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
-
-func reproFull() bool { return os.Getenv("BOA_REPRO") == "1" }
-
-// parallelSeeds runs fn for seeds 1..n on GOMAXPROCS goroutines.
-func parallelSeeds(n int, fn func(seed int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for s := range next {
-				fn(s)
-			}
-		}()
-	}
-	for s := 1; s <= n; s++ {
-		next <- s
-	}
-	close(next)
-	wg.Wait()
-}
-
-func meanSE(v []float64) (mean, se float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	if len(v) < 2 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
-}
 
 // testLogLik is the predictive log-likelihood of the test targets on the
 // model's standardised scale (training mean and s.d.), summed over the
@@ -93,7 +56,7 @@ var paper53 = map[string][4]float64{
 func TestReproTable53(t *testing.T) {
 	problems := []string{"func2c", "func3c", "ackley2c", "ackley3c", "ackley4c", "ackley5c"}
 	seeds, nTrain, nTest := 20, 250, 100
-	if !reproFull() {
+	if !samplertest.ReproFull() {
 		problems, seeds, nTrain, nTest = []string{"func3c", "ackley3c"}, 2, 60, 30
 	}
 	type row struct{ coc, oh []float64 }
@@ -109,17 +72,17 @@ func TestReproTable53(t *testing.T) {
 			t.Fatal(err)
 		}
 		rows[pi] = row{make([]float64, seeds), make([]float64, seeds)}
-		parallelSeeds(seeds, func(seed int) {
+		samplertest.ParallelSeeds(seeds, func(seed int) {
 			rng := rand.New(rand.NewPCG(uint64(seed), uint64(pi)+530))
-			draw := func(n int) ([]Observation, error) {
-				obs := make([]Observation, n)
+			draw := func(n int) ([]sampler.Observation, error) {
+				obs := make([]sampler.Observation, n)
 				for i := range obs {
 					u := sp.Sample(rng)
 					y, err := p.Evaluate(sp.Decode(u), rng)
 					if err != nil {
 						return nil, err
 					}
-					obs[i] = Observation{X: u, Y: y}
+					obs[i] = sampler.Observation{X: u, Y: y}
 				}
 				return obs, nil
 			}
@@ -138,12 +101,12 @@ func TestReproTable53(t *testing.T) {
 			for i, o := range test {
 				yt[i], fz[i], f1[i] = o.Y, l.features(o.X, nil), sp.Features(o.X, nil)
 			}
-			mc, err := NewCoCaBO().model(l, train, 1, rng)
+			mc, err := New().model(l, train, 1, rng)
 			if err != nil {
 				t.Errorf("%s seed %d: cocabo fit: %v", name, seed, err)
 				return
 			}
-			mo, err := NewOneHotGP().Fit(sp, train, rng)
+			mo, err := sampler.NewOneHotGP().Fit(sp, train, rng)
 			if err != nil {
 				t.Errorf("%s seed %d: one-hot fit: %v", name, seed, err)
 				return
@@ -157,8 +120,8 @@ func TestReproTable53(t *testing.T) {
 	fmt.Fprintf(&b, "| problem | CoCaBO-auto (boa) | one-hot GP (boa) | CoCaBO (000) | One-hot (000) |\n|---|---|---|---|---|\n")
 	gap := map[string]float64{}
 	for pi, name := range problems {
-		cm, cs := meanSE(rows[pi].coc)
-		om, os := meanSE(rows[pi].oh)
+		cm, cs := samplertest.MeanSE(rows[pi].coc)
+		om, os := samplertest.MeanSE(rows[pi].oh)
 		pp := paper53[name]
 		fmt.Fprintf(&b, "| %s | %.1f (±%.2f) | %.1f (±%.2f) | %.3g (±%.3g) | %.3g (±%.3g) |\n", name, cm, cs, om, os, pp[0], pp[1], pp[2], pp[3])
 		gap[name] = cm - om
@@ -167,7 +130,7 @@ func TestReproTable53(t *testing.T) {
 		}
 	}
 	t.Log("\n" + b.String())
-	if !reproFull() {
+	if !samplertest.ReproFull() {
 		return
 	}
 	// Acceptance [mixed spec §7.1].
@@ -189,7 +152,7 @@ func TestReproTable53(t *testing.T) {
 // variables).
 func TestReproFig52(t *testing.T) {
 	seeds, iters := 20, 200
-	if !reproFull() {
+	if !samplertest.ReproFull() {
 		seeds, iters = 2, 12
 	}
 	p, err := mixed.Get("func2c")
@@ -204,15 +167,15 @@ func TestReproFig52(t *testing.T) {
 		hist [2][]int
 	}
 	res := make([]result, seeds)
-	parallelSeeds(seeds, func(seed int) {
-		c := NewCoCaBO()
+	samplertest.ParallelSeeds(seeds, func(seed int) {
+		c := New()
 		c.Reward = os.Getenv("BOA_REPRO_REWARD")
-		if !reproFull() {
+		if !samplertest.ReproFull() {
 			c.Candidates = 500
 		}
 		l, _ := newLayout(sp)
 		n := c.initPoints() + iters
-		h := &History{Space: sp, Seed: uint64(seed), Budget: n} // T = iters
+		h := &sampler.History{Space: sp, Seed: uint64(seed), Budget: n} // T = iters
 		noise := rand.New(rand.NewPCG(uint64(seed), 52))
 		hist := [2][]int{make([]int, 3), make([]int, 5)}
 		for i := range n {
@@ -227,14 +190,14 @@ func TestReproFig52(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			h.Observed = append(h.Observed, Observation{X: u, Y: y})
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
 			if i >= n-iters/2 {
 				for j, a := range l.arms(u) {
 					hist[j][a]++
 				}
 			}
 		}
-		r := result{best: h.Observed[BestIndex(h.Observed)].Y, hist: hist}
+		r := result{best: h.Observed[sampler.BestIndex(h.Observed)].Y, hist: hist}
 		for j := range hist {
 			for a, k := range hist[j] {
 				if k > hist[j][r.mode[j]] {
@@ -261,11 +224,11 @@ func TestReproFig52(t *testing.T) {
 			both++
 		}
 	}
-	bm, bse := meanSE(bests)
+	bm, bse := samplertest.MeanSE(bests)
 	fmt.Fprintf(&b, "most-played arm is cam: h1 in %d/%d seeds, h2 in %d/%d, both in %d/%d (paper: concentrates on h1 = h2 = cam; acceptance >= 15/20)\n", first, seeds, second, seeds, both, seeds)
 	fmt.Fprintf(&b, "best value found: mean %.5f ± %.5f (f* = %.5f)\n", bm, bse, mixed.Func2COptimum)
 	t.Log("\n" + b.String())
-	if reproFull() && both < 15 {
+	if samplertest.ReproFull() && both < 15 {
 		t.Errorf("acceptance: both agents' most-played arm is cam in %d of %d seeds, want >= 15", both, seeds)
 	}
 }

@@ -1,4 +1,4 @@
-package sampler
+package cocabo
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"sync"
+
+	"github.com/boaopt/boa/sampler"
 )
 
 // CoCaBO defaults [mixed spec §4.1; reference code: rubinxin/CoCaBO_code].
@@ -39,7 +41,7 @@ const (
 //
 // (k_h the overlap kernel on h, k_x a Matérn-5/2 on the rest) chooses the
 // continuous part x by maximising UCB with h fixed. The zero value is not
-// ready; use NewCoCaBO or NewCoCaBOFixed and change fields before the first
+// ready; use New or NewFixed and change fields before the first
 // Suggest.
 //
 // Statelessness. The agents' weights are recomputed on every call by
@@ -127,26 +129,26 @@ type CoCaBO struct {
 
 	name string // registry alias, when it differs from the derived name
 
-	warm WarmStart // last fitted hyper-parameters, keyed by the model layout
+	warm sampler.WarmStart // last fitted hyper-parameters, keyed by the model layout
 
 	banditsOnly sync.Once // warns once that the space leaves the GP nothing to do
 
-	mu   sync.Mutex // guards gpbo
-	gpbo *GPBO      // fallback for spaces without categorical parameters
+	mu   sync.Mutex    // guards gpbo
+	gpbo *sampler.GPBO // fallback for spaces without categorical parameters
 }
 
-// NewCoCaBO returns CoCaBO-auto: λ learned, starting at 0.5, with the
+// New returns CoCaBO-auto: λ learned, starting at 0.5, with the
 // defaults of the spec (see the CoCaBO fields).
-func NewCoCaBO() *CoCaBO { return &CoCaBO{Lambda: 0.5, LearnLambda: true} }
+func New() *CoCaBO { return &CoCaBO{Lambda: 0.5, LearnLambda: true} }
 
-// NewCoCaBOFixed returns CoCaBO with the mixture weight fixed at lambda
+// NewFixed returns CoCaBO with the mixture weight fixed at lambda
 // (CoCaBO-0, -0.5, -1 of [000 §5.5]). A lambda outside [0, 1] makes
 // Suggest fail.
-func NewCoCaBOFixed(lambda float64) *CoCaBO { return &CoCaBO{Lambda: lambda} }
+func NewFixed(lambda float64) *CoCaBO { return &CoCaBO{Lambda: lambda} }
 
 // cocaboAlias is the registry's "cocabo": CoCaBO-auto under the short name.
-func cocaboAlias() Sampler {
-	c := NewCoCaBO()
+func cocaboAlias() sampler.Sampler {
+	c := New()
 	c.name = "cocabo"
 	return c
 }
@@ -162,8 +164,8 @@ func (c *CoCaBO) Name() string {
 	return "cocabo-" + strconv.FormatFloat(c.Lambda, 'g', -1, 64)
 }
 
-func (c *CoCaBO) initPoints() int { return OrDefault(c.InitPoints, DefaultInitPoints) }
-func (c *CoCaBO) refitEvery() int { return OrDefault(c.RefitEvery, cocaboRefit) }
+func (c *CoCaBO) initPoints() int { return sampler.OrDefault(c.InitPoints, DefaultInitPoints) }
+func (c *CoCaBO) refitEvery() int { return sampler.OrDefault(c.RefitEvery, cocaboRefit) }
 
 // Horizon returns T of the tuned γ for rounds of b plays: Budget when
 // set; else the rounds that the study's budget B leaves after the n0
@@ -171,7 +173,7 @@ func (c *CoCaBO) refitEvery() int { return OrDefault(c.RefitEvery, cocaboRefit) 
 // T counts the iterations after its initial data (24 points, then T = 200
 // [000 §5.5]; T = 80 batches of 4 [002 §5.4]) [reference code:
 // rubinxin/CoCaBO_code]; else, for a study without a budget, 200.
-func (c *CoCaBO) Horizon(h *History, b int) int {
+func (c *CoCaBO) Horizon(h *sampler.History, b int) int {
 	switch {
 	case c.Budget > 0:
 		return c.Budget
@@ -199,7 +201,7 @@ func (c *CoCaBO) logger() *slog.Logger {
 
 func (c *CoCaBO) check() error {
 	if !(c.Lambda >= 0 && c.Lambda <= 1) {
-		return fmt.Errorf("cocabo: Lambda = %v; the mixture weight must Lie in [0, 1]", c.Lambda)
+		return fmt.Errorf("cocabo: Lambda = %v; the mixture weight must lie in [0, 1]", c.Lambda)
 	}
 	if c.Reward != "" && c.Reward != CoCaBORewardData && c.Reward != CoCaBORewardArms {
 		return fmt.Errorf("cocabo: unknown reward normalisation %q (known: %s, %s)", c.Reward, CoCaBORewardData, CoCaBORewardArms)
@@ -211,18 +213,18 @@ func (c *CoCaBO) check() error {
 }
 
 // fallback returns the gpbo used for spaces without categorical parameters.
-func (c *CoCaBO) fallback() *GPBO {
+func (c *CoCaBO) fallback() *sampler.GPBO {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gpbo == nil {
-		c.gpbo = NewGPBO()
+		c.gpbo = sampler.NewGPBO()
 		c.gpbo.Logger = c.Logger
 	}
 	return c.gpbo
 }
 
 // prepare validates the settings and the space.
-func (c *CoCaBO) prepare(h *History) (*mixedLayout, error) {
+func (c *CoCaBO) prepare(h *sampler.History) (*mixedLayout, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
@@ -240,7 +242,7 @@ func (c *CoCaBO) prepare(h *History) (*mixedLayout, error) {
 
 // Designing reports whether the next suggestions are design points
 // (designing); for a space without categorical parameters, gpbo's rule.
-func (c *CoCaBO) Designing(h *History) bool {
+func (c *CoCaBO) Designing(h *sampler.History) bool {
 	if l, err := newLayout(h.Space); err == nil && len(l.cat) == 0 {
 		return c.fallback().Designing(h)
 	}
@@ -248,8 +250,8 @@ func (c *CoCaBO) Designing(h *History) bool {
 }
 
 // designing is Designing on a space with categorical parameters.
-func (c *CoCaBO) designing(h *History) bool {
-	return InDesign(len(h.Observed), len(h.Pending), c.initPoints())
+func (c *CoCaBO) designing(h *sampler.History) bool {
+	return sampler.InDesign(len(h.Observed), len(h.Pending), c.initPoints())
 }
 
 // Suggest proposes the next point [000 Alg. 5]: an untried uniform random
@@ -259,7 +261,7 @@ func (c *CoCaBO) designing(h *History) bool {
 // x maximising UCB (κ = Kappa) on the mixture-kernel GP with h fixed,
 // pending, failed and pruned trials fantasised at their posterior mean
 // (Kriging Believer).
-func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (c *CoCaBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	l, err := c.prepare(h)
 	if err != nil {
 		return nil, err
@@ -268,7 +270,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 		return c.fallback().Suggest(ctx, h, rng)
 	}
 	if c.designing(h) {
-		return UntriedPoint(h, rng), nil
+		return sampler.UntriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -278,7 +280,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 	for j, a := range agents {
 		arms[j] = a.Draw(rng)
 	}
-	seen := Seen(h)
+	seen := sampler.Seen(h)
 	model, err := c.model(l, h.Observed, 1, rng)
 	if err != nil {
 		c.logger().Warn("cocabo: surrogate fit failed; proposing a random point not tried yet, if one is left", "trial", h.Trials, "err", err)
@@ -297,7 +299,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]flo
 // the play probabilities of its EXP3 agent after replaying h (the
 // distribution the next Suggest draws h from). It returns nil for a space
 // without categorical parameters and an error for a conditional space.
-func (c *CoCaBO) ArmProbabilities(h *History) ([][]float64, error) {
+func (c *CoCaBO) ArmProbabilities(h *sampler.History) ([][]float64, error) {
 	l, err := c.prepare(h)
 	if err != nil {
 		return nil, err
@@ -319,4 +321,12 @@ func randomWithArms(l *mixedLayout, arms []int, rng *rand.Rand) []float64 {
 	l.setArms(u, arms)
 	l.sp.Round(u)
 	return u
+}
+
+func init() {
+	sampler.Register("cocabo", func() sampler.Sampler { return cocaboAlias() })
+	sampler.Register("cocabo-auto", func() sampler.Sampler { return New() })
+	sampler.Register("cocabo-0", func() sampler.Sampler { return NewFixed(0) })
+	sampler.Register("cocabo-0.5", func() sampler.Sampler { return NewFixed(0.5) })
+	sampler.Register("cocabo-1", func() sampler.Sampler { return NewFixed(1) })
 }

@@ -1,4 +1,4 @@
-package sampler_test
+package cocabo_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -20,7 +21,7 @@ func ExampleCoCaBO() {
 		lr := a["lr"].(float64)
 		return map[string]float64{"sgd": 1, "adam": 0, "rmsprop": 0.5}[a["optimizer"].(string)] + (lr-0.3)*(lr-0.3)
 	}
-	c := sampler.NewCoCaBOFixed(0.5)
+	c := cocabo.NewFixed(0.5)
 	c.InitPoints = 6 // the default is 24 [000 §5.5]
 	h := &sampler.History{Space: sp, Seed: 1}
 	best, bestY := space.Assignment(nil), 0.0

@@ -1,9 +1,9 @@
-package sampler
+package cocabo
 
 import (
 	"fmt"
-	"math"
 
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
@@ -51,21 +51,11 @@ func newLayout(sp *space.Space) (*mixedLayout, error) {
 	return l, nil
 }
 
-// level returns the category index of categorical coordinate x with L
-// choices: the cell k with k/L ≤ x < (k+1)/L (the encoding contract of
-// package space, code (k+½)/L).
-func level(x float64, L int) int {
-	if math.IsNaN(x) {
-		x = 0.5
-	}
-	return min(max(int(x*float64(L)), 0), L-1)
-}
-
 // arms returns the category index of every categorical variable of u.
 func (l *mixedLayout) arms(u []float64) []int {
 	h := make([]int, len(l.cat))
 	for j, i := range l.cat {
-		h[j] = level(u[i], l.levels[j])
+		h[j] = sampler.Level(u[i], l.levels[j])
 	}
 	return h
 }
@@ -88,7 +78,7 @@ func (l *mixedLayout) features(u, dst []float64) []float64 {
 		dst[i] = 2*u[i] - 1
 	}
 	for j, i := range l.cat {
-		dst[i] = float64(level(u[i], l.levels[j]))
+		dst[i] = float64(sampler.Level(u[i], l.levels[j]))
 	}
 	return dst
 }

@@ -1,4 +1,4 @@
-package sampler
+package cocabo
 
 // Where CoCaBO falls short on Ackley-5C (docs/cocabo.md, "What limits
 // CoCaBO on Ackley-5C"). CoCaBO chooses h with five EXP3 agents and x with
@@ -28,6 +28,7 @@ import (
 
 	"github.com/boaopt/boa/bandit"
 	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
 // oneHotMedianAckley5C is onehot-gp's median regret on Ackley-5C at T = 200
@@ -142,7 +143,7 @@ func TestReproAckley5CBanditBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs := 200
-	if reproFull() {
+	if samplertest.ReproFull() {
 		runs = 1000
 	}
 	const budget, middle, levels = 200, 8, 17 // level 8 of 17 is z = 0
@@ -179,7 +180,7 @@ func TestReproAckley5CBanditBound(t *testing.T) {
 	t.Logf("| reward | median, runs 1–10 | median, %d runs | share of runs below %.4f |", runs, oneHotMedianAckley5C)
 	for k, rw := range rewards {
 		final := make([]float64, runs)
-		parallelSeeds(runs, func(s int) { final[s-1] = banditOnlyAckley5C(p, uint64(s), budget, rw) })
+		samplertest.ParallelSeeds(runs, func(s int) { final[s-1] = banditOnlyAckley5C(p, uint64(s), budget, rw) })
 		var n int
 		for _, v := range final {
 			if v < oneHotMedianAckley5C {
@@ -187,7 +188,7 @@ func TestReproAckley5CBanditBound(t *testing.T) {
 			}
 		}
 		below[k] = float64(n) / float64(runs)
-		t.Logf("| %s | %.3f | %.3f | %.3f |", rw.name, median(final[:10]), median(final), below[k])
+		t.Logf("| %s | %.3f | %.3f | %.3f |", rw.name, samplertest.Median(final[:10]), samplertest.Median(final), below[k])
 	}
 	// The diagnosis docs/cocabo.md states: with a perfect x the seeds'
 	// reward rarely gets below the one-hot GP's median, while a reward
