@@ -72,6 +72,13 @@ func (w *WarmStart) Reuse(key string, k kernel.Kernel, mean gp.Mean, X [][]float
 	return nil, data
 }
 
+// Fits is how many fits were stored (Set), for tests.
+func (w *WarmStart) Fits() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.fits
+}
+
 // set stores the values p fitted for key to the data of fingerprint data.
 func (w *WarmStart) Set(key string, p []float64, data uint64) {
 	w.mu.Lock()

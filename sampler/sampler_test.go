@@ -12,6 +12,7 @@ import (
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
+	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/sampler/playbook"
@@ -274,7 +275,7 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 	}
 	fast := cocabo.New()
 	fast.InitPoints = 4
-	casmo := sampler.NewCasmopolitan()
+	casmo := casmopolitan.New()
 	casmo.InitPoints = 4
 	onehot := sampler.NewOneHotGP()
 	onehot.InitPoints = 4
@@ -353,7 +354,7 @@ func TestPendingPointsAreNotNearlyRepeated(t *testing.T) {
 	const minDist = 1e-5
 	for _, mk := range []func() sampler.Sampler{
 		func() sampler.Sampler { return sampler.NewGPBO() },
-		func() sampler.Sampler { return sampler.NewCasmopolitan() },
+		func() sampler.Sampler { return casmopolitan.New() },
 		func() sampler.Sampler { return playbook.New(false, false) }, // LP: no zero at the pending points
 		func() sampler.Sampler { s, _ := sampler.New("cl-min"); return s },
 	} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
@@ -91,7 +92,7 @@ func BenchmarkCoCaBOSuggestPending(b *testing.B) {
 func BenchmarkMixedSuggest(b *testing.B) {
 	samplers := []func() sampler.Sampler{
 		func() sampler.Sampler { return cocabo.New() },
-		func() sampler.Sampler { return sampler.NewCasmopolitan() },
+		func() sampler.Sampler { return casmopolitan.New() },
 		func() sampler.Sampler { return sampler.NewOneHotGP() },
 	}
 	for _, name := range []string{"func3c", "ackley5c", "ackley53", "pest"} {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
@@ -33,7 +34,7 @@ func TestSuggestBatchOrigins(t *testing.T) {
 		u := sp.Sample(rng)
 		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: samplertest.MixedToy(sp, u), Origin: sampler.OriginDesign})
 	}
-	casmo := sampler.NewCasmopolitan()
+	casmo := casmopolitan.New()
 	casmo.InitPoints = 4
 	coca := cocabo.New()
 	coca.Candidates, coca.Budget = 300, 40

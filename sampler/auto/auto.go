@@ -7,6 +7,7 @@ import (
 
 	"github.com/boaopt/boa/bandit"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/space"
 )
@@ -114,7 +115,7 @@ func (a *Auto) Chosen(h *sampler.History) sampler.Sampler {
 	var s sampler.Sampler
 	switch name {
 	case "casmopolitan":
-		c := sampler.NewCasmopolitan()
+		c := casmopolitan.New()
 		c.InitPoints = min(init, autoCasmoInit)
 		s = c
 	case "cocabo":

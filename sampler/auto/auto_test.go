@@ -9,6 +9,7 @@ import (
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
+	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/space"
 )
@@ -174,7 +175,7 @@ func TestAutoDesignCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	suggest := func(init int) string {
-		c := sampler.NewCasmopolitan()
+		c := casmopolitan.New()
 		c.InitPoints = init
 		u, err := c.Suggest(ctx, h, rng(10))
 		if err != nil {

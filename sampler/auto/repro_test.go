@@ -24,6 +24,7 @@ import (
 	"github.com/boaopt/boa/bandit"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
+	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
@@ -172,7 +173,7 @@ func TestReproAutoWideCategorical(t *testing.T) {
 					cc.InitPoints, cc.Copula = 5, true
 					s = cc
 				case "casmopolitan":
-					cm := sampler.NewCasmopolitan()
+					cm := casmopolitan.New()
 					cm.InitPoints = 5
 					s = cm
 				default:

@@ -1,4 +1,4 @@
-package sampler
+package casmopolitan
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/qmc"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/transform"
 )
 
@@ -116,7 +117,7 @@ func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng 
 		return m, nil
 	}
 	cfg.Warm = c.warm.Get("", k.NumParams()+1)
-	polish := c.RefitEvery > 1 && len(y)%c.RefitEvery != 0 || !FullFit(len(y))
+	polish := c.RefitEvery > 1 && len(y)%c.RefitEvery != 0 || !sampler.FullFit(len(y))
 	if cfg.Warm != nil && polish {
 		cfg.Restarts = 1
 	}
@@ -139,7 +140,7 @@ func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng 
 // falls in: the analogue of the code's one-hot argmax). It also returns
 // the candidates and the auxiliary GP (nil if it could not be fitted: the
 // centre is then the first candidate), for tests.
-func (c *Casmopolitan) restartCentre(cs *casmoSpace, bests []Observation, kappa float64, rng *rand.Rand) ([]float64, [][]float64, *gp.GP) {
+func (c *Casmopolitan) restartCentre(cs *casmoSpace, bests []sampler.Observation, kappa float64, rng *rand.Rand) ([]float64, [][]float64, *gp.GP) {
 	dim := cs.sp.Len()
 	cands := qmc.LatinHypercube(min(100*dim, casmoMaxCands), dim, rng, 1)
 	for _, u := range cands {

@@ -1,10 +1,13 @@
-package sampler
+package casmopolitan
 
 import (
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
 // TestCasmopolitanNeighbourValid checks the validity test of the local
@@ -14,7 +17,7 @@ import (
 // and categorical spaces; with none valid the search gets nil.
 func TestCasmopolitanNeighbourValid(t *testing.T) {
 	for _, nx := range []int{2, 0} {
-		sp := casmoTestSpace(t, 4, 3, nx)
+		sp := samplertest.MixedSpace(t, 4, 3, nx)
 		cs, _ := newCasmoSpace(sp)
 		rng := rand.New(rand.NewPCG(7, uint64(nx)))
 		for trial := range 200 {
@@ -45,7 +48,7 @@ func TestCasmopolitanNeighbourValid(t *testing.T) {
 	// L^h = 1 on binary variables, one step away from the centre: the only
 	// Hamming-1 neighbours are the centre's categorical part (d = 0) and
 	// points at distance 2, so there is none, and the search stops.
-	sp := casmoTestSpace(t, 3, 2, 1)
+	sp := samplertest.MixedSpace(t, 3, 2, 1)
 	cs, _ := newCasmoSpace(sp)
 	centre := []float64{cs.code(0, 0), cs.code(1, 0), cs.code(2, 0), 0.5}
 	tr := trustRegion{centre: centre, radius: 1}
@@ -63,15 +66,15 @@ func TestCasmopolitanNeighbourValid(t *testing.T) {
 // restartHistory returns a history whose replay has just restarted:
 // InitPoints design trials and one failure that shrinks L^h from 2 to the
 // minimum 1.
-func restartHistory(t *testing.T, c *Casmopolitan, cs *casmoSpace, seed uint64) (*History, *casmoState) {
+func restartHistory(t *testing.T, c *Casmopolitan, cs *casmoSpace, seed uint64) (*sampler.History, *casmoState) {
 	t.Helper()
 	c.FailTol, c.LhInit = 1, 2
 	sp := cs.sp
 	rng := rand.New(rand.NewPCG(seed, 1))
-	h := &History{Space: sp, Seed: seed}
+	h := &sampler.History{Space: sp, Seed: seed}
 	for i := range c.InitPoints + 1 {
 		u := sp.Sample(rng)
-		h.Observed = append(h.Observed, Observation{X: u, Y: casmoToy(sp, u) + float64(i)})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: samplertest.MixedToy(sp, u) + float64(i)})
 		h.Trials++
 	}
 	st := c.replay(cs, h)
@@ -94,9 +97,9 @@ func TestCasmopolitanRestartDesignSobol(t *testing.T) {
 	for _, tc := range []struct {
 		nx, n int
 	}{{8, 16}, {60, 40}} {
-		sp := casmoTestSpace(t, 3, 3, tc.nx)
+		sp := samplertest.MixedSpace(t, 3, 3, tc.nx)
 		cs, _ := newCasmoSpace(sp)
-		c := NewCasmopolitan()
+		c := New()
 		c.InitPoints = tc.n
 		h, st := restartHistory(t, c, cs, 11)
 		pts, tr := c.design(cs, h, st)
@@ -141,7 +144,7 @@ func TestCasmopolitanRestartDesignSobol(t *testing.T) {
 		}
 		// The design is a function of the history: a fresh instance
 		// replays it.
-		d := NewCasmopolitan()
+		d := New()
 		d.InitPoints, d.FailTol, d.LhInit = c.InitPoints, c.FailTol, c.LhInit
 		again, _ := d.design(cs, h, d.replay(cs, h))
 		for k := range pts {
@@ -157,7 +160,7 @@ func TestCasmopolitanRestartDesignSobol(t *testing.T) {
 // spec §3.4] with ζ = 0.1 and i = epoch + 1, and a centre that minimises
 // μ − √β_i σ, which differs from the default's μ − 1.96σ here.
 func TestCasmopolitanRestartBeta(t *testing.T) {
-	sp := casmoTestSpace(t, 5, 3, 1)
+	sp := samplertest.MixedSpace(t, 5, 3, 1)
 	cs, _ := newCasmoSpace(sp)
 	for _, i := range []int{1, 2, 7} {
 		want := 2 * math.Log(math.Pow(3, 5)*float64(i*i)*math.Pi*math.Pi/(6*0.1))
@@ -166,20 +169,20 @@ func TestCasmopolitanRestartBeta(t *testing.T) {
 		}
 	}
 	// Pest's 5²⁵ configurations, with the product written out.
-	pest, _ := newCasmoSpace(casmoTestSpace(t, 25, 5, 0))
+	pest, _ := newCasmoSpace(samplertest.MixedSpace(t, 25, 5, 0))
 	if got, want := restartBeta(pest, 3), 2*math.Log(math.Pow(5, 25)*9*math.Pi*math.Pi/0.6); math.Abs(got-want) > 1e-12*want {
 		t.Fatalf("Pest: β_3 = %v, want %v", got, want)
 	}
 
 	// The state after four epochs, with their bests in D*.
-	c := NewCasmopolitan()
+	c := New()
 	c.InitPoints = 3
-	h := &History{Space: sp, Seed: 5}
+	h := &sampler.History{Space: sp, Seed: 5}
 	st := &casmoState{epoch: 4, start: 40}
 	rng := rand.New(rand.NewPCG(5, 5))
 	for range st.epoch {
 		u := sp.Sample(rng)
-		st.bests = append(st.bests, Observation{X: u, Y: casmoToy(sp, u)})
+		st.bests = append(st.bests, sampler.Observation{X: u, Y: samplertest.MixedToy(sp, u)})
 	}
 	if k := c.restartKappa(cs, st.epoch); k != 1.96 {
 		t.Fatalf("default κ = %v, want 1.96", k)

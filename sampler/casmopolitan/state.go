@@ -1,4 +1,4 @@
-package sampler
+package casmopolitan
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/boaopt/boa/qmc"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
@@ -44,14 +45,14 @@ func (c *Casmopolitan) limits(cs *casmoSpace) casmoLimits {
 
 // casmoState is the state of Alg. 7 after a history has been replayed.
 type casmoState struct {
-	epoch      int           // restarts so far
-	start      int           // index in h.Observed of the current epoch's first trial
-	local      []int         // indices in h.Observed of the current epoch's trials
-	lh         int           // categorical radius L^h
-	lx         float64       // continuous side L^x
-	succ, fail int           // consecutive successes and failures
-	bests      []Observation // best point of each finished epoch (D* of Eq. 5.13)
-	expansions int           // counts, for tests and logs
+	epoch      int                   // restarts so far
+	start      int                   // index in h.Observed of the current epoch's first trial
+	local      []int                 // indices in h.Observed of the current epoch's trials
+	lh         int                   // categorical radius L^h
+	lx         float64               // continuous side L^x
+	succ, fail int                   // consecutive successes and failures
+	bests      []sampler.Observation // best point of each finished epoch (D* of Eq. 5.13)
+	expansions int                   // counts, for tests and logs
 	shrinks    int
 }
 
@@ -84,7 +85,7 @@ type casmoState struct {
 //     new trust region back to the optimum the restart left.
 //
 // The result depends only on the history, the settings and h.Seed.
-func (c *Casmopolitan) replay(cs *casmoSpace, h *History) *casmoState {
+func (c *Casmopolitan) replay(cs *casmoSpace, h *sampler.History) *casmoState {
 	lim := c.limits(cs)
 	st := &casmoState{lh: lim.lh0, lx: lim.lx0}
 	obs := h.Observed
@@ -93,11 +94,11 @@ func (c *Casmopolitan) replay(cs *casmoSpace, h *History) *casmoState {
 		for obs[i].Batch != 0 && end < len(obs) && obs[end].Batch == obs[i].Batch {
 			end++
 		}
-		if st.epoch > 0 && len(st.local) == 0 && obs[i].Origin == OriginModel {
+		if st.epoch > 0 && len(st.local) == 0 && obs[i].Origin == sampler.OriginModel {
 			i = end // a step of the epoch that ended
 			continue
 		}
-		for ; i < end && (len(st.local) == 0 || ModelFree(obs[i], len(st.local) < c.InitPoints)); i++ {
+		for ; i < end && (len(st.local) == 0 || sampler.ModelFree(obs[i], len(st.local) < c.InitPoints)); i++ {
 			st.local = append(st.local, i) // the epoch's design, or its first point
 		}
 		if i == end {
@@ -138,7 +139,7 @@ func (c *Casmopolitan) replay(cs *casmoSpace, h *History) *casmoState {
 
 // endEpoch records the best point of the current epoch in D* and starts a
 // new epoch after trial i.
-func (c *Casmopolitan) endEpoch(cs *casmoSpace, h *History, st *casmoState, i int) {
+func (c *Casmopolitan) endEpoch(cs *casmoSpace, h *sampler.History, st *casmoState, i int) {
 	known := map[string]bool{}
 	for _, b := range st.bests {
 		known[cs.sp.Key(b.X)] = true
@@ -167,7 +168,7 @@ func (c *Casmopolitan) endEpoch(cs *casmoSpace, h *History, st *casmoState, i in
 	}
 	if best >= 0 {
 		o := h.Observed[best]
-		st.bests = append(st.bests, Observation{X: slices.Clone(o.X), Y: o.Y})
+		st.bests = append(st.bests, sampler.Observation{X: slices.Clone(o.X), Y: o.Y})
 	}
 	st.epoch++
 	st.start = i + 1
@@ -177,7 +178,7 @@ func (c *Casmopolitan) endEpoch(cs *casmoSpace, h *History, st *casmoState, i in
 
 // centreOf returns the best trial of the current epoch: the centre of the
 // trust region and the incumbent of the acquisition (spec §5.5 Decision).
-func (st *casmoState) centreOf(h *History) Observation {
+func (st *casmoState) centreOf(h *sampler.History) sampler.Observation {
 	best := st.local[0]
 	for _, j := range st.local {
 		if h.Observed[j].Y < h.Observed[best].Y {
@@ -198,7 +199,7 @@ func (st *casmoState) centreOf(h *History) Observation {
 // continuous parameters qmc.Sobol falls back to uniform draws). Both
 // designs come from sources seeded by h.Seed (and the epoch's first
 // trial), so every call sees the same design.
-func (c *Casmopolitan) design(cs *casmoSpace, h *History, st *casmoState) ([][]float64, trustRegion) {
+func (c *Casmopolitan) design(cs *casmoSpace, h *sampler.History, st *casmoState) ([][]float64, trustRegion) {
 	if st.epoch == 0 {
 		rng := rand.New(rand.NewPCG(h.Seed, casmoStreamInit))
 		pts := make([][]float64, c.InitPoints)

@@ -1,4 +1,4 @@
-package sampler
+package casmopolitan
 
 import (
 	"math"
@@ -6,24 +6,26 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/gp"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
 // TestCasmopolitanConstantMean checks that the local GP and the auxiliary
 // GP of the guided restart have the fitted constant mean of spec §5.6,
 // also when fitLocal reuses the previous fit to the same data.
 func TestCasmopolitanConstantMean(t *testing.T) {
-	sp := casmoTestSpace(t, 3, 4, 2)
+	sp := samplertest.MixedSpace(t, 3, 4, 2)
 	cs, _ := newCasmoSpace(sp)
-	c := NewCasmopolitan()
+	c := New()
 	rng := rand.New(rand.NewPCG(3, 4))
 	var X [][]float64
 	var raw []float64
-	var obs []Observation
+	var obs []sampler.Observation
 	for range 20 {
 		u := sp.Sample(rng)
 		X = append(X, cs.features(u, nil))
-		raw = append(raw, casmoToy(sp, u))
-		obs = append(obs, Observation{X: u, Y: raw[len(raw)-1]})
+		raw = append(raw, samplertest.MixedToy(sp, u))
+		obs = append(obs, sampler.Observation{X: u, Y: raw[len(raw)-1]})
 	}
 	y := c.transformY(raw)
 	m, err := c.fitLocal(cs, X, y, rand.New(rand.NewPCG(5, 6)))
@@ -41,12 +43,12 @@ func TestCasmopolitanConstantMean(t *testing.T) {
 	if d := math.Abs(ref.Mean() - m.Mean()); d > 1e-12 {
 		t.Errorf("c = %v, profiled at the fitted parameters %v", m.Mean(), ref.Mean())
 	}
-	fits := c.warm.fits
+	fits := c.warm.Fits()
 	again, err := c.fitLocal(cs, X, y, rand.New(rand.NewPCG(5, 6)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.warm.fits != fits {
+	if c.warm.Fits() != fits {
 		t.Fatal("fitLocal refitted the same data")
 	}
 	if again.Mean() != m.Mean() {

@@ -1,8 +1,7 @@
-package sampler
+package casmopolitan
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -11,50 +10,15 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/kernel"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
-
-// casmoSpaceOf builds a space of nc categorical parameters with levels
-// choices each and nx floats.
-func casmoTestSpace(t testing.TB, nc, levels, nx int) *space.Space {
-	t.Helper()
-	var ps []space.Param
-	choices := make([]string, levels)
-	for k := range choices {
-		choices[k] = fmt.Sprint("c", k)
-	}
-	for i := range nc {
-		ps = append(ps, space.Param{Name: fmt.Sprint("h", i), Kind: space.Categorical, Choices: choices})
-	}
-	for i := range nx {
-		ps = append(ps, space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: -1, High: 1})
-	}
-	sp, err := space.New(ps...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp
-}
-
-// casmoToy is a cheap mixed objective: the number of categorical
-// parameters away from level 1, plus a quadratic in the floats, plus a
-// deterministic wobble so that the counters see failures.
-func casmoToy(sp *space.Space, u []float64) float64 {
-	var v float64
-	for i, p := range sp.Params() {
-		if p.Kind == space.Float {
-			v += (u[i] - 0.3) * (u[i] - 0.3)
-		} else if int(u[i]*float64(sp.Levels(i))) != 1 {
-			v++
-		}
-	}
-	return v + 0.3*math.Sin(40*u[0]+17*u[len(u)-1])
-}
 
 // fastCasmo returns casmopolitan with small tolerances and budgets, so
 // that expansions, shrinks and restarts all happen in a short test.
 func fastCasmo() *Casmopolitan {
-	c := NewCasmopolitan()
+	c := New()
 	c.InitPoints, c.SuccTol, c.FailTol = 5, 2, 2
 	c.LxMin = 0.3
 	c.LocalSteps = 50
@@ -81,7 +45,7 @@ func TestCasmopolitanStaysInTrustRegion(t *testing.T) {
 		{"continuous", 0, 0, 3, 30, RestartBetaFixed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sp := casmoTestSpace(t, tc.nc, tc.lv, tc.nx)
+			sp := samplertest.MixedSpace(t, tc.nc, tc.lv, tc.nx)
 			c := fastCasmo()
 			c.RestartBeta = tc.beta
 			cs, err := newCasmoSpace(sp)
@@ -89,7 +53,7 @@ func TestCasmopolitanStaysInTrustRegion(t *testing.T) {
 				t.Fatal(err)
 			}
 			lim := c.limits(cs)
-			h := &History{Space: sp, Seed: 3}
+			h := &sampler.History{Space: sp, Seed: 3}
 			seen := map[string]bool{}
 			var bo, restartDesign, epochs int
 			for i := range tc.n {
@@ -138,7 +102,7 @@ func TestCasmopolitanStaysInTrustRegion(t *testing.T) {
 					t.Fatalf("trial %d: %s proposed twice", i, k)
 				}
 				seen[k] = true
-				h.Observed = append(h.Observed, Observation{X: u, Y: casmoToy(sp, u)})
+				h.Observed = append(h.Observed, sampler.Observation{X: u, Y: samplertest.MixedToy(sp, u)})
 				epochs = st.epoch
 			}
 			if bo == 0 || epochs == 0 || restartDesign == 0 {
@@ -153,13 +117,13 @@ func TestCasmopolitanStaysInTrustRegion(t *testing.T) {
 // a near-miss within 1e-3 relative is a failure, and a restart fires when
 // the radius reaches its minimum, recording the epoch's best in D*.
 func TestCasmopolitanCounters(t *testing.T) {
-	sp := casmoTestSpace(t, 4, 3, 1)
+	sp := samplertest.MixedSpace(t, 4, 3, 1)
 	cs, _ := newCasmoSpace(sp)
-	c := NewCasmopolitan()
+	c := New()
 	c.InitPoints, c.SuccTol, c.FailTol = 2, 2, 3
 	c.LhInit, c.LxMin = 2, 0.1
 	rng := rand.New(rand.NewPCG(1, 1))
-	h := &History{Space: sp, Seed: 1}
+	h := &sampler.History{Space: sp, Seed: 1}
 	type want struct {
 		lh         int
 		lx         float64
@@ -189,7 +153,7 @@ func TestCasmopolitanCounters(t *testing.T) {
 		{1000, want{2, 0.8, 0, 0, 2}},     // second restart
 	}
 	for i, s := range steps {
-		h.Observed = append(h.Observed, Observation{X: sp.Sample(rng), Y: s.y})
+		h.Observed = append(h.Observed, sampler.Observation{X: sp.Sample(rng), Y: s.y})
 		st := c.replay(cs, h)
 		if st.lh != s.w.lh || math.Abs(st.lx-s.w.lx) > 1e-12 || st.succ != s.w.succ || st.fail != s.w.fail || st.epoch != s.w.epoch {
 			t.Fatalf("after trial %d (y = %v): L^h %d, L^x %v, succ %d, fail %d, epoch %d; want %d, %v, %d, %d, %d",
@@ -211,16 +175,16 @@ func TestCasmopolitanCounters(t *testing.T) {
 // once per batch): FailTol failing batches shrink once, and a batch with
 // one improvement is one success.
 func TestCasmopolitanCountersPerBatch(t *testing.T) {
-	sp := casmoTestSpace(t, 4, 3, 1)
+	sp := samplertest.MixedSpace(t, 4, 3, 1)
 	cs, _ := newCasmoSpace(sp)
-	c := NewCasmopolitan()
+	c := New()
 	c.InitPoints, c.SuccTol, c.FailTol = 2, 2, 3
 	c.LhInit = 4
 	rng := rand.New(rand.NewPCG(1, 1))
-	h := &History{Space: sp, Seed: 1}
+	h := &sampler.History{Space: sp, Seed: 1}
 	add := func(batch int, ys ...float64) {
 		for _, y := range ys {
-			h.Observed = append(h.Observed, Observation{X: sp.Sample(rng), Y: y, Batch: batch})
+			h.Observed = append(h.Observed, sampler.Observation{X: sp.Sample(rng), Y: y, Batch: batch})
 		}
 	}
 	add(1, 10, 9) // the design, one batch
@@ -250,16 +214,16 @@ func TestCasmopolitanCountersPerBatch(t *testing.T) {
 // TestCasmopolitanContinuousRestart checks the restart trigger of the
 // continuous length, the only one in a space without categoricals.
 func TestCasmopolitanContinuousRestart(t *testing.T) {
-	sp := casmoTestSpace(t, 0, 0, 2)
+	sp := samplertest.MixedSpace(t, 0, 0, 2)
 	cs, _ := newCasmoSpace(sp)
-	c := NewCasmopolitan()
+	c := New()
 	c.InitPoints, c.FailTol, c.LxMin = 1, 2, 0.5
 	rng := rand.New(rand.NewPCG(1, 2))
-	h := &History{Space: sp, Seed: 1}
+	h := &sampler.History{Space: sp, Seed: 1}
 	// Design, then failures: shrinks after trials 2 (0.8 → 0.533) and 4
 	// (→ 0.356 ≤ 0.5, restart).
 	for i, y := range []float64{1, 2, 2, 2, 2} {
-		h.Observed = append(h.Observed, Observation{X: sp.Sample(rng), Y: y})
+		h.Observed = append(h.Observed, sampler.Observation{X: sp.Sample(rng), Y: y})
 		st := c.replay(cs, h)
 		if want := min(i/4, 1); st.epoch != want {
 			t.Fatalf("after trial %d: epoch %d, want %d", i, st.epoch, want)
@@ -271,14 +235,14 @@ func TestCasmopolitanContinuousRestart(t *testing.T) {
 // the minimiser of μ − 1.96σ of the auxiliary GP over its min(100·d, 5000)
 // candidates, and the design of a new epoch starts with it.
 func TestCasmopolitanRestartCentre(t *testing.T) {
-	sp := casmoTestSpace(t, 5, 4, 2)
+	sp := samplertest.MixedSpace(t, 5, 4, 2)
 	cs, _ := newCasmoSpace(sp)
-	c := NewCasmopolitan()
+	c := New()
 	rng := rand.New(rand.NewPCG(5, 5))
-	var bests []Observation
+	var bests []sampler.Observation
 	for range 4 {
 		u := sp.Sample(rng)
-		bests = append(bests, Observation{X: u, Y: casmoToy(sp, u)})
+		bests = append(bests, sampler.Observation{X: u, Y: samplertest.MixedToy(sp, u)})
 	}
 	centre, cands, m := c.restartCentre(cs, bests, 1.96, rand.New(rand.NewPCG(9, 9)))
 	if m == nil {
@@ -301,7 +265,7 @@ func TestCasmopolitanRestartCentre(t *testing.T) {
 
 	// A new epoch's first design point is its restart centre.
 	c.InitPoints, c.FailTol, c.LhInit = 3, 1, 2
-	h := &History{Space: sp, Seed: 4}
+	h := &sampler.History{Space: sp, Seed: 4}
 	for i := 0; ; i++ {
 		st := c.replay(cs, h)
 		if st.epoch == 1 {
@@ -319,7 +283,7 @@ func TestCasmopolitanRestartCentre(t *testing.T) {
 			t.Fatal("no restart after 30 failures")
 		}
 		u := sp.Sample(rng)
-		h.Observed = append(h.Observed, Observation{X: u, Y: 100 + float64(i)})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: 100 + float64(i)})
 		h.Trials++
 	}
 }
@@ -328,17 +292,17 @@ func TestCasmopolitanRestartCentre(t *testing.T) {
 // proposals depend only on the history, the study seed and the call's
 // rng, not on the sampler instance.
 func TestCasmopolitanReplayIsDeterministic(t *testing.T) {
-	sp := casmoTestSpace(t, 6, 3, 2)
+	sp := samplertest.MixedSpace(t, 6, 3, 2)
 	cs, _ := newCasmoSpace(sp)
 	run := fastCasmo()
-	h := &History{Space: sp, Seed: 8}
+	h := &sampler.History{Space: sp, Seed: 8}
 	for i := range 30 {
 		h.Trials = i
 		u, err := run.Suggest(context.Background(), h, rand.New(rand.NewPCG(8, uint64(i))))
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.Observed = append(h.Observed, Observation{X: u, Y: casmoToy(sp, u)})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: samplertest.MixedToy(sp, u)})
 	}
 	a, b := fastCasmo(), fastCasmo()
 	if sa, sb := a.replay(cs, h), b.replay(cs, h); !reflect.DeepEqual(sa, sb) {
@@ -358,9 +322,9 @@ func TestCasmopolitanReplayIsDeterministic(t *testing.T) {
 // point is not proposed again), the design skipping pending points, and
 // the errors for conditional spaces and bad settings.
 func TestCasmopolitanPendingAndErrors(t *testing.T) {
-	sp := casmoTestSpace(t, 4, 3, 1)
+	sp := samplertest.MixedSpace(t, 4, 3, 1)
 	c := fastCasmo()
-	h := &History{Space: sp, Seed: 2}
+	h := &sampler.History{Space: sp, Seed: 2}
 	for i := range 8 {
 		u, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(2, uint64(i))))
 		if err != nil {
@@ -375,22 +339,22 @@ func TestCasmopolitanPendingAndErrors(t *testing.T) {
 			t.Fatalf("trial %d: the pending point %v was proposed again", i, u)
 		}
 		h.Pending = h.Pending[:0]
-		h.Observed = append(h.Observed, Observation{X: u, Y: casmoToy(sp, u)})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: samplertest.MixedToy(sp, u)})
 	}
 
 	cond := space.MustNew(
 		space.Param{Name: "kind", Kind: space.Categorical, Choices: []string{"a", "b"}},
 		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1, When: map[string][]string{"kind": {"a"}}},
 	)
-	if _, err := c.Suggest(context.Background(), &History{Space: cond}, rand.New(rand.NewPCG(1, 1))); err == nil || !strings.Contains(err.Error(), "conditional") {
+	if _, err := c.Suggest(context.Background(), &sampler.History{Space: cond}, rand.New(rand.NewPCG(1, 1))); err == nil || !strings.Contains(err.Error(), "conditional") {
 		t.Errorf("conditional space: err = %v", err)
 	}
-	bad := NewCasmopolitan()
+	bad := New()
 	bad.Acquisition = "ucb"
 	if _, err := bad.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err == nil {
 		t.Error("unknown acquisition accepted")
 	}
-	bad = NewCasmopolitan()
+	bad = New()
 	bad.LxMin = 2
 	if _, err := bad.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err == nil {
 		t.Error("LxMin > LxInit accepted")
@@ -469,7 +433,7 @@ func TestCasmopolitanIntegersAndOrdinals(t *testing.T) {
 		space.Param{Name: "drop", Kind: space.Ordinal, Values: []float64{0, 0.1, 0.2, 0.5}},
 	)
 	c := fastCasmo()
-	h := &History{Space: sp, Seed: 6}
+	h := &sampler.History{Space: sp, Seed: 6}
 	seen := map[string]bool{}
 	for i := range 25 {
 		h.Trials = i
@@ -488,7 +452,7 @@ func TestCasmopolitanIntegersAndOrdinals(t *testing.T) {
 		if a["act"] != "gelu" {
 			y++
 		}
-		h.Observed = append(h.Observed, Observation{X: u, Y: y})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
 	}
 }
 
@@ -502,10 +466,10 @@ func TestCasmopolitanExhaustsSmallSpace(t *testing.T) {
 		space.Param{Name: "i", Kind: space.Int, Low: 1, High: 10},
 		space.Param{Name: "b", Kind: space.Bool},
 	)
-	c := NewCasmopolitan()
+	c := New()
 	c.InitPoints = 5
 	for seed := range uint64(5) {
-		h := &History{Space: sp, Seed: seed, Budget: 21}
+		h := &sampler.History{Space: sp, Seed: seed, Budget: 21}
 		seen := map[string]bool{}
 		for i := range 21 {
 			h.Trials = i
@@ -522,7 +486,7 @@ func TestCasmopolitanExhaustsSmallSpace(t *testing.T) {
 			if a["b"].(bool) {
 				y += 5
 			}
-			h.Observed = append(h.Observed, Observation{X: u, Y: y})
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package sampler
+package casmopolitan
 
 import (
 	"context"
@@ -9,12 +9,13 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
 // Casmopolitan is CASMOPOLITAN, trust-region Bayesian optimisation for
 // categorical and mixed spaces [000 §5.6, Alg. 7; mixed spec §5]. The
-// zero value is not ready; use NewCasmopolitan and change fields before
+// zero value is not ready; use New and change fields before
 // the first Suggest.
 //
 // A trust region is a Hamming ball of radius L^h around the categorical
@@ -59,7 +60,7 @@ type Casmopolitan struct {
 
 	Lambda        float64      // mixture weight λ of the mixed kernel, fixed; default 0.5 (spec §5.6)
 	Normalised    bool         // code form exp(Σ l_i δ_i / Σ l_i) of the exponentiated overlap (spec §3.2); default the thesis form
-	Acquisition   string       // AcqEI or AcqLogEI (default; the same maximiser as EI, without underflow)
+	Acquisition   string       // sampler.AcqEI or sampler.AcqLogEI (default; the same maximiser as EI, without underflow)
 	Restarts      int          // hyper-parameter starts of a full fit; default 5 (spec §5.6 Decision)
 	RefitEvery    int          // a full multi-start fit every this many trials of an epoch, warm-started polishing in between; default 1 (every fit is full)
 	FitIters      int          // L-BFGS iterations per hyper-parameter start; default 200 (gp's)
@@ -72,8 +73,8 @@ type Casmopolitan struct {
 	Logger        *slog.Logger // where fallbacks are reported; nil means slog.Default()
 
 	mu   sync.Mutex
-	warm WarmStart    // last fitted hyper-parameters of the local GP
-	memo *casmoDesign // last guided-restart design
+	warm sampler.WarmStart // last fitted hyper-parameters of the local GP
+	memo *casmoDesign      // last guided-restart design
 }
 
 // Values of Casmopolitan.RestartBeta, the multiplier of σ in the guided
@@ -84,15 +85,15 @@ const (
 	RestartBetaTheory = "theory" // κ = √β_i, β_i = 2 log(|𝓗| i² π²/(6ζ)) with ζ = 0.1 (restartBeta)
 )
 
-// NewCasmopolitan returns casmopolitan with the defaults of spec §5.3–5.7.
-func NewCasmopolitan() *Casmopolitan {
+// New returns casmopolitan with the defaults of spec §5.3–5.7.
+func New() *Casmopolitan {
 	return &Casmopolitan{
 		InitPoints: 20,
 		SuccTol:    3, FailTol: 40, Rate: 1.5,
 		LxInit: 0.8, LxMin: math.Pow(0.5, 7), LxMax: 1.6,
 		LhInit: 20, LhMin: 1,
 		Lambda:        0.5,
-		Acquisition:   AcqLogEI,
+		Acquisition:   sampler.AcqLogEI,
 		Restarts:      5,
 		LocalRestarts: 3,
 		LocalSteps:    200,
@@ -121,14 +122,14 @@ func (c *Casmopolitan) logger() *slog.Logger {
 // the trust region. These points are never proposed again, in the design
 // either; when a small discrete region has no untried configuration left,
 // the point is an untried one from anywhere in the space.
-func (c *Casmopolitan) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (c *Casmopolitan) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	u, _, err := c.propose(ctx, h, rng)
 	return u, err
 }
 
 // Designing reports whether the next suggestion is a point of the current
 // epoch's design (designing, on the epoch's trials as replayed).
-func (c *Casmopolitan) Designing(h *History) bool {
+func (c *Casmopolitan) Designing(h *sampler.History) bool {
 	cs, err := newCasmoSpace(h.Space)
 	if err != nil {
 		return false
@@ -136,8 +137,8 @@ func (c *Casmopolitan) Designing(h *History) bool {
 	return c.designing(c.replay(cs, h), h)
 }
 
-func (c *Casmopolitan) designing(st *casmoState, h *History) bool {
-	return InDesign(len(st.local), len(h.Pending), c.InitPoints)
+func (c *Casmopolitan) designing(st *casmoState, h *sampler.History) bool {
+	return sampler.InDesign(len(st.local), len(h.Pending), c.InitPoints)
 }
 
 // trustRegion is where a proposal must lie: categorical coordinates
@@ -153,7 +154,7 @@ type trustRegion struct {
 
 // propose is Suggest that also returns the trust region the point was
 // drawn from, for tests.
-func (c *Casmopolitan) propose(ctx context.Context, h *History, rng *rand.Rand) ([]float64, trustRegion, error) {
+func (c *Casmopolitan) propose(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, trustRegion, error) {
 	if err := c.check(); err != nil {
 		return nil, trustRegion{}, err
 	}
@@ -165,7 +166,7 @@ func (c *Casmopolitan) propose(ctx context.Context, h *History, rng *rand.Rand) 
 		return nil, trustRegion{}, err
 	}
 	st := c.replay(cs, h)
-	seen := Seen(h)
+	seen := sampler.Seen(h)
 	if c.designing(st, h) {
 		pts, tr := c.design(cs, h, st)
 		for _, u := range pts {
@@ -202,7 +203,7 @@ func (c *Casmopolitan) check() error {
 		return fmt.Errorf("casmopolitan: Lambda = %v; want a value in [0, 1]", c.Lambda)
 	}
 	switch strings.ToLower(c.Acquisition) {
-	case AcqEI, AcqLogEI, "":
+	case sampler.AcqEI, sampler.AcqLogEI, "":
 	default:
 		return fmt.Errorf("casmopolitan: unknown acquisition %q (known: ei, logei)", c.Acquisition)
 	}
@@ -367,5 +368,7 @@ func (cs *casmoSpace) sampleUnseen(tr trustRegion, seen map[string]bool, rng *ra
 			return u, tr
 		}
 	}
-	return Untried(cs.sp, seen, u, rng), trustRegion{centre: tr.centre, whole: true}
+	return sampler.Untried(cs.sp, seen, u, rng), trustRegion{centre: tr.centre, whole: true}
 }
+
+func init() { sampler.Register("casmopolitan", func() sampler.Sampler { return New() }) }

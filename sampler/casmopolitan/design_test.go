@@ -1,9 +1,12 @@
-package sampler
+package casmopolitan
 
 import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
 // TestDesignCountsPendingTrials: in a parallel study the designs of CoCaBO
@@ -14,21 +17,21 @@ import (
 // the design goes on however many are pending. CoCaBO's design point is
 // computed with a copy of its rng and compared with what it proposes.
 func TestDesignCountsPendingTrials(t *testing.T) {
-	sp := casmoTestSpace(t, 2, 3, 2)
+	sp := samplertest.MixedSpace(t, 2, 3, 2)
 	const n = 8
-	history := func(done, pending int) *History {
+	history := func(done, pending int) *sampler.History {
 		rng := rand.New(rand.NewPCG(7, 0))
-		h := &History{Space: sp, Trials: done + pending, Seed: 1, Budget: 40}
+		h := &sampler.History{Space: sp, Trials: done + pending, Seed: 1, Budget: 40}
 		for range done {
 			u := sp.Sample(rng)
-			h.Observed = append(h.Observed, Observation{X: u, Y: casmoToy(sp, u)})
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: samplertest.MixedToy(sp, u)})
 		}
 		for range pending {
 			h.Pending = append(h.Pending, sp.Sample(rng))
 		}
 		return h
 	}
-	c := NewCasmopolitan()
+	c := New()
 	c.InitPoints = n
 	for _, tc := range []struct {
 		done, pending int

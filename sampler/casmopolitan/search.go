@@ -1,4 +1,4 @@
-package sampler
+package casmopolitan
 
 import (
 	"context"
@@ -10,12 +10,13 @@ import (
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/opt"
+	"github.com/boaopt/boa/sampler"
 )
 
 // optimise is the trust-region step of Alg. 7: fit the local GP to the
 // epoch's trials, build the trust region around the epoch's best trial
 // and maximise the acquisition inside it.
-func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *History, st *casmoState, seen map[string]bool, rng *rand.Rand) ([]float64, trustRegion, error) {
+func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.History, st *casmoState, seen map[string]bool, rng *rand.Rand) ([]float64, trustRegion, error) {
 	X := make([][]float64, len(st.local))
 	raw := make([]float64, len(st.local))
 	for k, j := range st.local {
@@ -40,7 +41,7 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *History,
 	for i, p := range pend {
 		pend[i] = cs.features(p, nil)
 	}
-	m, fantasised := BelieveAll(m, pend)
+	m, fantasised := sampler.BelieveAll(m, pend)
 	// The incumbent is the best value inside the trust region (spec §5.5
 	// Decision): the epoch's best, which is the centre, on the GP's scale,
 	// or a fantasy below it, since Kriging Believer counts the fantasies
@@ -48,9 +49,9 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *History,
 	// them EI peaked beside a pending point fantasised below the centre:
 	// 47 of 70 batch points lay within 1e-6 of a pending one
 	// (TestPendingPointsAreNotNearlyRepeated).
-	best := FantasyIncumbent(slices.Min(y), fantasised)
+	best := sampler.FantasyIncumbent(slices.Min(y), fantasised)
 	var af acq.Function = acq.LogEI{Best: best}
-	if strings.ToLower(c.Acquisition) == AcqEI {
+	if strings.ToLower(c.Acquisition) == sampler.AcqEI {
 		af = acq.EI{Best: best}
 	}
 	s := &casmoSearch{c: c, cs: cs, model: m, af: af, tr: tr, seen: seen, rng: rng,

@@ -1,4 +1,4 @@
-package sampler_test
+package casmopolitan_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/space"
 )
 
@@ -30,7 +31,7 @@ func ExampleCasmopolitan() {
 		lr := a["lr"].(float64)
 		return v + 4*(lr-0.3)*(lr-0.3)
 	}
-	c := sampler.NewCasmopolitan()
+	c := casmopolitan.New()
 	c.InitPoints = 10 // the default is 20 (spec §5.7)
 	h := &sampler.History{Space: sp, Seed: 1}
 	best := 1e300
