@@ -32,3 +32,17 @@ func (Sobol) Designing(*History) bool { return true }
 func (Sobol) Suggest(_ context.Context, h *History, _ *rand.Rand) ([]float64, error) {
 	return SobolPoint(h, h.Trials, slog.Default()), nil
 }
+
+// RandomUntried is random search without repeats: a uniform random point
+// whose configuration has not been tried, while there are others (the
+// NAS-Bench baseline `rs`, spec §8, which draws without replacement).
+type RandomUntried struct{}
+
+func (RandomUntried) Name() string { return "rs" }
+
+// Designing is true: no model chooses random points.
+func (RandomUntried) Designing(*History) bool { return true }
+
+func (RandomUntried) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+	return UntriedPoint(h, rng), nil
+}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/boaopt/boa/config"
-	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/nasbowl"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
@@ -145,7 +145,7 @@ func (s *server) motifs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	nas := sampler.NewNASBOWL()
+	nas := nasbowl.New()
 	if err := nas.CheckSpace(e.st.Space()); err != nil {
 		return badRequest("study %q: %v", e.st.Name(), err)
 	}
@@ -161,7 +161,7 @@ func (s *server) motifs(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if ms == nil {
-		ms = []sampler.Motif{}
+		ms = []nasbowl.Motif{}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"motifs": ms})
 	return nil

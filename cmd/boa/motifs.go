@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/nasbowl"
 	"github.com/boaopt/boa/study"
 	"github.com/spf13/cobra"
 )
@@ -43,7 +43,7 @@ operation per edge, as NAS-Bench-201's six (docs/nasbowl.md).`,
 				if len(h.Observed) < 2 {
 					return fmt.Errorf("study %s has %d completed trials; motif scores need at least 2", st.Name(), len(h.Observed))
 				}
-				ms, err := sampler.NewNASBOWL().Motifs(h, minGraphs)
+				ms, err := nasbowl.New().Motifs(h, minGraphs)
 				if err != nil {
 					return fmt.Errorf("study %s: %w", st.Name(), err)
 				}

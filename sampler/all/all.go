@@ -12,5 +12,6 @@ import (
 	_ "github.com/boaopt/boa/sampler/auto"
 	_ "github.com/boaopt/boa/sampler/casmopolitan"
 	_ "github.com/boaopt/boa/sampler/cocabo"
+	_ "github.com/boaopt/boa/sampler/nasbowl"
 	_ "github.com/boaopt/boa/sampler/playbook"
 )

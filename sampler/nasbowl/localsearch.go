@@ -1,15 +1,16 @@
-package sampler
+package nasbowl
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
 // LocalSearch is local search as the NAS baseline of White et al. (2020)
-// runs it [nas-graph-bo.md §8; thesis 001 Table 5.1]: from a random
+// runs it [nas-graph-sampler.md §8; thesis 001 Table 5.1]: from a random
 // configuration, evaluate its untried neighbours (one parameter changed:
 // Space.Neighbours) in random order, move to the first that is better,
 // and at a local optimum, where every neighbour has been tried, restart
@@ -36,11 +37,11 @@ func (LocalSearch) CheckSpace(sp *space.Space) error {
 }
 
 // Designing is true for the first configuration of the first walk.
-func (LocalSearch) Designing(h *History) bool { return len(h.Observed) == 0 }
+func (LocalSearch) Designing(h *sampler.History) bool { return len(h.Observed) == 0 }
 
-func (l LocalSearch) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (l LocalSearch) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	if l.Designing(h) {
-		return UntriedPoint(h, rng), nil
+		return sampler.UntriedPoint(h, rng), nil
 	}
 	sp := h.Space
 	cur := h.Observed[0]
@@ -53,7 +54,7 @@ func (l LocalSearch) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]f
 			cur, near = o, neighbourKeys(sp, o.X)
 		}
 	}
-	seen := Seen(h)
+	seen := sampler.Seen(h)
 	var open [][]float64
 	for _, v := range sp.Neighbours(cur.X) {
 		if !seen[sp.Key(v)] {
@@ -61,7 +62,7 @@ func (l LocalSearch) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]f
 		}
 	}
 	if len(open) == 0 { // a local optimum: restart
-		return UntriedPoint(h, rng), nil
+		return sampler.UntriedPoint(h, rng), nil
 	}
 	return open[rng.IntN(len(open))], nil
 }

@@ -1,4 +1,4 @@
-package sampler
+package nasbowl
 
 import (
 	"context"
@@ -9,11 +9,13 @@ import (
 
 	"github.com/boaopt/boa/bench/nas"
 	"github.com/boaopt/boa/graph"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
 
 func TestNASBOWLCheckSpace(t *testing.T) {
-	n := NewNASBOWL()
+	n := New()
 	if err := n.CheckSpace(graph.NB201Space()); err != nil {
 		t.Fatalf("the NB201 space refused: %v", err)
 	}
@@ -62,7 +64,7 @@ func TestNASBOWLCheckSpace(t *testing.T) {
 	if err := n.CheckSpace(sp); err != nil {
 		t.Fatalf("a 5-node cell refused: %v", err)
 	}
-	h := &History{Space: sp, Seed: 1}
+	h := &sampler.History{Space: sp, Seed: 1}
 	rng := rand.New(rand.NewPCG(4, 4))
 	for range 30 {
 		u, err := n.Suggest(context.Background(), h, rng)
@@ -76,23 +78,23 @@ func TestNASBOWLCheckSpace(t *testing.T) {
 				y--
 			}
 		}
-		h.Observed = append(h.Observed, Observation{X: u, Y: y + 0.01*rng.Float64()})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y + 0.01*rng.Float64()})
 		h.Trials++
 	}
-	if best := BestValue(h.Observed); best > 0 {
+	if best := sampler.BestValue(h.Observed); best > 0 {
 		t.Errorf("best %v after 30 on the 5-node cell, want ≤ 0 (five or more sep_conv)", best)
 	}
 }
 
 // synthHistory evaluates n random cells of the synthetic oracle.
-func synthHistory(n int, seed uint64) *History {
+func synthHistory(n int, seed uint64) *sampler.History {
 	p := nas.NewSynthetic()
 	rng := rand.New(rand.NewPCG(seed, 3))
-	h := &History{Space: p.Space(), Seed: seed}
+	h := &sampler.History{Space: p.Space(), Seed: seed}
 	for range n {
 		u := p.Space().Sample(rng)
 		y, _ := p.Evaluate(p.Space().Decode(u), rng)
-		h.Observed = append(h.Observed, Observation{X: u, Y: y})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
 		h.Trials++
 	}
 	return h
@@ -106,12 +108,12 @@ func TestNASBOWLBatch(t *testing.T) {
 	h.Failed = [][]float64{h.Space.Sample(rand.New(rand.NewPCG(8, 8)))}
 	c, _ := cellOf(h.Space)
 	for _, name := range []string{"nasbowl", "nasbowl-r", "nasbowl-ucb", "nasbowl-vh", "nasbowl-edge", "nasbowl-gcn"} {
-		s, _ := New(name)
-		us, err := s.(BatchSampler).SuggestBatch(context.Background(), h, 5, rand.New(rand.NewPCG(1, 2)))
+		s, _ := sampler.New(name)
+		us, err := s.(sampler.BatchSampler).SuggestBatch(context.Background(), h, 5, rand.New(rand.NewPCG(1, 2)))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		seen := Seen(h)
+		seen := sampler.Seen(h)
 		if len(us) != 5 {
 			t.Fatalf("%s: %d points for a batch of 5", name, len(us))
 		}
@@ -130,22 +132,22 @@ func TestNASBOWLBatch(t *testing.T) {
 
 // runNAS runs s on the synthetic oracle for budget evaluations in batches
 // of b and returns the best value.
-func runNAS(t *testing.T, s Sampler, seed uint64, budget, b int) float64 {
+func runNAS(t *testing.T, s sampler.Sampler, seed uint64, budget, b int) float64 {
 	p := nas.NewSynthetic()
-	h := &History{Space: p.Space(), Seed: seed, Budget: budget}
+	h := &sampler.History{Space: p.Space(), Seed: seed, Budget: budget}
 	noise := rand.New(rand.NewPCG(seed, 4))
 	for h.Trials < budget {
-		us, _, err := SuggestBatch(context.Background(), s, h, min(b, budget-h.Trials), func(i int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(i))) })
+		us, _, err := sampler.SuggestBatch(context.Background(), s, h, min(b, budget-h.Trials), func(i int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(i))) })
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, u := range us {
 			y, _ := p.Evaluate(p.Space().Decode(u), noise)
-			h.Observed = append(h.Observed, Observation{X: u, Y: y})
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
 			h.Trials++
 		}
 	}
-	return BestValue(h.Observed)
+	return sampler.BestValue(h.Observed)
 }
 
 // TestNASBOWLFindsGoodCells: on the synthetic oracle, NAS-BOWL (b = 5)
@@ -157,7 +159,7 @@ func TestNASBOWLFindsGoodCells(t *testing.T) {
 	for _, name := range []string{"nasbowl", "rs", "re"} {
 		var best []float64
 		for seed := range uint64(5) {
-			s, _ := New(name)
+			s, _ := sampler.New(name)
 			best = append(best, runNAS(t, s, seed+1, 60, 5))
 		}
 		slices.Sort(best)
@@ -181,10 +183,10 @@ func TestEvolution(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if Seen(h)[h.Space.Key(u)] {
+		if sampler.Seen(h)[h.Space.Key(u)] {
 			t.Fatalf("%v was tried already", h.Space.Decode(u))
 		}
-		near := slices.ContainsFunc(pop, func(o Observation) bool {
+		near := slices.ContainsFunc(pop, func(o sampler.Observation) bool {
 			d := 0
 			for i := range u {
 				if h.Space.Decode(u)[graph.NB201EdgeNames[i]] != h.Space.Decode(o.X)[graph.NB201EdgeNames[i]] {
@@ -215,7 +217,7 @@ func TestMotifsFindPlantedMotif(t *testing.T) {
 	hits := 0
 	for seed := range uint64(20) {
 		h := synthHistory(300, seed+1)
-		ms, err := NewNASBOWL().Motifs(h, 10)
+		ms, err := New().Motifs(h, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +250,7 @@ func TestNASBOWLOddHistories(t *testing.T) {
 	sp := h.Space
 	c, _ := cellOf(sp)
 	empty := c.(*edgeCell).encode([]string{"none", "none", "none", "none", "none", "none"})
-	h.Observed = append(h.Observed, Observation{X: empty, Y: 10})
+	h.Observed = append(h.Observed, sampler.Observation{X: empty, Y: 10})
 	for i := range 5 {
 		h.Failed = append(h.Failed, h.Observed[i].X)
 		h.Pruned = append(h.Pruned, h.Observed[5+i].X)
@@ -259,8 +261,8 @@ func TestNASBOWLOddHistories(t *testing.T) {
 	for i := range neg.Observed {
 		neg.Observed[i].Y -= 20
 	}
-	onlyEmpty := &History{Space: sp, Observed: []Observation{{X: empty, Y: 1}}, Trials: 12}
-	for _, ch := range []*History{h, &neg, onlyEmpty} {
+	onlyEmpty := &sampler.History{Space: sp, Observed: []sampler.Observation{{X: empty, Y: 1}}, Trials: 12}
+	for _, ch := range []*sampler.History{h, &neg, onlyEmpty} {
 		for _, kernel := range []string{GraphKernelWL, GraphKernelGCN} {
 			// A design of 1, so that the one completed cell is the model's.
 			s := &NASBOWL{Mutation: true, Kernel: kernel, InitPoints: 1}
@@ -273,7 +275,7 @@ func TestNASBOWLOddHistories(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			for _, u := range us {
-				if Seen(ch)[sp.Key(u)] {
+				if sampler.Seen(ch)[sp.Key(u)] {
 					t.Errorf("%s proposed %v, tried already", name, sp.Decode(u))
 				}
 				if _, err := c.graph(u); err != nil {
@@ -290,7 +292,7 @@ func TestNASBOWLOddHistories(t *testing.T) {
 func TestLocalSearch(t *testing.T) {
 	p := nas.NewSynthetic()
 	sp := p.Space()
-	h := &History{Space: sp}
+	h := &sampler.History{Space: sp}
 	rng := rand.New(rand.NewPCG(7, 7))
 	noise := rand.New(rand.NewPCG(8, 8))
 	restarts := 0
@@ -299,16 +301,16 @@ func TestLocalSearch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if Seen(h)[sp.Key(u)] {
+		if sampler.Seen(h)[sp.Key(u)] {
 			t.Fatalf("%v proposed again", sp.Decode(u))
 		}
-		if len(h.Observed) > 0 && !slices.ContainsFunc(h.Observed, func(o Observation) bool { return neighbourKeys(sp, o.X)[sp.Key(u)] }) {
+		if len(h.Observed) > 0 && !slices.ContainsFunc(h.Observed, func(o sampler.Observation) bool { return neighbourKeys(sp, o.X)[sp.Key(u)] }) {
 			restarts++
 		}
 		y, _ := p.Evaluate(sp.Decode(u), noise)
-		h.Observed = append(h.Observed, Observation{X: u, Y: y})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
 	}
-	best := BestValue(h.Observed)
+	best := sampler.BestValue(h.Observed)
 	t.Logf("best %.3f after 120 (optimum 3.5), %d restarts", best, restarts)
 	if best > 4 || restarts == 0 {
 		t.Errorf("best %v, %d restarts: want ≤ 4 and at least one restart (24 neighbours per cell)", best, restarts)
@@ -325,8 +327,8 @@ func TestLocalSearch(t *testing.T) {
 func TestGraphLCB(t *testing.T) {
 	h := synthHistory(20, 6)
 	c, _ := cellOf(h.Space)
-	pool := hybridPool(h, c, Seen(h), rand.New(rand.NewPCG(1, 1)))
-	near := neighbourKeys(h.Space, h.Observed[BestIndex(h.Observed)].X)
+	pool := hybridPool(h, c, sampler.Seen(h), rand.New(rand.NewPCG(1, 1)))
+	near := neighbourKeys(h.Space, h.Observed[sampler.BestIndex(h.Observed)].X)
 	nearIn := 0
 	for _, u := range pool {
 		if near[h.Space.Key(u)] {
@@ -339,10 +341,10 @@ func TestGraphLCB(t *testing.T) {
 	var lcb, rs []float64
 	for seed := range uint64(3) {
 		lcb = append(lcb, runNAS(t, NewGraphLCB(GraphKernelWL), seed+1, 40, 1))
-		rs = append(rs, runNAS(t, RandomUntried{}, seed+1, 40, 1))
+		rs = append(rs, runNAS(t, sampler.RandomUntried{}, seed+1, 40, 1))
 	}
 	t.Logf("best after 40: 001-bo-wl %v, rs %v", lcb, rs)
-	if median(lcb) >= median(rs) {
+	if samplertest.Median(lcb) >= samplertest.Median(rs) {
 		t.Errorf("001-bo-wl %v not below rs %v", lcb, rs)
 	}
 }

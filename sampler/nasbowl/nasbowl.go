@@ -1,4 +1,4 @@
-package sampler
+package nasbowl
 
 import (
 	"cmp"
@@ -15,10 +15,11 @@ import (
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/graph"
 	"github.com/boaopt/boa/kernel"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
-// NAS-BOWL's defaults [000 App. B.3, §7.5.4; nas-graph-bo.md §4–6].
+// NAS-BOWL's defaults [000 App. B.3, §7.5.4; nas-graph-sampler.md §4–6].
 const (
 	nasbowlInit     = 10   // random initial architectures: "we always use 10"
 	nasbowlPool     = 200  // P, following BANANAS
@@ -28,7 +29,7 @@ const (
 	nasbowlKappa    = 2.22 // UCB ablation: β of the reference code at t = 1 (spec §5.1 Decision)
 )
 
-// The graph kernels of NASBOWL.Kernel [nas-graph-bo.md §3].
+// The graph kernels of NASBOWL.Kernel [nas-graph-sampler.md §3].
 const (
 	GraphKernelWL   = ""     // Weisfeiler–Lehman, NAS-BOWL's [000 Eq. 7.5]
 	GraphKernelEdge = "edge" // counts of edge labels, normalised [001 §3.3, Eq. 3.3]
@@ -41,7 +42,7 @@ var nasbowlNoiseBound = kernel.Bound{Lo: 1e-5, Hi: 1e-2}
 
 // NASBOWL is NAS-BOWL, Bayesian optimisation for neural architecture
 // search with a GP on the Weisfeiler–Lehman kernel of the architectures'
-// graphs [000 ch. 7, Alg. 11; 003; nas-graph-bo.md §6]. It works on
+// graphs [000 ch. 7, Alg. 11; 003; nas-graph-sampler.md §6]. It works on
 // spaces that encode a cell (cellOf: an edge_j_i operation per edge, as
 // NAS-Bench-201's six edges).
 //
@@ -67,9 +68,9 @@ type NASBOWL struct {
 	gcn  gcnCache // the GCN kernel's network and embeddings, kept between suggestions
 }
 
-// NewNASBOWL returns NASBOWL_m, NAS-BOWL as the seeds recommend it:
+// New returns NASBOWL_m, NAS-BOWL as the seeds recommend it:
 // mutation pool, EI, H ∈ {1, 2, 3}, the dot-product base kernel.
-func NewNASBOWL() *NASBOWL { return &NASBOWL{Mutation: true, name: "nasbowl"} }
+func New() *NASBOWL { return &NASBOWL{Mutation: true, name: "nasbowl"} }
 
 func (n *NASBOWL) Name() string {
 	if n.name != "" {
@@ -85,11 +86,11 @@ func (n *NASBOWL) CheckSpace(sp *space.Space) error {
 }
 
 // Designing is true while the initial random architectures are proposed.
-func (n *NASBOWL) Designing(h *History) bool {
-	return InDesign(len(h.Observed), len(h.Pending), cmp.Or(n.InitPoints, nasbowlInit))
+func (n *NASBOWL) Designing(h *sampler.History) bool {
+	return sampler.InDesign(len(h.Observed), len(h.Pending), cmp.Or(n.InitPoints, nasbowlInit))
 }
 
-func (n *NASBOWL) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (n *NASBOWL) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	us, err := n.SuggestBatch(ctx, h, 1, rng)
 	if err != nil {
 		return nil, err
@@ -101,12 +102,12 @@ func (n *NASBOWL) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]fl
 // none of which has been tried. Running, failed and pruned trials are
 // believed at the model's mean (Kriging Believer), so an asynchronous
 // worker's suggestion moves away from them.
-func (n *NASBOWL) SuggestBatch(ctx context.Context, h *History, b int, rng *rand.Rand) ([][]float64, error) {
+func (n *NASBOWL) SuggestBatch(ctx context.Context, h *sampler.History, b int, rng *rand.Rand) ([][]float64, error) {
 	c, err := cellOf(h.Space)
 	if err != nil {
 		return nil, err
 	}
-	seen := Seen(h)
+	seen := sampler.Seen(h)
 	if n.Designing(h) {
 		return randomCells(h, c, seen, b, rng), nil
 	}
@@ -149,8 +150,8 @@ func (n *NASBOWL) SuggestBatch(ctx context.Context, h *History, b int, rng *rand
 
 // topObserved returns the points of the k best completed trials, best
 // first.
-func topObserved(obs []Observation, k int) [][]float64 {
-	sorted := slices.SortedStableFunc(slices.Values(obs), func(a, b Observation) int { return cmp.Compare(a.Y, b.Y) })
+func topObserved(obs []sampler.Observation, k int) [][]float64 {
+	sorted := slices.SortedStableFunc(slices.Values(obs), func(a, b sampler.Observation) int { return cmp.Compare(a.Y, b.Y) })
 	var top [][]float64
 	for _, o := range sorted[:min(k, len(sorted))] {
 		top = append(top, o.X)
@@ -163,11 +164,11 @@ var errNoGraphs = errors.New("no completed architecture with a graph")
 
 // randomCells returns b untried random architectures with graphs,
 // distinct, marking them seen.
-func randomCells(h *History, c cell, seen map[string]bool, b int, rng *rand.Rand) [][]float64 {
+func randomCells(h *sampler.History, c cell, seen map[string]bool, b int, rng *rand.Rand) [][]float64 {
 	out := make([][]float64, 0, b)
 	for len(out) < b {
 		u := c.random(rng)
-		for range MaxFreshTries {
+		for range sampler.MaxFreshTries {
 			if _, err := c.graph(u); err == nil && !seen[h.Space.Key(u)] {
 				break
 			}
@@ -183,7 +184,7 @@ func randomCells(h *History, c cell, seen map[string]bool, b int, rng *rand.Rand
 // Mutation, P/10 children of each of the ten best architectures, each
 // parent given up after 50 failed draws (repeats), then uniform ones for
 // any shortfall [spec §5.3; the reference code's BANANAS-style pool].
-func (n *NASBOWL) pool(h *History, c cell, seen map[string]bool, rng *rand.Rand) [][]float64 {
+func (n *NASBOWL) pool(h *sampler.History, c cell, seen map[string]bool, rng *rand.Rand) [][]float64 {
 	size := cmp.Or(n.Pool, nasbowlPool)
 	in := map[string]bool{}
 	var out [][]float64
@@ -211,7 +212,7 @@ func (n *NASBOWL) pool(h *History, c cell, seen map[string]bool, rng *rand.Rand)
 			}
 		}
 	}
-	for tries := 0; len(out) < size && tries < MaxFreshTries*size/10; tries++ {
+	for tries := 0; len(out) < size && tries < sampler.MaxFreshTries*size/10; tries++ {
 		add(c.random(rng))
 	}
 	return out
@@ -237,7 +238,7 @@ type graphModel struct {
 // the logs of the values when all are positive (validation errors: "we
 // always transform the validation errors … into log-scale" [003 App. D]);
 // the GP standardises them.
-func (n *NASBOWL) fit(h *History, c cell, pool [][]float64) (*graphModel, error) {
+func (n *NASBOWL) fit(h *sampler.History, c cell, pool [][]float64) (*graphModel, error) {
 	var gs []*graph.Graph
 	var ys []float64
 	for _, o := range h.Observed {
@@ -452,4 +453,21 @@ func (w withNoise) Predict(x []float64) (float64, float64) {
 
 func (withNoise) PredictGrad(_, _, _ []float64) (float64, float64) {
 	panic("sampler: no gradient with respect to a graph")
+}
+
+func init() {
+	sampler.Register("nasbowl", func() sampler.Sampler { return New() })
+	sampler.Register("nasbowl-r", func() sampler.Sampler { return &NASBOWL{name: "nasbowl-r"} })
+	sampler.Register("nasbowl-ucb", func() sampler.Sampler { return &NASBOWL{UCB: true, name: "nasbowl-ucb"} })
+	sampler.Register("nasbowl-vh", func() sampler.Sampler { return &NASBOWL{Depths: []int{0}, name: "nasbowl-vh"} })
+	sampler.Register("nasbowl-edge", func() sampler.Sampler { return &NASBOWL{Mutation: true, Kernel: GraphKernelEdge, name: "nasbowl-edge"} })
+	sampler.Register("nasbowl-gcn", func() sampler.Sampler { return &NASBOWL{Mutation: true, Kernel: GraphKernelGCN, name: "nasbowl-gcn"} })
+	sampler.Register("re", func() sampler.Sampler { return Evolution{} })
+	sampler.Register("ls", func() sampler.Sampler { return LocalSearch{} })
+	// Thesis 001's own search (GraphLCB); its names were 001-bo-*, after
+	// the thesis's number, which stored studies may still carry.
+	for short, k := range map[string]string{"wl": GraphKernelWL, "edge": GraphKernelEdge, "gcn": GraphKernelGCN} {
+		sampler.Register("graph-lcb-"+short, func() sampler.Sampler { return NewGraphLCB(k) })
+		sampler.RegisterAlias("001-bo-"+short, "graph-lcb-"+short)
+	}
 }

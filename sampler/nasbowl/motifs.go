@@ -1,4 +1,4 @@
-package sampler
+package nasbowl
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/boaopt/boa/graph"
+	"github.com/boaopt/boa/sampler"
 )
 
 // Motif is a WL feature of the architectures, a rooted subtree of their
@@ -35,7 +36,7 @@ type Motif struct {
 // tells no architecture from another, and one whose gradient is the same
 // in every graph that has it (EV = 0) has no spread to judge it by: both
 // are left out. Only the WL kernel with the dot base kernel has scores.
-func (n *NASBOWL) Motifs(h *History, minGraphs int) ([]Motif, error) {
+func (n *NASBOWL) Motifs(h *sampler.History, minGraphs int) ([]Motif, error) {
 	if n.Base != graph.Dot || n.Kernel != GraphKernelWL {
 		return nil, errors.New("nasbowl: motif scores need the WL kernel with the dot base kernel")
 	}
@@ -43,7 +44,7 @@ func (n *NASBOWL) Motifs(h *History, minGraphs int) ([]Motif, error) {
 	if err != nil {
 		return nil, err
 	}
-	done := &History{Space: h.Space, Observed: h.Observed}
+	done := &sampler.History{Space: h.Space, Observed: h.Observed}
 	m, err := n.fit(done, c, nil)
 	if err != nil {
 		return nil, err

@@ -1,15 +1,16 @@
-package sampler
+package nasbowl
 
 import (
 	"context"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
 // Regularised evolution's settings, not given in the seeds (spec
-// nas-graph-bo.md §8 Decision).
+// nas-graph-sampler.md §8 Decision).
 const (
 	evolutionPopulation = 100 // P_re
 	evolutionTournament = 10  // S
@@ -17,7 +18,7 @@ const (
 )
 
 // Evolution is regularised (ageing) evolution (Real et al. 2019), the
-// NAS-Bench baseline of seed 000 §7.5.2 [nas-graph-bo.md §8]: the
+// NAS-Bench baseline of seed 000 §7.5.2 [nas-graph-sampler.md §8]: the
 // population is the last 100 completed trials, so the oldest leaves as a
 // new one arrives; each suggestion mutates the best of a tournament of 10
 // drawn from it. On an architecture space (NB201's cell) the mutation is
@@ -29,16 +30,16 @@ type Evolution struct{}
 func (Evolution) Name() string { return "re" }
 
 // Designing is true for the random initial population.
-func (Evolution) Designing(h *History) bool {
-	return InDesign(len(h.Observed), len(h.Pending), evolutionInit)
+func (Evolution) Designing(h *sampler.History) bool {
+	return sampler.InDesign(len(h.Observed), len(h.Pending), evolutionInit)
 }
 
-func (e Evolution) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (e Evolution) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	if e.Designing(h) {
-		return UntriedPoint(h, rng), nil
+		return sampler.UntriedPoint(h, rng), nil
 	}
 	pop := h.Observed[max(0, len(h.Observed)-evolutionPopulation):]
-	var parent Observation
+	var parent sampler.Observation
 	for i, k := range rng.Perm(len(pop))[:min(evolutionTournament, len(pop))] {
 		if i == 0 || pop[k].Y < parent.Y {
 			parent = pop[k]
@@ -48,13 +49,13 @@ func (e Evolution) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]flo
 	if c, err := cellOf(h.Space); err == nil {
 		mutate = func(u []float64) []float64 { return c.mutate(u, rng) }
 	}
-	seen := Seen(h)
-	for range MaxFreshTries {
+	seen := sampler.Seen(h)
+	for range sampler.MaxFreshTries {
 		if u := mutate(parent.X); !seen[h.Space.Key(u)] {
 			return u, nil
 		}
 	}
-	return UntriedPoint(h, rng), nil
+	return sampler.UntriedPoint(h, rng), nil
 }
 
 // mutateParams returns u with each parameter redrawn uniformly with
@@ -62,7 +63,7 @@ func (e Evolution) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]flo
 // differs from u when it can.
 func mutateParams(sp *space.Space, u []float64, rng *rand.Rand) []float64 {
 	key := sp.Key(u)
-	for range MaxFreshTries {
+	for range sampler.MaxFreshTries {
 		v, changed := slices.Clone(u), false
 		draw := sp.Sample(rng)
 		for i := range v {
@@ -80,18 +81,4 @@ func mutateParams(sp *space.Space, u []float64, rng *rand.Rand) []float64 {
 		}
 	}
 	return sp.Sample(rng)
-}
-
-// RandomUntried is random search without repeats: a uniform random point
-// whose configuration has not been tried, while there are others (the
-// NAS-Bench baseline `rs`, spec §8, which draws without replacement).
-type RandomUntried struct{}
-
-func (RandomUntried) Name() string { return "rs" }
-
-// Designing is true: no model chooses random points.
-func (RandomUntried) Designing(*History) bool { return true }
-
-func (RandomUntried) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
-	return UntriedPoint(h, rng), nil
 }

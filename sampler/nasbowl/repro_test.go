@@ -1,9 +1,9 @@
-package sampler
+package nasbowl
 
 // Reproduction of seed 000 §7.5.1 (Table 7.1, Fig. 7.5) for the GP on the
 // WL kernel: Spearman rank correlation between predicted and true
 // validation accuracy of NAS-Bench-201 cells, 50 random training and 400
-// validation architectures, 20 repeats (nas-graph-bo.md §9.1). It reads
+// validation architectures, 20 repeats (nas-graph-sampler.md §9.1). It reads
 // ../shared/data/nb201 and skips without it:
 //
 //	go test ./sampler -run TestReproNB201Regression -v
@@ -13,7 +13,6 @@ package sampler
 import (
 	"fmt"
 	"maps"
-	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -23,6 +22,8 @@ import (
 
 	"github.com/boaopt/boa/bench/tabular"
 	"github.com/boaopt/boa/graph"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -91,9 +92,9 @@ func ranks(v []float64) []float64 {
 // validation errors) and returns the Spearman correlation of its mean with
 // the test values, and the chosen depth.
 func regression(t *testing.T, n *NASBOWL, c cell, xs [][]float64, ys []float64, test [][]float64, want []float64) (float64, int) {
-	h := &History{}
+	h := &sampler.History{}
 	for i, x := range xs {
-		h.Observed = append(h.Observed, Observation{X: x, Y: ys[i]})
+		h.Observed = append(h.Observed, sampler.Observation{X: x, Y: ys[i]})
 	}
 	m, err := n.fit(h, c, test)
 	if err != nil {
@@ -150,7 +151,7 @@ func TestReproNB201Regression(t *testing.T) {
 		mean := make([]float64, len(models))
 		for i, m := range models {
 			var se float64
-			mean[i], se = meanSE(res[i].rho)
+			mean[i], se = samplertest.MeanSE(res[i].rho)
 			depths := ""
 			if m.n.Kernel == GraphKernelWL {
 				depths = ", chosen H" + depthCounts(res[i].depths)
@@ -203,11 +204,11 @@ func TestReproNB201Motifs(t *testing.T) {
 	for r := range uint64(repeats) {
 		rng := rand.New(rand.NewPCG(r+1, 11))
 		xs, ys := drawCells(t, c10, c, 1300, rng)
-		h := &History{Space: c10.Space()}
+		h := &sampler.History{Space: c10.Space()}
 		for i := range 300 {
-			h.Observed = append(h.Observed, Observation{X: xs[i], Y: ys[i]})
+			h.Observed = append(h.Observed, sampler.Observation{X: xs[i], Y: ys[i]})
 		}
-		ms, err := NewNASBOWL().Motifs(h, 10)
+		ms, err := New().Motifs(h, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,8 +248,8 @@ func TestReproNB201Motifs(t *testing.T) {
 			}
 			best := slices.Min(all)
 			t.Logf("repeat %d, %s: median validation error of all %d cells %.2f, of the %d with a good motif %.2f, of the %d with a bad one %.2f; the best (%.2f) has a good motif: %v",
-				r+1, tb.Name(), len(all), median(all), len(gs), median(gs), len(bs), median(bs), best, slices.Contains(gs, best))
-			if median(gs) < median(all) {
+				r+1, tb.Name(), len(all), samplertest.Median(all), len(gs), samplertest.Median(gs), len(bs), samplertest.Median(bs), best, slices.Contains(gs, best))
+			if samplertest.Median(gs) < samplertest.Median(all) {
 				goodBelow[tb.Name()]++
 			}
 		}
@@ -262,25 +263,3 @@ func TestReproNB201Motifs(t *testing.T) {
 
 // median returns the median of v (the upper one of an even count), NaN
 // for none.
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := slices.Sorted(slices.Values(v))
-	return s[len(s)/2]
-}
-
-func meanSE(v []float64) (mean, se float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	if len(v) < 2 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
-}

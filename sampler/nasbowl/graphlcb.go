@@ -1,4 +1,4 @@
-package sampler
+package nasbowl
 
 import (
 	"context"
@@ -6,10 +6,11 @@ import (
 	"math/rand/v2"
 
 	"github.com/boaopt/boa/acq"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
-// Thesis 001's search settings [001 §4.3, §5.2–5.3; nas-graph-bo.md §5.1,
+// Thesis 001's search settings [001 §4.3, §5.2–5.3; nas-graph-sampler.md §5.1,
 // §5.3, §8].
 const (
 	graphLCBCandidates = 3000 // candidates per iteration [001 §5.2]
@@ -18,7 +19,7 @@ const (
 )
 
 // GraphLCB is the Bayesian optimisation of thesis 001 (§4.2–4.4, the
-// `001-bo-*` baselines of nas-graph-bo.md §8): a GP on a graph kernel (WL,
+// `001-bo-*` baselines of nas-graph-sampler.md §8): a GP on a graph kernel (WL,
 // edge or GCN, the same models as NASBOWL), and at each step the
 // candidate of lowest μ − 2σ among 3000 drawn by hybrid sampling: each
 // uniform with probability 0.25, else the best cell so far with one edge's
@@ -36,9 +37,9 @@ func NewGraphLCB(kernel string) *GraphLCB { return &GraphLCB{model: &NASBOWL{Ker
 
 func (g *GraphLCB) Name() string {
 	if g.model.Kernel == GraphKernelWL {
-		return "001-bo-wl"
+		return "graph-lcb-wl"
 	}
-	return "001-bo-" + g.model.Kernel
+	return "graph-lcb-" + g.model.Kernel
 }
 
 // CheckSpace refuses spaces that are not architecture cells.
@@ -48,16 +49,16 @@ func (*GraphLCB) CheckSpace(sp *space.Space) error {
 }
 
 // Designing is true while the 10 uniform cells are proposed.
-func (*GraphLCB) Designing(h *History) bool {
-	return InDesign(len(h.Observed), len(h.Pending), nasbowlInit)
+func (*GraphLCB) Designing(h *sampler.History) bool {
+	return sampler.InDesign(len(h.Observed), len(h.Pending), nasbowlInit)
 }
 
-func (g *GraphLCB) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (g *GraphLCB) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	c, err := cellOf(h.Space)
 	if err != nil {
 		return nil, err
 	}
-	seen := Seen(h)
+	seen := sampler.Seen(h)
 	if g.Designing(h) {
 		return randomCells(h, c, seen, 1, rng)[0], nil
 	}
@@ -84,9 +85,9 @@ func (g *GraphLCB) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]flo
 // best completed cell [001 Eq. 4.3]. A cell has few one-edge neighbours
 // (24 on NB201), so most of those draws repeat and the pool is mostly
 // uniform.
-func hybridPool(h *History, c cell, seen map[string]bool, rng *rand.Rand) [][]float64 {
-	Incumbent := h.Observed[BestIndex(h.Observed)].X
-	near := h.Space.Neighbours(Incumbent)
+func hybridPool(h *sampler.History, c cell, seen map[string]bool, rng *rand.Rand) [][]float64 {
+	incumbent := h.Observed[sampler.BestIndex(h.Observed)].X
+	near := h.Space.Neighbours(incumbent)
 	in := map[string]bool{}
 	var out [][]float64
 	for range 2 * graphLCBCandidates {
