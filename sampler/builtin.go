@@ -7,7 +7,6 @@ func init() {
 	Register("sobol", func() Sampler { return Sobol{} })
 	Register("gpbo", func() Sampler { return NewGPBO() })
 	Register("onehot-gp", func() Sampler { return NewOneHotGP() })
-	Register("tpe", func() Sampler { return NewTPE() })
 	Register("kb", func() Sampler { return newKB(false) })
 	Register("cl-min", func() Sampler { return newKB(true) })
 	Register("ts", func() Sampler { return newTS() })

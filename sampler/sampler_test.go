@@ -16,6 +16,7 @@ import (
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/sampler/playbook"
+	"github.com/boaopt/boa/sampler/tpe"
 	"github.com/boaopt/boa/space"
 )
 
@@ -175,7 +176,7 @@ func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 	f := func(a space.Assignment) float64 {
 		return float64(a["layers"].(int)) + map[string]float64{"sgd": 2, "adam": 0, "rmsprop": 1}[a["opt"].(string)]
 	}
-	tpe := sampler.NewTPE()
+	tpe := tpe.New()
 	tpe.Startup = 3
 	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), cocabo.New(), tpe, playbook.New(true, true)} {
 		h := &sampler.History{Space: sp, Seed: 5}
@@ -279,7 +280,7 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 	casmo.InitPoints = 4
 	onehot := sampler.NewOneHotGP()
 	onehot.InitPoints = 4
-	tpe := sampler.NewTPE()
+	tpe := tpe.New()
 	tpe.Startup = 4
 	playbook := playbook.New(true, true)
 	playbook.Model.InitPoints = 4

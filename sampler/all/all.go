@@ -14,4 +14,5 @@ import (
 	_ "github.com/boaopt/boa/sampler/cocabo"
 	_ "github.com/boaopt/boa/sampler/nasbowl"
 	_ "github.com/boaopt/boa/sampler/playbook"
+	_ "github.com/boaopt/boa/sampler/tpe"
 )

@@ -1,4 +1,4 @@
-package sampler
+package tpe
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -40,16 +41,16 @@ type TPE struct {
 	ConstantLiar bool    // count pending trials among the bad ones; default true (docs/samplers.md, "TPE")
 }
 
-// NewTPE returns tpe with its defaults.
-func NewTPE() *TPE { return &TPE{Candidates: 24, Startup: 10, ConstantLiar: true} }
+// New returns tpe with its defaults.
+func New() *TPE { return &TPE{Candidates: 24, Startup: 10, ConstantLiar: true} }
 
 func (t *TPE) Name() string { return "tpe" }
 
 // Designing reports whether fewer than Startup trials have completed or
 // been pruned (Optuna's n_startup_trials counts both), so that the next
 // suggestion is a uniform random point.
-func (t *TPE) Designing(h *History) bool {
-	return len(h.Observed)+len(h.Pruned) < OrDefault(t.Startup, 10)
+func (t *TPE) Designing(h *sampler.History) bool {
+	return len(h.Observed)+len(h.Pruned) < sampler.OrDefault(t.Startup, 10)
 }
 
 // Suggest draws Candidates values of each parameter from its l and takes
@@ -60,13 +61,13 @@ func (t *TPE) Designing(h *History) bool {
 // random point, as the other model-based samplers never repeat a
 // configuration while there are others (docs/samplers.md, "Repeated
 // configurations").
-func (t *TPE) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (t *TPE) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	if t.Designing(h) {
-		return UntriedPoint(h, rng), nil
+		return sampler.UntriedPoint(h, rng), nil
 	}
 	sp := h.Space
 	good, bad := t.split(h)
-	d, nc := sp.Len(), OrDefault(t.Candidates, 24)
+	d, nc := sp.Len(), sampler.OrDefault(t.Candidates, 24)
 	draws := make([][]float64, nc) // draws[j]: joint candidate j
 	for j := range draws {
 		draws[j] = make([]float64, d)
@@ -92,7 +93,7 @@ func (t *TPE) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64,
 		}
 		best[i] = draws[top][i]
 	}
-	seen := Seen(h)
+	seen := sampler.Seen(h)
 	sp.Round(best)
 	if !seen[sp.Key(best)] {
 		return best, nil
@@ -103,7 +104,7 @@ func (t *TPE) Suggest(_ context.Context, h *History, rng *rand.Rand) ([]float64,
 // bestUntried returns the joint draw, among those not in seen, with the
 // largest l/g over the parameters active at it, or an untried random point
 // when every draw was tried.
-func bestUntried(h *History, draws, score [][]float64, seen map[string]bool, rng *rand.Rand) []float64 {
+func bestUntried(h *sampler.History, draws, score [][]float64, seen map[string]bool, rng *rand.Rand) []float64 {
 	sp := h.Space
 	var pick []float64
 	top := math.Inf(-1)
@@ -122,7 +123,7 @@ func bestUntried(h *History, draws, score [][]float64, seen map[string]bool, rng
 		}
 	}
 	if pick == nil {
-		return UntriedPoint(h, rng)
+		return sampler.UntriedPoint(h, rng)
 	}
 	return pick
 }
@@ -131,9 +132,9 @@ func bestUntried(h *History, draws, score [][]float64, seen map[string]bool, rng
 // nGood; ties keep the trials' order) and of the others, with the pruned
 // and failed trials, and the pending ones under ConstantLiar, among the
 // bad.
-func (t *TPE) split(h *History) (good, bad points) {
+func (t *TPE) split(h *sampler.History) (good, bad points) {
 	obs := slices.Clone(h.Observed)
-	slices.SortStableFunc(obs, func(a, b Observation) int { return cmp.Compare(a.Y, b.Y) })
+	slices.SortStableFunc(obs, func(a, b sampler.Observation) int { return cmp.Compare(a.Y, b.Y) })
 	n := t.nGood(len(obs))
 	good = points{sp: h.Space}
 	bad = points{sp: h.Space}
@@ -243,7 +244,7 @@ func newCategoricalParzen(choices int, xs []float64) *parzen {
 		count[k] = 1
 	}
 	for _, x := range xs {
-		count[Level(x, choices)]++
+		count[sampler.Level(x, choices)]++
 	}
 	sum := floats.Sum(count)
 	p := &parzen{logp: make([]float64, choices)}
@@ -256,7 +257,7 @@ func newCategoricalParzen(choices int, xs []float64) *parzen {
 // logPDF returns the log density (log probability of the choice) at x.
 func (p *parzen) logPDF(x float64) float64 {
 	if p.logp != nil {
-		return p.logp[Level(x, len(p.logp))]
+		return p.logp[sampler.Level(x, len(p.logp))]
 	}
 	terms := make([]float64, len(p.mu))
 	for k, m := range p.mu {
@@ -284,3 +285,5 @@ func (p *parzen) sample(rng *rand.Rand) float64 {
 	x := m + s*distuv.UnitNormal.Quantile(a+rng.Float64()*(b-a))
 	return min(max(x, 0), 1)
 }
+
+func init() { sampler.Register("tpe", func() sampler.Sampler { return New() }) }

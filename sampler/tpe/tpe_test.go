@@ -1,4 +1,4 @@
-package sampler
+package tpe
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 	"gonum.org/v1/gonum/floats"
 )
@@ -78,8 +80,8 @@ func TestParzenIsADensityAndSamplesFollowIt(t *testing.T) {
 	counts := make([]float64, 3)
 	for range draws {
 		x := c.sample(rng)
-		counts[Level(x, 3)]++
-		if x != (float64(Level(x, 3))+0.5)/3 {
+		counts[sampler.Level(x, 3)]++
+		if x != (float64(sampler.Level(x, 3))+0.5)/3 {
 			t.Fatalf("draw %g is not a choice's code", x)
 		}
 	}
@@ -96,7 +98,7 @@ func TestParzenIsADensityAndSamplesFollowIt(t *testing.T) {
 // By default l takes Optuna's min(⌈n/10⌉, 25) observations; a Gamma in
 // (0,1) takes ⌈Gamma·n⌉, as the spec's baseline does with 0.25.
 func TestTPENGood(t *testing.T) {
-	def, spec := NewTPE(), NewTPE()
+	def, spec := New(), New()
 	spec.Gamma = 0.25
 	for _, c := range []struct{ n, def, spec int }{{0, 1, 1}, {1, 1, 1}, {10, 1, 3}, {11, 2, 3}, {100, 10, 25}, {251, 25, 63}, {1000, 25, 250}} {
 		if got := def.nGood(c.n); got != c.def {
@@ -118,15 +120,15 @@ func TestTPESplit(t *testing.T) {
 		space.Param{Name: "degree", Kind: space.Int, Low: 2, High: 5, When: map[string][]string{"kernel": {"poly"}}},
 	)
 	rbf, poly := 0.25, 0.75
-	h := &History{Space: sp, Pruned: [][]float64{{rbf, 0.5}}, Failed: [][]float64{{rbf, 0.5}}, Pending: [][]float64{{poly, 0.875}}}
+	h := &sampler.History{Space: sp, Pruned: [][]float64{{rbf, 0.5}}, Failed: [][]float64{{rbf, 0.5}}, Pending: [][]float64{{poly, 0.875}}}
 	for i, y := range []float64{5, 1, 4, 2, 3} {
 		kernel := rbf
 		if i%2 == 1 {
 			kernel = poly
 		}
-		h.Observed = append(h.Observed, Observation{X: []float64{kernel, 0.125 + 0.25*float64(i%4)}, Y: y})
+		h.Observed = append(h.Observed, sampler.Observation{X: []float64{kernel, 0.125 + 0.25*float64(i%4)}, Y: y})
 	}
-	tp := NewTPE()
+	tp := New()
 	tp.Gamma = 0.25
 	good, bad := tp.split(h)
 	// ⌈0.25·5⌉ = 2: the values 1 (trial 1) and 2 (trial 3), both poly.
@@ -154,8 +156,8 @@ func TestTPESplit(t *testing.T) {
 func TestTPEBeatsRandomOnBranin(t *testing.T) {
 	fn, _ := functions.Get("branin", 0)
 	sp := space.MustNew(space.Param{Name: "x1", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "x2", Kind: space.Float, Low: 0, High: 1})
-	run := func(s Sampler, seed uint64) float64 {
-		h := &History{Space: sp, Seed: seed}
+	run := func(s sampler.Sampler, seed uint64) float64 {
+		h := &sampler.History{Space: sp, Seed: seed}
 		best := math.Inf(1)
 		for i := range 60 {
 			h.Trials = i
@@ -168,20 +170,20 @@ func TestTPEBeatsRandomOnBranin(t *testing.T) {
 			}
 			y := fn.EvalUnit(u)
 			best = min(best, y)
-			h.Observed = append(h.Observed, Observation{X: u, Y: y})
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
 		}
 		return fn.Regret(best)
 	}
-	var tpe, random []float64
+	var tpe, uniform []float64
 	for seed := uint64(1); seed <= 10; seed++ {
-		tpe = append(tpe, run(NewTPE(), seed))
-		random = append(random, run(Random{}, seed))
+		tpe = append(tpe, run(New(), seed))
+		uniform = append(uniform, run(sampler.Random{}, seed))
 	}
 	slices.Sort(tpe)
-	slices.Sort(random)
-	t.Logf("median regret at 60: tpe %.3g, random %.3g", tpe[5], random[5])
-	if tpe[5] > random[5]/2 {
-		t.Errorf("median regret: tpe %.3g, random %.3g; want tpe below half random's", tpe[5], random[5])
+	slices.Sort(uniform)
+	t.Logf("median regret at 60: tpe %.3g, random %.3g", tpe[5], uniform[5])
+	if tpe[5] > uniform[5]/2 {
+		t.Errorf("median regret: tpe %.3g, random %.3g; want tpe below half random's", tpe[5], uniform[5])
 	}
 }
 
@@ -204,8 +206,8 @@ func TestTPEConditionalSpace(t *testing.T) {
 		x := a["x"].(float64) - 0.3
 		return v + x*x
 	}
-	run := func(s Sampler, seed uint64) float64 {
-		h := &History{Space: sp, Seed: seed}
+	run := func(s sampler.Sampler, seed uint64) float64 {
+		h := &sampler.History{Space: sp, Seed: seed}
 		best := math.Inf(1)
 		for i := range 40 {
 			h.Trials = i
@@ -215,13 +217,13 @@ func TestTPEConditionalSpace(t *testing.T) {
 			}
 			y := f(sp.Decode(u))
 			best = min(best, y)
-			h.Observed = append(h.Observed, Observation{X: u, Y: y})
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
 		}
 		return best
 	}
 	found := map[string]int{}
 	for seed := uint64(1); seed <= 10; seed++ {
-		for _, s := range []Sampler{NewTPE(), Random{}} {
+		for _, s := range []sampler.Sampler{New(), sampler.Random{}} {
 			b := run(s, seed)
 			t.Logf("%s, seed %d: best %.3g", s.Name(), seed, b)
 			if b < 0.05 {
@@ -241,9 +243,9 @@ func BenchmarkTPESuggest(b *testing.B) {
 	for _, n := range []int{100, 1000, 5000} {
 		b.Run(fmt.Sprintf("n=%d/d=10", n), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 2))
-			sp, obs := ackleyObservations(n, 10, rng)
-			h := &History{Space: sp, Observed: obs, Trials: n}
-			t := NewTPE()
+			sp, obs := samplertest.AckleyObservations(n, 10, rng)
+			h := &sampler.History{Space: sp, Observed: obs, Trials: n}
+			t := New()
 			for b.Loop() {
 				if _, err := t.Suggest(context.Background(), h, rng); err != nil {
 					b.Fatal(err)
@@ -262,14 +264,14 @@ func TestTPEEdgeCases(t *testing.T) {
 		space.Param{Name: "n", Kind: space.Int, Low: 3, High: 4},
 	)
 	rng := rand.New(rand.NewPCG(1, 1))
-	pruned := &History{Space: sp}
-	ties := &History{Space: sp}
+	pruned := &sampler.History{Space: sp}
+	ties := &sampler.History{Space: sp}
 	for range 12 {
 		pruned.Pruned = append(pruned.Pruned, sp.Sample(rng))
-		ties.Observed = append(ties.Observed, Observation{X: sp.Sample(rng), Y: 1})
+		ties.Observed = append(ties.Observed, sampler.Observation{X: sp.Sample(rng), Y: 1})
 	}
-	for name, h := range map[string]*History{"only pruned": pruned, "ties": ties} {
-		u, err := NewTPE().Suggest(context.Background(), h, rng)
+	for name, h := range map[string]*sampler.History{"only pruned": pruned, "ties": ties} {
+		u, err := New().Suggest(context.Background(), h, rng)
 		if err != nil || len(u) != 3 || u[0] < 0 || u[0] > 1 || math.IsNaN(u[0]) {
 			t.Errorf("%s: %v, %v", name, u, err)
 		}
