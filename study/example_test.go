@@ -7,6 +7,7 @@ import (
 
 	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
 )
@@ -19,7 +20,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	st, _ := study.New(sp, study.Options{Sampler: sampler.NewGPBO(), Seed: 1})
+	st, _ := study.New(sp, study.Options{Sampler: gpbo.New(), Seed: 1})
 	objective := func(_ context.Context, t *study.Trial) (float64, error) {
 		x := t.Float("x")
 		if t.String("shape") == "flat" {
@@ -40,7 +41,7 @@ func Example() {
 func Example_askTell() {
 	ctx := context.Background()
 	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: -5, High: 5})
-	st, err := study.New(sp, study.Options{Sampler: sampler.NewGPBO(), Seed: 1, Budget: 15})
+	st, err := study.New(sp, study.Options{Sampler: gpbo.New(), Seed: 1, Budget: 15})
 	if err != nil {
 		panic(err)
 	}

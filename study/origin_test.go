@@ -8,6 +8,7 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/tpe"
 	"github.com/boaopt/boa/space"
 )
@@ -80,7 +81,7 @@ func TestOriginsAreRecorded(t *testing.T) {
 // trial at a time makes the same suggestions as before origins were kept.
 func TestSequentialOriginsFollowPositions(t *testing.T) {
 	const n0, trialsN = 4, 9
-	gpbo, onehot, cocabo, casmo, tpe := sampler.NewGPBO(), sampler.NewOneHotGP(), cocabo.New(), casmopolitan.New(), tpe.New()
+	gpbo, onehot, cocabo, casmo, tpe := gpbo.New(), gpbo.NewOneHot(), cocabo.New(), casmopolitan.New(), tpe.New()
 	gpbo.InitPoints, onehot.InitPoints, cocabo.InitPoints, casmo.InitPoints, tpe.Startup = n0, n0, n0, n0, n0
 	cocabo.Candidates, onehot.Candidates = 100, 100
 	for _, smp := range []sampler.Sampler{gpbo, onehot, cocabo, casmo, tpe} {

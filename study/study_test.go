@@ -16,6 +16,7 @@ import (
 	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/playbook"
 	"github.com/boaopt/boa/sampler/tpe"
 	"github.com/boaopt/boa/space"
@@ -368,7 +369,7 @@ func TestPrunedTrialsAreNotRepeated(t *testing.T) {
 		t.Fatal(err)
 	}
 	const init = 2
-	gpbo, onehot, cocabo, casmo, tpe := sampler.NewGPBO(), sampler.NewOneHotGP(), cocabo.New(), casmopolitan.New(), tpe.New()
+	gpbo, onehot, cocabo, casmo, tpe := gpbo.New(), gpbo.NewOneHot(), cocabo.New(), casmopolitan.New(), tpe.New()
 	gpbo.InitPoints, onehot.InitPoints, cocabo.InitPoints, casmo.InitPoints, tpe.Startup = init, init, init, init, init
 	playbook := playbook.New(true, false)
 	playbook.Model.InitPoints = init

@@ -11,6 +11,7 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
@@ -20,7 +21,7 @@ import (
 // acquisition search.
 func BenchmarkGPBOSuggestPending(b *testing.B) {
 	h := pendingHistory(800, 10, 64)
-	g := sampler.NewGPBO()
+	g := gpbo.New()
 	for b.Loop() {
 		if _, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err != nil {
 			b.Fatal(err)
@@ -93,7 +94,7 @@ func BenchmarkMixedSuggest(b *testing.B) {
 	samplers := []func() sampler.Sampler{
 		func() sampler.Sampler { return cocabo.New() },
 		func() sampler.Sampler { return casmopolitan.New() },
-		func() sampler.Sampler { return sampler.NewOneHotGP() },
+		func() sampler.Sampler { return gpbo.NewOneHot() },
 	}
 	for _, name := range []string{"func3c", "ackley5c", "ackley53", "pest"} {
 		p, err := mixed.Get(name)

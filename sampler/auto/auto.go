@@ -9,6 +9,7 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -121,7 +122,7 @@ func (a *Auto) Chosen(h *sampler.History) sampler.Sampler {
 	case "cocabo":
 		s = autoCoCaBO(sp)
 	default:
-		s = sampler.NewGPBO()
+		s = gpbo.New()
 	}
 	a.chosen[key] = s
 	return s

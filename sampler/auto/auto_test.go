@@ -11,6 +11,7 @@ import (
 	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -125,7 +126,7 @@ func TestSuggestBatch(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("auto's batch %v, want cocabo's joint batch %v", got, want)
 	}
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), auto.New()} {
+	for _, s := range []sampler.Sampler{gpbo.New(), auto.New()} {
 		pending := len(h.Pending)
 		us, _, err := sampler.SuggestBatch(ctx, s, h, 3, rng)
 		if err != nil || len(us) != 3 {

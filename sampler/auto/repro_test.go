@@ -26,6 +26,7 @@ import (
 	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
@@ -177,7 +178,7 @@ func TestReproAutoWideCategorical(t *testing.T) {
 					cm.InitPoints = 5
 					s = cm
 				default:
-					s = sampler.NewOneHotGP()
+					s = gpbo.NewOneHot()
 				}
 				value := func(u []float64) float64 {
 					a := sp.Decode(u)

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/bench/functions"
-	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
@@ -36,7 +36,7 @@ func TestReproXiRel(t *testing.T) {
 		for _, xiRel := range []float64{0, 0.01} {
 			regret := make([]float64, seeds)
 			samplertest.ParallelSeeds(seeds, func(seed int) {
-				g := sampler.NewGPBO()
+				g := gpbo.New()
 				g.XiRel = xiRel
 				_, best := runFailing(t, g, p, "nothing", uint64(seed), trials)
 				regret[seed-1] = fn.Regret(best)

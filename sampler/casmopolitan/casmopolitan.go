@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -60,7 +61,7 @@ type Casmopolitan struct {
 
 	Lambda        float64      // mixture weight λ of the mixed kernel, fixed; default 0.5 (spec §5.6)
 	Normalised    bool         // code form exp(Σ l_i δ_i / Σ l_i) of the exponentiated overlap (spec §3.2); default the thesis form
-	Acquisition   string       // sampler.AcqEI or sampler.AcqLogEI (default; the same maximiser as EI, without underflow)
+	Acquisition   string       // gpbo.AcqEI or gpbo.AcqLogEI (default; the same maximiser as EI, without underflow)
 	Restarts      int          // hyper-parameter starts of a full fit; default 5 (spec §5.6 Decision)
 	RefitEvery    int          // a full multi-start fit every this many trials of an epoch, warm-started polishing in between; default 1 (every fit is full)
 	FitIters      int          // L-BFGS iterations per hyper-parameter start; default 200 (gp's)
@@ -93,7 +94,7 @@ func New() *Casmopolitan {
 		LxInit: 0.8, LxMin: math.Pow(0.5, 7), LxMax: 1.6,
 		LhInit: 20, LhMin: 1,
 		Lambda:        0.5,
-		Acquisition:   sampler.AcqLogEI,
+		Acquisition:   gpbo.AcqLogEI,
 		Restarts:      5,
 		LocalRestarts: 3,
 		LocalSteps:    200,
@@ -203,7 +204,7 @@ func (c *Casmopolitan) check() error {
 		return fmt.Errorf("casmopolitan: Lambda = %v; want a value in [0, 1]", c.Lambda)
 	}
 	switch strings.ToLower(c.Acquisition) {
-	case sampler.AcqEI, sampler.AcqLogEI, "":
+	case gpbo.AcqEI, gpbo.AcqLogEI, "":
 	default:
 		return fmt.Errorf("casmopolitan: unknown acquisition %q (known: ei, logei)", c.Acquisition)
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
@@ -61,7 +62,7 @@ func casmoRun(t testing.TB, p *mixed.Problem, name string, seed uint64, budget, 
 		s.InitPoints = init
 	case *cocabo.CoCaBO:
 		s.InitPoints = init
-	case *sampler.OneHotGP:
+	case *gpbo.OneHotGP:
 		s.InitPoints = init
 	}
 	return samplertest.RunSampler(t, p, s, seed, budget)

@@ -11,6 +11,7 @@ import (
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/opt"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/gpbo"
 )
 
 // optimise is the trust-region step of Alg. 7: fit the local GP to the
@@ -51,7 +52,7 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.
 	// (TestPendingPointsAreNotNearlyRepeated).
 	best := sampler.FantasyIncumbent(slices.Min(y), fantasised)
 	var af acq.Function = acq.LogEI{Best: best}
-	if strings.ToLower(c.Acquisition) == sampler.AcqEI {
+	if strings.ToLower(c.Acquisition) == gpbo.AcqEI {
 		af = acq.EI{Best: best}
 	}
 	s := &casmoSearch{c: c, cs: cs, model: m, af: af, tr: tr, seen: seen, rng: rng,

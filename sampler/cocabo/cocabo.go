@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/gpbo"
 )
 
 // CoCaBO defaults [mixed spec §4.1; reference code: rubinxin/CoCaBO_code].
@@ -133,8 +134,8 @@ type CoCaBO struct {
 
 	banditsOnly sync.Once // warns once that the space leaves the GP nothing to do
 
-	mu   sync.Mutex    // guards gpbo
-	gpbo *sampler.GPBO // fallback for spaces without categorical parameters
+	mu   sync.Mutex // guards gpbo
+	gpbo *gpbo.GPBO // fallback for spaces without categorical parameters
 }
 
 // New returns CoCaBO-auto: λ learned, starting at 0.5, with the
@@ -213,11 +214,11 @@ func (c *CoCaBO) check() error {
 }
 
 // fallback returns the gpbo used for spaces without categorical parameters.
-func (c *CoCaBO) fallback() *sampler.GPBO {
+func (c *CoCaBO) fallback() *gpbo.GPBO {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gpbo == nil {
-		c.gpbo = sampler.NewGPBO()
+		c.gpbo = gpbo.New()
 		c.gpbo.Logger = c.Logger
 	}
 	return c.gpbo

@@ -13,6 +13,7 @@ import (
 
 	"github.com/boaopt/boa/bandit"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
@@ -345,7 +346,7 @@ func TestCoCaBOFallbacksAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := sampler.NewGPBO().Suggest(ctx, h, rand.New(rand.NewPCG(1, 1)))
+	want, _ := gpbo.New().Suggest(ctx, h, rand.New(rand.NewPCG(1, 1)))
 	if !slices.Equal(got, want) {
 		t.Errorf("continuous space: cocabo %v, gpbo %v", got, want)
 	}

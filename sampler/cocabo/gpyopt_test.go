@@ -9,6 +9,7 @@ import (
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/opt"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -29,12 +30,12 @@ import (
 // after the initial design, and the proposals in between come from the
 // stale model.
 type GPyOptOneHot struct {
-	*sampler.OneHotGP
+	*gpbo.OneHotGP
 	updateEvery int
 }
 
 func NewGPyOptOneHot(updateEvery int) sampler.Sampler {
-	o := sampler.NewOneHotGP()
+	o := gpbo.NewOneHot()
 	o.ARD, o.MLE, o.Restarts = false, true, 5
 	return GPyOptOneHot{o, updateEvery}
 }

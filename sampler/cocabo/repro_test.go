@@ -20,6 +20,7 @@ import (
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
@@ -106,7 +107,7 @@ func TestReproTable53(t *testing.T) {
 				t.Errorf("%s seed %d: cocabo fit: %v", name, seed, err)
 				return
 			}
-			mo, err := sampler.NewOneHotGP().Fit(sp, train, rng)
+			mo, err := gpbo.NewOneHot().Fit(sp, train, rng)
 			if err != nil {
 				t.Errorf("%s seed %d: one-hot fit: %v", name, seed, err)
 				return

@@ -16,6 +16,7 @@ import (
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/cocabo"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
@@ -31,8 +32,8 @@ func TestReproAckley5CVariants(t *testing.T) {
 	coca := func(set func(*cocabo.CoCaBO)) func() sampler.Sampler {
 		return func() sampler.Sampler { c := cocabo.New(); set(c); return c }
 	}
-	onehot := func(set func(*sampler.OneHotGP)) func() sampler.Sampler {
-		return func() sampler.Sampler { o := sampler.NewOneHotGP(); set(o); return o }
+	onehot := func(set func(*gpbo.OneHotGP)) func() sampler.Sampler {
+		return func() sampler.Sampler { o := gpbo.NewOneHot(); set(o); return o }
 	}
 	variants := []struct {
 		name string
@@ -42,12 +43,12 @@ func TestReproAckley5CVariants(t *testing.T) {
 		{"Budget 2000 (γ = 0.15)", coca(func(c *cocabo.CoCaBO) { c.Budget = 2000 })},
 		{"7 initial points", coca(func(c *cocabo.CoCaBO) { c.InitPoints = 7 })},
 		{"Copula (auto's setting)", coca(func(c *cocabo.CoCaBO) { c.Copula = true })},
-		{"onehot-gp, isotropic kernel", onehot(func(o *sampler.OneHotGP) { o.ARD = false })},
-		{"onehot-gp fitted by MLE, as CoCaBO is", onehot(func(o *sampler.OneHotGP) { o.MLE = true })},
-		{"onehot-gp fitted by MLE with 5 starts every 10 iterations, as 000 §5.5 fits both", onehot(func(o *sampler.OneHotGP) {
+		{"onehot-gp, isotropic kernel", onehot(func(o *gpbo.OneHotGP) { o.ARD = false })},
+		{"onehot-gp fitted by MLE, as CoCaBO is", onehot(func(o *gpbo.OneHotGP) { o.MLE = true })},
+		{"onehot-gp fitted by MLE with 5 starts every 10 iterations, as 000 §5.5 fits both", onehot(func(o *gpbo.OneHotGP) {
 			o.MLE, o.Restarts, o.RefitEvery = true, 5, 10
 		})},
-		{"onehot-gp, isotropic kernel, fitted by MLE", onehot(func(o *sampler.OneHotGP) { o.ARD, o.MLE = false, true })},
+		{"onehot-gp, isotropic kernel, fitted by MLE", onehot(func(o *gpbo.OneHotGP) { o.ARD, o.MLE = false, true })},
 		{"One-hot BO as GPyOpt ran it (rounding after relaxed L-BFGS)", func() sampler.Sampler { return NewGPyOptOneHot(1) }},
 		{"the same with GPyOpt's model_update_interval = 10", func() sampler.Sampler { return NewGPyOptOneHot(10) }},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -56,13 +57,13 @@ import (
 // target scale and in its unit input box (spec §4), so the softplus and
 // the flat-model guard do not depend on the objective's units.
 type Playbook struct {
-	Model      *sampler.GPBO // the surrogate and the design; its Acquisition is not used
-	Hard       bool          // HLP (true) or LP
-	Local      bool          // one Lipschitz constant per running trial (true) or one global
-	Kappa      float64       // UCB's κ; default 2 [000 §4.6.1]
-	Gamma      float64       // HLP's γ, the σ margin of the radius; default 1 [000 §4.6.1]
-	P          float64       // HLP's smoothing exponent p < 0; default −5 [000 Eq. 4.12]
-	Positivity string        // "softplus" (default) or "offset" (α − min α + 1e-3, the reference code's)
+	Model      *gpbo.GPBO // the surrogate and the design; its Acquisition is not used
+	Hard       bool       // HLP (true) or LP
+	Local      bool       // one Lipschitz constant per running trial (true) or one global
+	Kappa      float64    // UCB's κ; default 2 [000 §4.6.1]
+	Gamma      float64    // HLP's γ, the σ margin of the radius; default 1 [000 §4.6.1]
+	P          float64    // HLP's smoothing exponent p < 0; default −5 [000 Eq. 4.12]
+	Positivity string     // "softplus" (default) or "offset" (α − min α + 1e-3, the reference code's)
 
 	name string
 }
@@ -70,7 +71,7 @@ type Playbook struct {
 // New returns a PLAyBOOK variant with the seeds' settings: hard
 // chooses HLP over LP, local one Lipschitz constant per running trial.
 func New(hard, local bool) *Playbook {
-	return &Playbook{Model: sampler.NewGPBO(), Hard: hard, Local: local, Kappa: 2, Gamma: 1, P: -5, Positivity: "softplus"}
+	return &Playbook{Model: gpbo.New(), Hard: hard, Local: local, Kappa: 2, Gamma: 1, P: -5, Positivity: "softplus"}
 }
 
 // Name returns playbook-l, -h, -ll or -hl (or playbook, the registry's

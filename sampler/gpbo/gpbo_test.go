@@ -1,4 +1,4 @@
-package sampler
+package gpbo
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/qmc"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
@@ -20,7 +21,7 @@ import (
 // every 10th hyper-parameter fit runs all its starts (docs/gp-defaults.md).
 func TestFullFit(t *testing.T) {
 	for n, want := range map[int]bool{1: true, 150: true, 200: true, 201: false, 209: false, 210: true, 215: false, 1000: true} {
-		if got := FullFit(n); got != want {
+		if got := sampler.FullFit(n); got != want {
 			t.Errorf("FullFit(%d) = %v, want %v", n, got, want)
 		}
 	}
@@ -35,12 +36,12 @@ func TestGPBORefitEvery(t *testing.T) {
 		space.Param{Name: "b", Kind: space.Float, Low: 0, High: 1},
 	)
 	rng := rand.New(rand.NewPCG(1, 1))
-	obs := make([]Observation, 12)
+	obs := make([]sampler.Observation, 12)
 	for i := range obs {
 		u := sp.Sample(rng)
-		obs[i] = Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]}
+		obs[i] = sampler.Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]}
 	}
-	g := NewGPBO()
+	g := New()
 	g.InitPoints, g.RefitEvery = 5, 3
 	var last []float64
 	for n := 5; n <= len(obs); n++ {
@@ -61,12 +62,12 @@ func TestGPBORefitEvery(t *testing.T) {
 
 // smoothObservations returns a 2-D unit square and n random observations
 // of a smooth function on it.
-func smoothObservations(n int, rng *rand.Rand) (*space.Space, []Observation) {
+func smoothObservations(n int, rng *rand.Rand) (*space.Space, []sampler.Observation) {
 	sp := space.MustNew(space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "b", Kind: space.Float, Low: 0, High: 1})
-	obs := make([]Observation, n)
+	obs := make([]sampler.Observation, n)
 	for i := range obs {
 		u := sp.Sample(rng)
-		obs[i] = Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]}
+		obs[i] = sampler.Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]}
 	}
 	return sp, obs
 }
@@ -77,7 +78,7 @@ func smoothObservations(n int, rng *rand.Rand) (*space.Space, []Observation) {
 // its random starts; new data is fitted.
 func TestFitToTheSameDataIsReused(t *testing.T) {
 	sp, obs := smoothObservations(30, rand.New(rand.NewPCG(3, 4)))
-	g := NewGPBO()
+	g := New()
 	first, err := g.Fit(sp, obs, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
@@ -86,15 +87,15 @@ func TestFitToTheSameDataIsReused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(first.Params(), again.Params()) || g.warm.fits != 1 {
-		t.Fatalf("a fit to the same data fitted again (%d fits): %v, then %v", g.warm.fits, first.Params(), again.Params())
+	if !slices.Equal(first.Params(), again.Params()) || g.warm.Fits() != 1 {
+		t.Fatalf("a fit to the same data fitted again (%d fits): %v, then %v", g.warm.Fits(), first.Params(), again.Params())
 	}
 	obs[0].Y += 1
 	if _, err := g.Fit(sp, obs, rand.New(rand.NewPCG(9, 9))); err != nil {
 		t.Fatal(err)
 	}
-	if g.warm.fits != 2 {
-		t.Fatalf("a fit to other data was not fitted (%d fits)", g.warm.fits)
+	if g.warm.Fits() != 2 {
+		t.Fatalf("a fit to other data was not fitted (%d fits)", g.warm.Fits())
 	}
 }
 
@@ -105,7 +106,7 @@ func TestFitToTheSameDataIsReused(t *testing.T) {
 func TestBelieveAllAtOnceIsKrigingBeliever(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	sp, obs := smoothObservations(40, rng)
-	m, err := NewGPBO().Fit(sp, obs, rng)
+	m, err := New().Fit(sp, obs, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestBelieveAllAtOnceIsKrigingBeliever(t *testing.T) {
 	for range 6 {
 		pending = append(pending, sp.Sample(rng))
 	}
-	atOnce, low := Believe(sp, m, pending)
+	atOnce, low := sampler.Believe(sp, m, pending)
 	oneByOne, want := m, math.Inf(1)
 	for _, p := range pending {
 		f := sp.Features(p, nil)
@@ -144,7 +145,7 @@ func TestBelieveAllAtOnceIsKrigingBeliever(t *testing.T) {
 func TestConstantLiarLiesAtTheBest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	sp, obs := smoothObservations(40, rng)
-	m, err := NewGPBO().Fit(sp, obs, rng)
+	m, err := New().Fit(sp, obs, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,12 +153,12 @@ func TestConstantLiarLiesAtTheBest(t *testing.T) {
 	for _, o := range obs {
 		best = min(best, o.Y)
 	}
-	h := &History{Space: sp, Observed: obs}
+	h := &sampler.History{Space: sp, Observed: obs}
 	for range 3 {
 		h.Pending = append(h.Pending, sp.Sample(rng))
 	}
 	h.Pending = append(h.Pending, h.Pending[0])
-	lied := Lie(sp, m, h)
+	lied := sampler.Lie(sp, m, h)
 	for _, p := range h.Pending {
 		f := sp.Features(p, nil)
 		before, _ := m.Predict(f)
@@ -178,9 +179,9 @@ func TestDesignWarnsBeyondTheSobolTable(t *testing.T) {
 			params[i] = space.Param{Name: fmt.Sprintf("x%d", i), Kind: space.Float, High: 1}
 		}
 		var log bytes.Buffer
-		g := NewGPBO()
+		g := New()
 		g.Logger = slog.New(slog.NewTextHandler(&log, nil))
-		h := &History{Space: space.MustNew(params...), Seed: 1}
+		h := &sampler.History{Space: space.MustNew(params...), Seed: 1}
 		for i := range 3 {
 			h.Trials = i
 			if _, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(i)))); err != nil {
@@ -206,9 +207,9 @@ func TestThompsonDoesNotRepeat(t *testing.T) {
 		space.Param{Name: "b", Kind: space.Bool},
 	)
 	for seed := range uint64(5) {
-		g := NewGPBO()
+		g := New()
 		g.Acquisition = AcqTS
-		h := &History{Space: sp, Seed: seed}
+		h := &sampler.History{Space: sp, Seed: seed}
 		tried := map[string]bool{}
 		for i := range 8 {
 			h.Trials = i
@@ -220,7 +221,7 @@ func TestThompsonDoesNotRepeat(t *testing.T) {
 				t.Fatalf("seed %d, trial %d: %s proposed again", seed, i, sp.Key(u))
 			}
 			tried[sp.Key(u)] = true
-			h.Observed = append(h.Observed, Observation{X: u, Y: float64(len(sp.Key(u)) % 3)})
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: float64(len(sp.Key(u)) % 3)})
 		}
 	}
 }
@@ -235,7 +236,7 @@ func TestThompsonIgnoringPendingDoesNotRepeatThem(t *testing.T) {
 	)
 	for seed := range uint64(10) {
 		rng := rand.New(rand.NewPCG(seed, 1))
-		h := &History{Space: sp, Seed: seed}
+		h := &sampler.History{Space: sp, Seed: seed}
 		tried := map[string]bool{}
 		for len(tried) < 9 { // 5 completed (past the design), 4 running, 3 of 12 left
 			u := sp.Sample(rng)
@@ -244,7 +245,7 @@ func TestThompsonIgnoringPendingDoesNotRepeatThem(t *testing.T) {
 				if len(tried) > 5 {
 					h.Pending = append(h.Pending, u)
 				} else {
-					h.Observed = append(h.Observed, Observation{X: u, Y: float64(len(tried))})
+					h.Observed = append(h.Observed, sampler.Observation{X: u, Y: float64(len(tried))})
 				}
 			}
 		}
@@ -261,9 +262,9 @@ func TestThompsonIgnoringPendingDoesNotRepeatThem(t *testing.T) {
 			t.Errorf("seed %d: ts proposed %s, completed or running", seed, sp.Key(u))
 		}
 	}
-	g := NewGPBO()
+	g := New()
 	g.Pending = "optimistic"
-	if _, err := g.Suggest(context.Background(), &History{Space: sp}, rand.New(rand.NewPCG(1, 1))); err == nil || !strings.Contains(err.Error(), "Pending") {
+	if _, err := g.Suggest(context.Background(), &sampler.History{Space: sp}, rand.New(rand.NewPCG(1, 1))); err == nil || !strings.Contains(err.Error(), "Pending") {
 		t.Errorf("unknown Pending: %v", err)
 	}
 }
@@ -271,7 +272,7 @@ func TestThompsonIgnoringPendingDoesNotRepeatThem(t *testing.T) {
 // TestGPBOXiRel: XiRel reaches EI, log-EI and PI as ξ = XiRel·σ(x)
 // (the spec's xi_rel, §4.1), and a negative or NaN one is refused.
 func TestGPBOXiRel(t *testing.T) {
-	g := NewGPBO()
+	g := New()
 	g.XiRel = 0.01
 	for _, name := range []string{AcqLogEI, AcqEI, AcqPI} {
 		g.Acquisition = name

@@ -1,8 +1,7 @@
-package sampler_test
+package all_test
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -14,44 +13,12 @@ import (
 	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/sampler/playbook"
 	"github.com/boaopt/boa/sampler/tpe"
 	"github.com/boaopt/boa/space"
 )
-
-// minimise runs s sequentially on fn for n evaluations in the unit cube
-// and returns the best value found.
-func minimise(t *testing.T, s sampler.Sampler, fn functions.Function, n int, seed uint64) float64 {
-	t.Helper()
-	sp := unitSpace(t, fn.Dim)
-	h := &sampler.History{Space: sp, Seed: seed}
-	best := math.Inf(1)
-	for i := range n {
-		h.Trials = i
-		u, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		y := fn.EvalUnit(u)
-		best = min(best, y)
-		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
-	}
-	return best
-}
-
-func unitSpace(t testing.TB, d int) *space.Space {
-	t.Helper()
-	ps := make([]space.Param, d)
-	for i := range ps {
-		ps[i] = space.Param{Name: fmt.Sprintf("x%d", i), Kind: space.Float, Low: 0, High: 1}
-	}
-	sp, err := space.New(ps...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp
-}
 
 func TestNew(t *testing.T) {
 	for _, name := range sampler.Names() {
@@ -65,27 +32,13 @@ func TestNew(t *testing.T) {
 	}
 }
 
-func TestSobolIsStateless(t *testing.T) {
-	sp := unitSpace(t, 3)
-	at := func(i int) []float64 {
-		u, _ := sampler.Sobol{}.Suggest(context.Background(), &sampler.History{Space: sp, Trials: i, Seed: 7}, nil)
-		return u
-	}
-	if !slices.Equal(at(4), at(4)) {
-		t.Fatal("the same trial index gave two points")
-	}
-	if slices.Equal(at(4), at(5)) {
-		t.Fatal("consecutive trials got the same point")
-	}
-}
-
 // TestGPBOBranin is the acceptance check of issue 2: regret < 0.01 after
 // 30 evaluations for at least 4 of seeds 1..5.
 func TestGPBOBranin(t *testing.T) {
 	fn, _ := functions.Get("branin", 0)
 	good := 0
 	for seed := uint64(1); seed <= 5; seed++ {
-		r := fn.Regret(minimise(t, sampler.NewGPBO(), fn, 30, seed))
+		r := fn.Regret(samplertest.Minimise(t, gpbo.New(), fn, 30, seed))
 		t.Logf("seed %d: regret %.2e", seed, r)
 		if r < 0.01 {
 			good++
@@ -104,35 +57,35 @@ func TestGPBOHartmann6(t *testing.T) {
 		t.Skip("5 × 60 GP-BO iterations in 6-D")
 	}
 	fn, _ := functions.Get("hartmann6", 0)
-	var gpbo, random []float64
+	var gp, rs []float64
 	for seed := uint64(1); seed <= 5; seed++ {
-		gpbo = append(gpbo, fn.Regret(minimise(t, sampler.NewGPBO(), fn, 60, seed)))
-		random = append(random, fn.Regret(minimise(t, sampler.Random{}, fn, 60, seed)))
+		gp = append(gp, fn.Regret(samplertest.Minimise(t, gpbo.New(), fn, 60, seed)))
+		rs = append(rs, fn.Regret(samplertest.Minimise(t, sampler.Random{}, fn, 60, seed)))
 	}
-	t.Logf("regret after 60: gpbo %.3g, random %.3g", gpbo, random)
-	slices.Sort(gpbo)
-	if gpbo[2] >= 0.05 || gpbo[4] > 0.2 {
-		t.Errorf("gpbo: median regret %.3g (want < 0.05), worst %.3g (want <= 0.2)", gpbo[2], gpbo[4])
+	t.Logf("regret after 60: gpbo %.3g, random %.3g", gp, rs)
+	slices.Sort(gp)
+	if gp[2] >= 0.05 || gp[4] > 0.2 {
+		t.Errorf("gpbo: median regret %.3g (want < 0.05), worst %.3g (want <= 0.2)", gp[2], gp[4])
 	}
-	if m := slices.Min(random); m <= 0.3 {
+	if m := slices.Min(rs); m <= 0.3 {
 		t.Errorf("random search reached regret %.3g; the check needs it above 0.3", m)
 	}
 }
 
 func TestGPBOAcquisitions(t *testing.T) {
 	fn, _ := functions.Get("branin", 0)
-	for _, a := range []string{sampler.AcqLogEI, sampler.AcqEI, sampler.AcqPI, sampler.AcqLCB, sampler.AcqGPUCB, sampler.AcqTS} {
+	for _, a := range []string{gpbo.AcqLogEI, gpbo.AcqEI, gpbo.AcqPI, gpbo.AcqLCB, gpbo.AcqGPUCB, gpbo.AcqTS} {
 		t.Run(a, func(t *testing.T) {
-			g := sampler.NewGPBO()
+			g := gpbo.New()
 			g.Acquisition = a
-			if r := fn.Regret(minimise(t, g, fn, 15, 3)); !(r < 5) {
+			if r := fn.Regret(samplertest.Minimise(t, g, fn, 15, 3)); !(r < 5) {
 				t.Fatalf("regret %.3g after 15 evaluations", r)
 			}
 		})
 	}
-	g := sampler.NewGPBO()
+	g := gpbo.New()
 	g.Acquisition = "entropy"
-	_, err := g.Suggest(context.Background(), &sampler.History{Space: unitSpace(t, 2)}, rand.New(rand.NewPCG(1, 1)))
+	_, err := g.Suggest(context.Background(), &sampler.History{Space: samplertest.UnitSpace(t, 2)}, rand.New(rand.NewPCG(1, 1)))
 	if err == nil {
 		t.Fatal("unknown acquisition accepted")
 	}
@@ -142,9 +95,9 @@ func TestGPBOAcquisitions(t *testing.T) {
 // Kriging Believer must move the following suggestion away from it.
 func TestGPBOPendingPointsAreAvoided(t *testing.T) {
 	fn, _ := functions.Get("branin", 0)
-	sp := unitSpace(t, 2)
+	sp := samplertest.UnitSpace(t, 2)
 	h := &sampler.History{Space: sp, Seed: 1}
-	g := sampler.NewGPBO()
+	g := gpbo.New()
 	for i := range 10 {
 		h.Trials = i
 		u, _ := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(i))))
@@ -178,7 +131,7 @@ func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 	}
 	tpe := tpe.New()
 	tpe.Startup = 3
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), sampler.NewOneHotGP(), cocabo.New(), tpe, playbook.New(true, true)} {
+	for _, s := range []sampler.Sampler{gpbo.New(), gpbo.NewOneHot(), cocabo.New(), tpe, playbook.New(true, true)} {
 		h := &sampler.History{Space: sp, Seed: 5}
 		seen := map[string]bool{}
 		for i := range 12 {
@@ -208,7 +161,7 @@ func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 		seen := map[string]bool{}
 		for i := range 5 { // gpbo's design
 			h.Trials = i
-			u, err := sampler.NewGPBO().Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
+			u, err := gpbo.New().Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,9 +186,9 @@ func TestFallbackPointIsUntried(t *testing.T) {
 		space.Param{Name: "b", Kind: space.Categorical, Choices: []string{"x", "y"}},
 	)
 	quiet := slog.New(slog.DiscardHandler)
-	g := sampler.NewGPBO()
+	g := gpbo.New()
 	g.InitPoints, g.Logger = 2, quiet
-	o := sampler.NewOneHotGP()
+	o := gpbo.NewOneHot()
 	o.InitPoints, o.Logger = 2, quiet
 	tried := [][]float64{{0.25, 0.25}, {0.75, 0.25}, {0.25, 0.75}}
 	for _, s := range []sampler.Sampler{g, o} {
@@ -278,13 +231,13 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 	fast.InitPoints = 4
 	casmo := casmopolitan.New()
 	casmo.InitPoints = 4
-	onehot := sampler.NewOneHotGP()
+	onehot := gpbo.NewOneHot()
 	onehot.InitPoints = 4
 	tpe := tpe.New()
 	tpe.Startup = 4
 	playbook := playbook.New(true, true)
 	playbook.Model.InitPoints = 4
-	for _, s := range []sampler.Sampler{sampler.NewGPBO(), onehot, fast, casmo, auto.New(), tpe, playbook} {
+	for _, s := range []sampler.Sampler{gpbo.New(), onehot, fast, casmo, auto.New(), tpe, playbook} {
 		h := &sampler.History{Space: sp, Seed: 2}
 		ctx := context.Background()
 		rng := func(i int) *rand.Rand { return rand.New(rand.NewPCG(2, uint64(i))) }
@@ -314,28 +267,6 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 	}
 }
 
-// wellHistory is 120 uniform points of a smooth 3-D function with a deep
-// Gaussian well at c, whose bottom the model expects to be far below the
-// best value observed.
-func wellHistory(t *testing.T, seed uint64) *sampler.History {
-	c := []float64{0.31, 0.62, 0.47}
-	f := func(u []float64) float64 {
-		s := 0.0
-		for i := range u {
-			s += (u[i] - c[i]) * (u[i] - c[i])
-		}
-		return 1 - math.Exp(-s/(2*0.1*0.1)) + 0.2*u[0]
-	}
-	src := rand.New(rand.NewPCG(seed, 7))
-	h := &sampler.History{Space: unitSpace(t, 3), Seed: seed}
-	for range 120 {
-		u := []float64{src.Float64(), src.Float64(), src.Float64()}
-		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(u)})
-	}
-	h.Trials = len(h.Observed)
-	return h
-}
-
 // TestPendingPointsAreNotNearlyRepeated: in a batch of 8 (each point
 // asked with the earlier ones pending, as in a parallel study) no point
 // repeats a pending one. The 120 completed trials are uniform points of a
@@ -354,13 +285,13 @@ func wellHistory(t *testing.T, seed uint64) *sampler.History {
 func TestPendingPointsAreNotNearlyRepeated(t *testing.T) {
 	const minDist = 1e-5
 	for _, mk := range []func() sampler.Sampler{
-		func() sampler.Sampler { return sampler.NewGPBO() },
+		func() sampler.Sampler { return gpbo.New() },
 		func() sampler.Sampler { return casmopolitan.New() },
 		func() sampler.Sampler { return playbook.New(false, false) }, // LP: no zero at the pending points
 		func() sampler.Sampler { s, _ := sampler.New("cl-min"); return s },
 	} {
 		for seed := uint64(1); seed <= 3; seed++ {
-			s, h := mk(), wellHistory(t, seed)
+			s, h := mk(), samplertest.WellHistory(t, seed)
 			us, _, err := sampler.SuggestBatch(context.Background(), s, h, 8, func(i int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(i))) })
 			if err != nil {
 				t.Fatal(err)

@@ -1,4 +1,4 @@
-package sampler
+package gpbo
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
@@ -35,7 +36,7 @@ const (
 )
 
 // GPBO is Bayesian optimisation with an exact GP surrogate. The zero value
-// is not ready; use NewGPBO and change fields before the first Suggest.
+// is not ready; use New and change fields before the first Suggest.
 type GPBO struct {
 	Kernel      kernel.Family // covariance family; default Matérn-5/2
 	ARD         bool          // one lengthscale per feature; default true
@@ -50,14 +51,14 @@ type GPBO struct {
 	Pending     string        // how running trials enter the model: one of the Pending* names; default PendingBeliever
 	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
 
-	warm WarmStart // last fitted hyper-parameters: the start of the next fit
-	name string    // registry name when not "gpbo" (kb, cl-min, ts)
+	warm sampler.WarmStart // last fitted hyper-parameters: the start of the next fit
+	name string            // registry name when not "gpbo" (kb, cl-min, ts)
 }
 
-// NewGPBO returns gpbo with its defaults: Matérn-5/2 ARD fitted by MAP,
+// New returns gpbo with its defaults: Matérn-5/2 ARD fitted by MAP,
 // log-EI, a Sobol design of max(5, d+1) points and Kriging Believer for
 // pending trials.
-func NewGPBO() *GPBO {
+func New() *GPBO {
 	return &GPBO{Kernel: kernel.Matern52, ARD: true, Acquisition: AcqLogEI, Kappa: 2}
 }
 
@@ -74,7 +75,7 @@ func (g *GPBO) Name() string {
 // liar, "cl-min", the constant liar at the best observed value, which the
 // theses define but do not report (spec §2, Decision: cl_min).
 func newKB(liar bool) *GPBO {
-	g := NewGPBO()
+	g := New()
 	g.Acquisition, g.name = AcqLCB, "kb"
 	if liar {
 		g.Pending, g.name = PendingLiar, "cl-min"
@@ -86,23 +87,25 @@ func newKB(liar bool) *GPBO {
 // running trials out, the asynchronous TS of the PLAyBOOK experiments
 // (spec async-batch §5: exact joint samples on 2000 uniform candidates).
 func newTS() *GPBO {
-	g := NewGPBO()
+	g := New()
 	g.Acquisition, g.Pending, g.name = AcqTS, PendingIgnore, "ts"
 	return g
 }
 
-func (g *GPBO) initPoints(sp *space.Space) int { return OrDefault(g.InitPoints, DesignSize(sp)) }
+func (g *GPBO) initPoints(sp *space.Space) int {
+	return sampler.OrDefault(g.InitPoints, sampler.DesignSize(sp))
+}
 
 // Designing reports whether fewer than InitPoints trials have completed,
 // so that the next suggestion is a point of the initial design.
-func (g *GPBO) Designing(h *History) bool { return len(h.Observed) < g.initPoints(h.Space) }
+func (g *GPBO) Designing(h *sampler.History) bool { return len(h.Observed) < g.initPoints(h.Space) }
 
 // Suggest proposes the next point: a point of the Sobol initial design
 // (FreshDesignPoint) while fewer than InitPoints trials have completed,
 // else the maximiser of the acquisition on the GP fitted to the completed
 // trials, with pending, failed and pruned trials fantasised at their
 // posterior mean (Kriging Believer, History.WithoutValue).
-func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
 	if _, err := g.acquisition(0, 1, 1); err != nil {
 		return nil, err
@@ -111,31 +114,31 @@ func (g *GPBO) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float
 		return nil, fmt.Errorf("gpbo: unknown Pending %q (known: %q, %q, %q)", g.Pending, PendingBeliever, PendingLiar, PendingIgnore)
 	}
 	if g.Designing(h) {
-		return FreshDesignPoint(h, SobolPoint(h, h.Trials, g.logger()), rng), nil
+		return sampler.FreshDesignPoint(h, sampler.SobolPoint(h, h.Trials, g.logger()), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	model, err := g.Fit(sp, h.Observed, rng)
 	if err != nil {
-		g.logger().Warn("gpbo: surrogate fit failed; proposing an Untried random point", "trial", h.Trials, "err", err)
-		return UntriedPoint(h, rng), nil
+		g.logger().Warn("gpbo: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
+		return sampler.UntriedPoint(h, rng), nil
 	}
 	without := h.WithoutValue()
 	if g.Pending != PendingBeliever {
 		if g.Pending == PendingLiar {
-			model = Lie(sp, model, h)
+			model = sampler.Lie(sp, model, h)
 		}
 		without = slices.Concat(h.Failed, h.Pruned)
 	}
-	model, fantasised := Believe(sp, model, without)
+	model, fantasised := sampler.Believe(sp, model, without)
 	if strings.ToLower(g.Acquisition) == AcqTS {
 		return g.thompson(model, h, rng)
 	}
 	u, err := g.maximize(sp, model, h, fantasised, rng)
 	if err != nil {
-		g.logger().Warn("gpbo: acquisition optimisation found no new point; proposing an Untried random point", "trial", h.Trials, "err", err)
-		return UntriedPoint(h, rng), nil
+		g.logger().Warn("gpbo: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
+		return sampler.UntriedPoint(h, rng), nil
 	}
 	return u, nil
 }
@@ -150,7 +153,7 @@ func (g *GPBO) logger() *slog.Logger {
 // Fit fits the GP to the completed trials, warm-started from the last fit,
 // or reuses the last fitted values: between refits (RefitEvery), and when
 // they were fitted to the same data (WarmStart.reuse).
-func (g *GPBO) Fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, error) {
+func (g *GPBO) Fit(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) (*gp.GP, error) {
 	X := make([][]float64, len(obs))
 	y := make([]float64, len(obs))
 	for i, o := range obs {
@@ -167,7 +170,7 @@ func (g *GPBO) Fit(sp *space.Space, obs []Observation, rng *rand.Rand) (*gp.GP, 
 		return m, nil
 	}
 	cfg.Warm = g.warm.Get("", k.NumParams()+1)
-	if cfg.Warm != nil && !FullFit(len(obs)) {
+	if cfg.Warm != nil && !sampler.FullFit(len(obs)) {
 		cfg.Restarts = 1
 	}
 	m, err := gp.Fit(X, y, cfg)
@@ -219,12 +222,12 @@ func (g *GPBO) acquisition(best float64, n, dim int) (acq.Function, error) {
 
 // maximize maximises gpbo's acquisition. fantasised is the lowest value
 // Believe gave a point without value.
-func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, fantasised float64, rng *rand.Rand) ([]float64, error) {
-	af, err := g.acquisition(FantasyIncumbent(BestValue(h.Observed), fantasised), len(h.Observed), sp.Len())
+func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *sampler.History, fantasised float64, rng *rand.Rand) ([]float64, error) {
+	af, err := g.acquisition(sampler.FantasyIncumbent(sampler.BestValue(h.Observed), fantasised), len(h.Observed), sp.Len())
 	if err != nil {
 		return nil, err
 	}
-	return MaximizeAcquisition(sp, model, af, h, g.Candidates, rng)
+	return sampler.MaximizeAcquisition(sp, model, af, h, g.Candidates, rng)
 }
 
 // thompson draws one joint posterior sample on a candidate set and
@@ -232,9 +235,9 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *History, fantasised fl
 // Configurations tried already are not candidates, as the other
 // acquisitions never propose them again (on a small discrete space the
 // sample's minimiser would often be one), nor are repeats.
-func (g *GPBO) thompson(model *gp.GP, h *History, rng *rand.Rand) ([]float64, error) {
+func (g *GPBO) thompson(model *gp.GP, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	const size = 2000
-	sp, seen := h.Space, Seen(h)
+	sp, seen := h.Space, sampler.Seen(h)
 	var cands, feats [][]float64
 	for try := 0; len(cands) < size && try < 10*size; try++ {
 		u := sp.Sample(rng)
@@ -244,11 +247,19 @@ func (g *GPBO) thompson(model *gp.GP, h *History, rng *rand.Rand) ([]float64, er
 		}
 	}
 	if len(cands) == 0 {
-		return UntriedPoint(h, rng), nil // every configuration drawn was tried
+		return sampler.UntriedPoint(h, rng), nil // every configuration drawn was tried
 	}
 	i, err := acq.Thompson(model, feats, rng)
 	if err != nil {
 		return nil, fmt.Errorf("gpbo: thompson sampling: %w", err)
 	}
 	return cands[i], nil
+}
+
+func init() {
+	sampler.Register("gpbo", func() sampler.Sampler { return New() })
+	sampler.Register("onehot-gp", func() sampler.Sampler { return NewOneHot() })
+	sampler.Register("kb", func() sampler.Sampler { return newKB(false) })
+	sampler.Register("cl-min", func() sampler.Sampler { return newKB(true) })
+	sampler.Register("ts", func() sampler.Sampler { return newTS() })
 }

@@ -1,4 +1,4 @@
-package sampler
+package gpbo
 
 import (
 	"context"
@@ -7,12 +7,38 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/kernel"
-	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
+	"gonum.org/v1/gonum/mat"
 )
+
+// BenchmarkGPBOBatchOneByOne times a batch of 4 asked one point at a
+// time, as study.AskBatch asks a sampler without SuggestBatch: the four
+// suggestions see the same n observations (a full-refit round, n = 500)
+// and the earlier points of the batch as pending.
+func BenchmarkGPBOBatchOneByOne(b *testing.B) {
+	const n, d, batch = 500, 10, 4
+	rng := rand.New(rand.NewPCG(1, 2))
+	sp, obs := samplertest.AckleyObservations(n, d, rng)
+	g := New()
+	if _, err := g.Fit(sp, obs[:n-1], rng); err != nil {
+		b.Fatal(err)
+	}
+	warm := g.warm.Get("", len(g.warm.Get("", 0)))
+	for b.Loop() {
+		g.warm.Set("", warm, 0) // fitted to the n−1 earlier observations
+		h := &sampler.History{Space: sp, Seed: 1, Trials: n, Observed: obs}
+		for s := range batch {
+			u, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(s))))
+			if err != nil {
+				b.Fatal(err)
+			}
+			h.Pending = append(h.Pending, u)
+			h.Trials++
+		}
+	}
+}
 
 // BenchmarkGPBOSuggest times gpbo suggestions, hyper-parameter refit
 // included, with n observations of Ackley in 10 dimensions. As in a
@@ -26,65 +52,21 @@ func BenchmarkGPBOSuggest(b *testing.B) {
 	}
 }
 
-// ackleyObservations returns the unit cube in d dimensions and n random
-// observations of Ackley on it.
-func ackleyObservations(n, d int, rng *rand.Rand) (*space.Space, []Observation) {
-	fn, _ := functions.Get("ackley", d)
-	ps := make([]space.Param, d)
-	for i := range ps {
-		ps[i] = space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: 0, High: 1}
-	}
-	sp := space.MustNew(ps...)
-	obs := make([]Observation, n)
-	for i := range obs {
-		u := sp.Sample(rng)
-		obs[i] = Observation{X: u, Y: fn.EvalUnit(u)}
-	}
-	return sp, obs
-}
-
-// BenchmarkGPBOBatchOneByOne times a batch of 4 asked one point at a
-// time, as study.AskBatch asks a sampler without SuggestBatch: the four
-// suggestions see the same n observations (a full-refit round, n = 500)
-// and the earlier points of the batch as pending.
-func BenchmarkGPBOBatchOneByOne(b *testing.B) {
-	const n, d, batch = 500, 10, 4
-	rng := rand.New(rand.NewPCG(1, 2))
-	sp, obs := ackleyObservations(n, d, rng)
-	g := NewGPBO()
-	if _, err := g.Fit(sp, obs[:n-1], rng); err != nil {
-		b.Fatal(err)
-	}
-	warm := g.warm.Get("", len(g.warm.p))
-	for b.Loop() {
-		g.warm.Set("", warm, 0) // fitted to the n−1 earlier observations
-		h := &History{Space: sp, Seed: 1, Trials: n, Observed: obs}
-		for s := range batch {
-			u, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(s))))
-			if err != nil {
-				b.Fatal(err)
-			}
-			h.Pending = append(h.Pending, u)
-			h.Trials++
-		}
-	}
-}
-
 func benchSuggest(b *testing.B, n, d int) {
 	const steps = 10
 	rng := rand.New(rand.NewPCG(1, 2))
-	sp, obs := ackleyObservations(n+steps, d, rng)
-	g := NewGPBO()
+	sp, obs := samplertest.AckleyObservations(n+steps, d, rng)
+	g := New()
 	if _, err := g.Fit(sp, obs[:n-1], rng); err != nil {
 		b.Fatal(err)
 	}
-	warm := g.warm.Get("", len(g.warm.p))
+	warm := g.warm.Get("", kernel.NewStationary(g.Kernel, sp.NumFeatures(), g.ARD).NumParams()+1)
 	var spent time.Duration
 	for b.Loop() {
 		g.warm.Set("", warm, 0)
 		start := time.Now()
 		for s := range steps {
-			h := &History{Space: sp, Seed: 1, Trials: n + s, Observed: obs[:n+s]}
+			h := &sampler.History{Space: sp, Seed: 1, Trials: n + s, Observed: obs[:n+s]}
 			if _, err := g.Suggest(context.Background(), h, rand.New(rand.NewPCG(1, uint64(s)))); err != nil {
 				b.Fatal(err)
 			}

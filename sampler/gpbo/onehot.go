@@ -1,4 +1,4 @@
-package sampler
+package gpbo
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/opt"
+	"github.com/boaopt/boa/sampler"
 )
 
 // OneHotGP is the one-hot GP baseline of the CoCaBO and CASMOPOLITAN
@@ -31,11 +32,11 @@ const (
 	onehotTop        = 3    // L-BFGS starts
 )
 
-// NewOneHotGP returns the onehot-gp baseline: gpbo's model with the
+// NewOneHot returns the onehot-gp baseline: gpbo's model with the
 // confidence bound acquisition (AcqLCB), κ = 2, a 24-point uniform design
 // and 5000 acquisition candidates.
-func NewOneHotGP() *OneHotGP {
-	g := NewGPBO()
+func NewOneHot() *OneHotGP {
+	g := New()
 	g.Acquisition, g.Kappa = AcqLCB, 2
 	g.InitPoints, g.Candidates = onehotInit, onehotCandidates
 	return &OneHotGP{g}
@@ -46,31 +47,31 @@ func (*OneHotGP) Name() string { return "onehot-gp" }
 
 // Designing reports whether fewer than InitPoints trials have completed,
 // so that the next suggestion is a point of the initial design.
-func (o *OneHotGP) Designing(h *History) bool {
-	return len(h.Observed) < OrDefault(o.InitPoints, onehotInit)
+func (o *OneHotGP) Designing(h *sampler.History) bool {
+	return len(h.Observed) < sampler.OrDefault(o.InitPoints, onehotInit)
 }
 
 // Suggest proposes an untried uniform point (FreshDesignPoint) while fewer
 // than InitPoints trials have completed, else the maximiser of the rounded
 // acquisition, with pending, failed and pruned trials fantasised at their
 // posterior mean (Kriging Believer).
-func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]float64, error) {
+func (o *OneHotGP) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
 	if o.Designing(h) {
-		return UntriedPoint(h, rng), nil
+		return sampler.UntriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	model, err := o.Fit(sp, h.Observed, rng)
 	if err != nil {
-		o.logger().Warn("onehot-gp: surrogate fit failed; proposing an Untried random point", "trial", h.Trials, "err", err)
-		return UntriedPoint(h, rng), nil
+		o.logger().Warn("onehot-gp: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
+		return sampler.UntriedPoint(h, rng), nil
 	}
-	model, _ = Believe(sp, model, h.WithoutValue()) // LCB has no incumbent
+	model, _ = sampler.Believe(sp, model, h.WithoutValue()) // LCB has no incumbent
 	af := acq.LCB{Kappa: o.Kappa}
-	objective, free := AcqObjective(sp, model, af)
-	seen := Seen(h)
+	objective, free := sampler.AcqObjective(sp, model, af)
+	seen := sampler.Seen(h)
 	dom := opt.Domain{
 		Dim: sp.Len(), Free: free, Round: sp.Round, // no Neighbours: categories never move after sampling
 		Candidates: func(n int, rng *rand.Rand) [][]float64 {
@@ -83,13 +84,13 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *History, rng *rand.Rand) ([]f
 		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
 	}
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
-		Candidates: OrDefault(o.Candidates, onehotCandidates),
+		Candidates: sampler.OrDefault(o.Candidates, onehotCandidates),
 		Top:        onehotTop,
-		Batch:      AcqBatch(model, af, sp.Features),
+		Batch:      sampler.AcqBatch(model, af, sp.Features),
 	}, rng)
 	if err != nil {
-		o.logger().Warn("onehot-gp: acquisition optimisation found no new point; proposing an Untried random point", "trial", h.Trials, "err", err)
-		return UntriedPoint(h, rng), nil
+		o.logger().Warn("onehot-gp: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
+		return sampler.UntriedPoint(h, rng), nil
 	}
 	return res.X, nil
 }
