@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/boaopt/boa/pruner"
-	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/gpbo"
+	"github.com/boaopt/boa/sampler/random"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
 )
@@ -68,7 +68,7 @@ func Example_askTell() {
 func ExampleErrPruned() {
 	ctx := context.Background()
 	sp := space.MustNew(space.Param{Name: "lr", Kind: space.Float, Low: 1e-4, High: 1, Log: true})
-	st, err := study.New(sp, study.Options{Sampler: sampler.Random{}, Seed: 1})
+	st, err := study.New(sp, study.Options{Sampler: random.Uniform{}, Seed: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -103,7 +103,7 @@ func ExampleErrPruned() {
 func ExampleTrial_ShouldPrune() {
 	ctx := context.Background()
 	sp := space.MustNew(space.Param{Name: "lr", Kind: space.Float, Low: 1e-4, High: 1, Log: true})
-	st, err := study.New(sp, study.Options{Sampler: sampler.Random{}, Seed: 1, Pruner: pruner.NewMedian()})
+	st, err := study.New(sp, study.Options{Sampler: random.Uniform{}, Seed: 1, Pruner: pruner.NewMedian()})
 	if err != nil {
 		panic(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/pruner"
-	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/random"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 )
@@ -36,7 +36,7 @@ func TestShouldPrune(t *testing.T) {
 		if dir == Maximize {
 			sign = -1
 		}
-		s, err := New(sp, Options{Sampler: sampler.Random{}, Seed: 1, Direction: dir, Pruner: pruner.NewMedian()})
+		s, err := New(sp, Options{Sampler: random.Uniform{}, Seed: 1, Direction: dir, Pruner: pruner.NewMedian()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestShouldPrune(t *testing.T) {
 
 func TestShouldPruneWithoutPruner(t *testing.T) {
 	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
-	s, err := New(sp, Options{Sampler: sampler.Random{}, Seed: 1})
+	s, err := New(sp, Options{Sampler: random.Uniform{}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

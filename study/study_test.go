@@ -18,6 +18,7 @@ import (
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/playbook"
+	"github.com/boaopt/boa/sampler/random"
 	"github.com/boaopt/boa/sampler/tpe"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
@@ -42,7 +43,7 @@ func testSpace(t testing.TB) *space.Space {
 func newStudy(t *testing.T, o Options) *Study {
 	t.Helper()
 	if o.Sampler == nil {
-		o.Sampler = sampler.Random{}
+		o.Sampler = random.Uniform{}
 	}
 	s, err := New(testSpace(t), o)
 	if err != nil {
@@ -822,7 +823,7 @@ func TestSamplerMustTakeTheSpace(t *testing.T) {
 // scale 0.1 came back as 0.10000000000000007), and counts in the budget.
 func TestEnqueueKeepsTheValuesGiven(t *testing.T) {
 	sp := space.MustNew(space.Param{Name: "lr", Kind: space.Float, Low: 1e-5, High: 1, Log: true})
-	s, err := New(sp, Options{Sampler: sampler.Random{}, Seed: 1, Budget: 1})
+	s, err := New(sp, Options{Sampler: random.Uniform{}, Seed: 1, Budget: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -842,7 +843,7 @@ func TestEnqueueKeepsTheValuesGiven(t *testing.T) {
 // value (Optuna: "Cannot tell a WAITING trial"), but an error cancels it.
 func TestTellWaitingTrial(t *testing.T) {
 	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
-	s, err := New(sp, Options{Sampler: sampler.Random{}, Seed: 1})
+	s, err := New(sp, Options{Sampler: random.Uniform{}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

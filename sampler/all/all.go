@@ -15,5 +15,6 @@ import (
 	_ "github.com/boaopt/boa/sampler/gpbo"
 	_ "github.com/boaopt/boa/sampler/nasbowl"
 	_ "github.com/boaopt/boa/sampler/playbook"
+	_ "github.com/boaopt/boa/sampler/random"
 	_ "github.com/boaopt/boa/sampler/tpe"
 )

@@ -16,6 +16,7 @@ import (
 	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/sampler/playbook"
+	"github.com/boaopt/boa/sampler/random"
 	"github.com/boaopt/boa/sampler/tpe"
 	"github.com/boaopt/boa/space"
 )
@@ -60,7 +61,7 @@ func TestGPBOHartmann6(t *testing.T) {
 	var gp, rs []float64
 	for seed := uint64(1); seed <= 5; seed++ {
 		gp = append(gp, fn.Regret(samplertest.Minimise(t, gpbo.New(), fn, 60, seed)))
-		rs = append(rs, fn.Regret(samplertest.Minimise(t, sampler.Random{}, fn, 60, seed)))
+		rs = append(rs, fn.Regret(samplertest.Minimise(t, random.Uniform{}, fn, 60, seed)))
 	}
 	t.Logf("regret after 60: gpbo %.3g, random %.3g", gp, rs)
 	slices.Sort(gp)

@@ -10,6 +10,7 @@ import (
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
+	"github.com/boaopt/boa/sampler/random"
 )
 
 // notDesigner is a sampler that does not say how it chose its points.
@@ -46,7 +47,7 @@ func TestSuggestBatchOrigins(t *testing.T) {
 		// 2 completed of 4: design while completed + pending < 4.
 		{casmo, []sampler.Origin{sampler.OriginDesign, sampler.OriginDesign, sampler.OriginModel}},
 		{coca, []sampler.Origin{sampler.OriginModel, sampler.OriginModel, sampler.OriginModel}},
-		{sampler.Random{}, []sampler.Origin{sampler.OriginDesign, sampler.OriginDesign, sampler.OriginDesign}},
+		{random.Uniform{}, []sampler.Origin{sampler.OriginDesign, sampler.OriginDesign, sampler.OriginDesign}},
 		{notDesigner{}, []sampler.Origin{sampler.OriginUnrecorded, sampler.OriginUnrecorded, sampler.OriginUnrecorded}},
 	} {
 		us, got, err := sampler.SuggestBatch(ctx, tc.s, h, 3, rngs)

@@ -11,6 +11,7 @@ import (
 	"github.com/boaopt/boa/graph"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
+	"github.com/boaopt/boa/sampler/random"
 	"github.com/boaopt/boa/space"
 )
 
@@ -341,7 +342,7 @@ func TestGraphLCB(t *testing.T) {
 	var lcb, rs []float64
 	for seed := range uint64(3) {
 		lcb = append(lcb, runNAS(t, NewGraphLCB(GraphKernelWL), seed+1, 40, 1))
-		rs = append(rs, runNAS(t, sampler.RandomUntried{}, seed+1, 40, 1))
+		rs = append(rs, runNAS(t, random.Untried{}, seed+1, 40, 1))
 	}
 	t.Logf("best after 40: 001-bo-wl %v, rs %v", lcb, rs)
 	if samplertest.Median(lcb) >= samplertest.Median(rs) {

@@ -11,6 +11,7 @@ import (
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
+	"github.com/boaopt/boa/sampler/random"
 	"github.com/boaopt/boa/space"
 	"gonum.org/v1/gonum/floats"
 )
@@ -177,7 +178,7 @@ func TestTPEBeatsRandomOnBranin(t *testing.T) {
 	var tpe, uniform []float64
 	for seed := uint64(1); seed <= 10; seed++ {
 		tpe = append(tpe, run(New(), seed))
-		uniform = append(uniform, run(sampler.Random{}, seed))
+		uniform = append(uniform, run(random.Uniform{}, seed))
 	}
 	slices.Sort(tpe)
 	slices.Sort(uniform)
@@ -223,7 +224,7 @@ func TestTPEConditionalSpace(t *testing.T) {
 	}
 	found := map[string]int{}
 	for seed := uint64(1); seed <= 10; seed++ {
-		for _, s := range []sampler.Sampler{New(), sampler.Random{}} {
+		for _, s := range []sampler.Sampler{New(), random.Uniform{}} {
 			b := run(s, seed)
 			t.Logf("%s, seed %d: best %.3g", s.Name(), seed, b)
 			if b < 0.05 {

@@ -1,0 +1,56 @@
+package random
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+
+	"github.com/boaopt/boa/sampler"
+)
+
+// Uniform samples every parameter independently and uniformly in its encoded
+// range (log-uniform for log-scale parameters).
+type Uniform struct{}
+
+func (Uniform) Name() string { return "random" }
+
+// Designing is true: no model chooses random points.
+func (Uniform) Designing(*sampler.History) bool { return true }
+
+func (Uniform) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
+	return h.Space.Sample(rng), nil
+}
+
+// Sobol walks one scrambled Sobol sequence (spec gp-and-acquisitions §6.2)
+// whose scrambling is drawn from the study seed, taking point number
+// h.Trials. It needs no state: the sequence is regenerated on each call.
+type Sobol struct{}
+
+func (Sobol) Name() string { return "sobol" }
+
+// Designing is true: the whole sequence is a design.
+func (Sobol) Designing(*sampler.History) bool { return true }
+
+func (Sobol) Suggest(_ context.Context, h *sampler.History, _ *rand.Rand) ([]float64, error) {
+	return sampler.SobolPoint(h, h.Trials, slog.Default()), nil
+}
+
+// Untried is random search without repeats: a uniform random point
+// whose configuration has not been tried, while there are others (the
+// NAS-Bench baseline `rs`, spec §8, which draws without replacement).
+type Untried struct{}
+
+func (Untried) Name() string { return "rs" }
+
+// Designing is true: no model chooses random points.
+func (Untried) Designing(*sampler.History) bool { return true }
+
+func (Untried) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
+	return sampler.UntriedPoint(h, rng), nil
+}
+
+func init() {
+	sampler.Register("random", func() sampler.Sampler { return Uniform{} })
+	sampler.Register("sobol", func() sampler.Sampler { return Sobol{} })
+	sampler.Register("rs", func() sampler.Sampler { return Untried{} })
+}
