@@ -10,6 +10,7 @@ import (
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/gpbo"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -103,7 +104,7 @@ func (*Auto) Choice(sp *space.Space, budget int) string {
 // its own design).
 func (a *Auto) Chosen(h *sampler.History) sampler.Sampler {
 	sp := h.Space
-	name, init := a.Choice(sp, h.Budget), sampler.DesignSize(sp)
+	name, init := a.Choice(sp, h.Budget), bo.DesignSize(sp)
 	key := autoKey{name, init}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -132,7 +133,7 @@ func (a *Auto) Chosen(h *sampler.History) sampler.Sampler {
 // design size (at most the papers' 24) and the copula on y.
 func autoCoCaBO(sp *space.Space) *cocabo.CoCaBO {
 	c := cocabo.New()
-	c.InitPoints = min(sampler.DesignSize(sp), cocabo.DefaultInitPoints)
+	c.InitPoints = min(bo.DesignSize(sp), cocabo.DefaultInitPoints)
 	c.Copula = true
 	return c
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/gpbo"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -74,8 +75,8 @@ type Casmopolitan struct {
 	Logger        *slog.Logger // where fallbacks are reported; nil means slog.Default()
 
 	mu   sync.Mutex
-	warm sampler.WarmStart // last fitted hyper-parameters of the local GP
-	memo *casmoDesign      // last guided-restart design
+	warm bo.WarmStart // last fitted hyper-parameters of the local GP
+	memo *casmoDesign // last guided-restart design
 }
 
 // Values of Casmopolitan.RestartBeta, the multiplier of σ in the guided
@@ -139,7 +140,7 @@ func (c *Casmopolitan) Designing(h *sampler.History) bool {
 }
 
 func (c *Casmopolitan) designing(st *casmoState, h *sampler.History) bool {
-	return sampler.InDesign(len(st.local), len(h.Pending), c.InitPoints)
+	return bo.InDesign(len(st.local), len(h.Pending), c.InitPoints)
 }
 
 // trustRegion is where a proposal must lie: categorical coordinates
@@ -167,7 +168,7 @@ func (c *Casmopolitan) propose(ctx context.Context, h *sampler.History, rng *ran
 		return nil, trustRegion{}, err
 	}
 	st := c.replay(cs, h)
-	seen := sampler.Seen(h)
+	seen := bo.Seen(h)
 	if c.designing(st, h) {
 		pts, tr := c.design(cs, h, st)
 		for _, u := range pts {
@@ -369,7 +370,7 @@ func (cs *casmoSpace) sampleUnseen(tr trustRegion, seen map[string]bool, rng *ra
 			return u, tr
 		}
 	}
-	return sampler.Untried(cs.sp, seen, u, rng), trustRegion{centre: tr.centre, whole: true}
+	return bo.Untried(cs.sp, seen, u, rng), trustRegion{centre: tr.centre, whole: true}
 }
 
 func init() { sampler.Register("casmopolitan", func() sampler.Sampler { return New() }) }

@@ -10,6 +10,7 @@ import (
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/qmc"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/transform"
 )
 
@@ -117,7 +118,7 @@ func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng 
 		return m, nil
 	}
 	cfg.Warm = c.warm.Get("", k.NumParams()+1)
-	polish := c.RefitEvery > 1 && len(y)%c.RefitEvery != 0 || !sampler.FullFit(len(y))
+	polish := c.RefitEvery > 1 && len(y)%c.RefitEvery != 0 || !bo.FullFit(len(y))
 	if cfg.Warm != nil && polish {
 		cfg.Restarts = 1
 	}

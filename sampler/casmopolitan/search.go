@@ -12,6 +12,7 @@ import (
 	"github.com/boaopt/boa/opt"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/gpbo"
+	"github.com/boaopt/boa/sampler/internal/bo"
 )
 
 // optimise is the trust-region step of Alg. 7: fit the local GP to the
@@ -42,7 +43,7 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.
 	for i, p := range pend {
 		pend[i] = cs.features(p, nil)
 	}
-	m, fantasised := sampler.BelieveAll(m, pend)
+	m, fantasised := bo.BelieveAll(m, pend)
 	// The incumbent is the best value inside the trust region (spec §5.5
 	// Decision): the epoch's best, which is the centre, on the GP's scale,
 	// or a fantasy below it, since Kriging Believer counts the fantasies
@@ -50,7 +51,7 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.
 	// them EI peaked beside a pending point fantasised below the centre:
 	// 47 of 70 batch points lay within 1e-6 of a pending one
 	// (TestPendingPointsAreNotNearlyRepeated).
-	best := sampler.FantasyIncumbent(slices.Min(y), fantasised)
+	best := bo.FantasyIncumbent(slices.Min(y), fantasised)
 	var af acq.Function = acq.LogEI{Best: best}
 	if strings.ToLower(c.Acquisition) == gpbo.AcqEI {
 		af = acq.EI{Best: best}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/boaopt/boa/qmc"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -98,7 +99,7 @@ func (c *Casmopolitan) replay(cs *casmoSpace, h *sampler.History) *casmoState {
 			i = end // a step of the epoch that ended
 			continue
 		}
-		for ; i < end && (len(st.local) == 0 || sampler.ModelFree(obs[i], len(st.local) < c.InitPoints)); i++ {
+		for ; i < end && (len(st.local) == 0 || bo.ModelFree(obs[i], len(st.local) < c.InitPoints)); i++ {
 			st.local = append(st.local, i) // the epoch's design, or its first point
 		}
 		if i == end {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/boaopt/boa/bandit"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 )
 
 // rewardTracker holds the running statistics of CoCaBO's bandit reward
@@ -95,7 +96,7 @@ func replayEXP3(l *mixedLayout, obs []sampler.Observation, n0, budget int, overA
 	for i, o := range obs {
 		h := l.arms(o.X)
 		t.add(h, o.Y)
-		if sampler.ModelFree(o, i < n0) || math.IsNaN(o.Y) || math.IsInf(o.Y, 0) {
+		if bo.ModelFree(o, i < n0) || math.IsNaN(o.Y) || math.IsInf(o.Y, 0) {
 			continue
 		}
 		for j, c := range h {
@@ -133,7 +134,7 @@ func replayEXP3M(l *mixedLayout, obs []sampler.Observation, n0, b, budget int, o
 		case i >= n0:
 			batch[i] = -1 - (i-n0)/b
 		}
-		if sampler.ModelFree(o, i < n0) {
+		if bo.ModelFree(o, i < n0) {
 			initial[batch[i]] = true
 		}
 		if !math.IsNaN(o.Y) && !math.IsInf(o.Y, 0) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 )
 
 // SuggestBatch proposes n distinct points to evaluate together, batch
@@ -46,7 +47,7 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *sampler.History, n int, rn
 	if len(l.cat) == 0 {
 		return c.fallbackBatch(ctx, h, n, rng)
 	}
-	seen := sampler.Seen(h)
+	seen := bo.Seen(h)
 	if c.designing(h) {
 		return freshPoints(l, seen, n, rng), nil
 	}
@@ -142,7 +143,7 @@ func (c *CoCaBO) krigingBeliever(l *mixedLayout, model *gp.GP, arms []int, v int
 // using its budget, as it does with every other sampler.
 func unseenPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Rand) []float64 {
 	if arms != nil {
-		for range sampler.MaxFreshTries {
+		for range bo.MaxFreshTries {
 			if u := randomWithArms(l, arms, rng); !seen[l.sp.Key(u)] {
 				return u
 			}
@@ -151,7 +152,7 @@ func unseenPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Ran
 			}
 		}
 	}
-	u := sampler.Untried(l.sp, seen, l.sp.Sample(rng), rng)
+	u := bo.Untried(l.sp, seen, l.sp.Sample(rng), rng)
 	if arms != nil && seen[l.sp.Key(u)] {
 		return randomWithArms(l, arms, rng)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/gpbo"
+	"github.com/boaopt/boa/sampler/internal/bo"
 )
 
 // CoCaBO defaults [mixed spec §4.1; reference code: rubinxin/CoCaBO_code].
@@ -130,7 +131,7 @@ type CoCaBO struct {
 
 	name string // registry alias, when it differs from the derived name
 
-	warm sampler.WarmStart // last fitted hyper-parameters, keyed by the model layout
+	warm bo.WarmStart // last fitted hyper-parameters, keyed by the model layout
 
 	banditsOnly sync.Once // warns once that the space leaves the GP nothing to do
 
@@ -165,8 +166,8 @@ func (c *CoCaBO) Name() string {
 	return "cocabo-" + strconv.FormatFloat(c.Lambda, 'g', -1, 64)
 }
 
-func (c *CoCaBO) initPoints() int { return sampler.OrDefault(c.InitPoints, DefaultInitPoints) }
-func (c *CoCaBO) refitEvery() int { return sampler.OrDefault(c.RefitEvery, cocaboRefit) }
+func (c *CoCaBO) initPoints() int { return bo.OrDefault(c.InitPoints, DefaultInitPoints) }
+func (c *CoCaBO) refitEvery() int { return bo.OrDefault(c.RefitEvery, cocaboRefit) }
 
 // Horizon returns T of the tuned γ for rounds of b plays: Budget when
 // set; else the rounds that the study's budget B leaves after the n0
@@ -252,7 +253,7 @@ func (c *CoCaBO) Designing(h *sampler.History) bool {
 
 // designing is Designing on a space with categorical parameters.
 func (c *CoCaBO) designing(h *sampler.History) bool {
-	return sampler.InDesign(len(h.Observed), len(h.Pending), c.initPoints())
+	return bo.InDesign(len(h.Observed), len(h.Pending), c.initPoints())
 }
 
 // Suggest proposes the next point [000 Alg. 5]: an untried uniform random
@@ -271,7 +272,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand
 		return c.fallback().Suggest(ctx, h, rng)
 	}
 	if c.designing(h) {
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -281,7 +282,7 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand
 	for j, a := range agents {
 		arms[j] = a.Draw(rng)
 	}
-	seen := sampler.Seen(h)
+	seen := bo.Seen(h)
 	model, err := c.model(l, h.Observed, 1, rng)
 	if err != nil {
 		c.logger().Warn("cocabo: surrogate fit failed; proposing a random point not tried yet, if one is left", "trial", h.Trials, "err", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/boaopt/boa/bandit"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/gpbo"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
@@ -222,7 +223,7 @@ func checkLegal(t *testing.T, sp *space.Space, u []float64) {
 // TestCoCaBOFindsToyOptimum: 40 evaluations reach the best categories.
 func TestCoCaBOFindsToyOptimum(t *testing.T) {
 	h := samplertest.ToyHistory(t, fastCoCaBO(), 40, 5)
-	best := h.Observed[sampler.BestIndex(h.Observed)]
+	best := h.Observed[bo.BestIndex(h.Observed)]
 	if best.Y > 0.05 {
 		t.Fatalf("best value %v after 40 evaluations (%v), want <= 0.05", best.Y, h.Space.Decode(best.X))
 	}
@@ -273,7 +274,7 @@ func TestCoCaBOBatch(t *testing.T) {
 	if err != nil || len(pts) != 5 {
 		t.Fatalf("batch of 5 from 4 unseen configurations: %d points, %v", len(pts), err)
 	}
-	seen, repeats := sampler.Seen(hc), 0
+	seen, repeats := bo.Seen(hc), 0
 	for _, u := range pts {
 		checkLegal(t, cat, u)
 		if k := cat.Key(u); seen[k] {
@@ -292,7 +293,7 @@ func checkBatch(t *testing.T, h *sampler.History, pts [][]float64, b int) {
 	if len(pts) != b {
 		t.Fatalf("batch of %d points, want %d", len(pts), b)
 	}
-	seen := sampler.Seen(h)
+	seen := bo.Seen(h)
 	for _, u := range pts {
 		checkLegal(t, h.Space, u)
 		k := h.Space.Key(u)
@@ -315,7 +316,7 @@ func TestBatchFantasiesUsePosteriorMeans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, fm := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, sampler.Seen(h), rng)
+	pts, fm := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, bo.Seen(h), rng)
 	if fm.Len() != m.Len()+3 {
 		t.Fatalf("model has %d points after 3 fantasies, want %d", fm.Len(), m.Len()+3)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
@@ -48,7 +49,7 @@ func TestDesignCountsPendingTrials(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := slices.Equal(u, sampler.UntriedPoint(h, rand.New(rand.NewPCG(3, 4)))); got != tc.design {
+		if got := slices.Equal(u, bo.UntriedPoint(h, rand.New(rand.NewPCG(3, 4)))); got != tc.design {
 			t.Errorf("cocabo, %d completed and %d pending: design point %v, want %v", tc.done, tc.pending, got, tc.design)
 		}
 	}

@@ -25,7 +25,7 @@ import (
 // Decision) and scores 5000 candidates.
 //
 // With updateEvery = k > 1 it is GPyOpt's BO loop with
-// model_update_interval = k (GPyOpt/core/sampler.py, _update_model): the model,
+// model_update_interval = k (GPyOpt/core/bo.py, _update_model): the model,
 // data and hyper-parameters alike, is updated only every k evaluations
 // after the initial design, and the proposals in between come from the
 // stale model.

@@ -3,7 +3,7 @@ package cocabo
 import (
 	"fmt"
 
-	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -55,7 +55,7 @@ func newLayout(sp *space.Space) (*mixedLayout, error) {
 func (l *mixedLayout) arms(u []float64) []int {
 	h := make([]int, len(l.cat))
 	for j, i := range l.cat {
-		h[j] = sampler.Level(u[i], l.levels[j])
+		h[j] = bo.Level(u[i], l.levels[j])
 	}
 	return h
 }
@@ -78,7 +78,7 @@ func (l *mixedLayout) features(u, dst []float64) []float64 {
 		dst[i] = 2*u[i] - 1
 	}
 	for j, i := range l.cat {
-		dst[i] = float64(sampler.Level(u[i], l.levels[j]))
+		dst[i] = float64(bo.Level(u[i], l.levels[j]))
 	}
 	return dst
 }

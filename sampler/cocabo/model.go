@@ -10,6 +10,7 @@ import (
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/opt"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/transform"
 )
 
@@ -91,7 +92,7 @@ func believeMixed(l *mixedLayout, m *gp.GP, pts [][]float64) *gp.GP {
 	for i, p := range pts {
 		F[i] = l.features(p, nil)
 	}
-	m, _ = sampler.BelieveAll(m, F)
+	m, _ = bo.BelieveAll(m, F)
 	return m
 }
 
@@ -161,16 +162,16 @@ func (c *CoCaBO) argmax(l *mixedLayout, model *gp.GP, arms []int, obs []sampler.
 		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
 	}
 	var starts [][]float64
-	if i := sampler.BestIndex(obs); i >= 0 {
+	if i := bo.BestIndex(obs); i >= 0 {
 		s := slices.Clone(obs[i].X)
 		fix(s)
 		starts = append(starts, s)
 	}
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
-		Candidates: sampler.OrDefault(c.Candidates, cocaboCandidates),
+		Candidates: bo.OrDefault(c.Candidates, cocaboCandidates),
 		Top:        top,
 		Starts:     starts,
-		Batch:      sampler.AcqBatch(model, af, l.features),
+		Batch:      bo.AcqBatch(model, af, l.features),
 	}, rng)
 	if err != nil {
 		return nil, err

@@ -21,6 +21,7 @@ import (
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/gpbo"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
@@ -198,7 +199,7 @@ func TestReproFig52(t *testing.T) {
 				}
 			}
 		}
-		r := result{best: h.Observed[sampler.BestIndex(h.Observed)].Y, hist: hist}
+		r := result{best: h.Observed[bo.BestIndex(h.Observed)].Y, hist: hist}
 		for j := range hist {
 			for a, k := range hist[j] {
 				if k > hist[j][r.mode[j]] {

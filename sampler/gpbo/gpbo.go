@@ -13,6 +13,7 @@ import (
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -51,8 +52,8 @@ type GPBO struct {
 	Pending     string        // how running trials enter the model: one of the Pending* names; default PendingBeliever
 	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
 
-	warm sampler.WarmStart // last fitted hyper-parameters: the start of the next fit
-	name string            // registry name when not "gpbo" (kb, cl-min, ts)
+	warm bo.WarmStart // last fitted hyper-parameters: the start of the next fit
+	name string       // registry name when not "gpbo" (kb, cl-min, ts)
 }
 
 // New returns gpbo with its defaults: Matérn-5/2 ARD fitted by MAP,
@@ -92,9 +93,7 @@ func newTS() *GPBO {
 	return g
 }
 
-func (g *GPBO) initPoints(sp *space.Space) int {
-	return sampler.OrDefault(g.InitPoints, sampler.DesignSize(sp))
-}
+func (g *GPBO) initPoints(sp *space.Space) int { return bo.OrDefault(g.InitPoints, bo.DesignSize(sp)) }
 
 // Designing reports whether fewer than InitPoints trials have completed,
 // so that the next suggestion is a point of the initial design.
@@ -114,7 +113,7 @@ func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 		return nil, fmt.Errorf("gpbo: unknown Pending %q (known: %q, %q, %q)", g.Pending, PendingBeliever, PendingLiar, PendingIgnore)
 	}
 	if g.Designing(h) {
-		return sampler.FreshDesignPoint(h, sampler.SobolPoint(h, h.Trials, g.logger()), rng), nil
+		return bo.FreshDesignPoint(h, bo.SobolPoint(h, h.Trials, g.logger()), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -122,23 +121,23 @@ func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 	model, err := g.Fit(sp, h.Observed, rng)
 	if err != nil {
 		g.logger().Warn("gpbo: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
 	without := h.WithoutValue()
 	if g.Pending != PendingBeliever {
 		if g.Pending == PendingLiar {
-			model = sampler.Lie(sp, model, h)
+			model = bo.Lie(sp, model, h)
 		}
 		without = slices.Concat(h.Failed, h.Pruned)
 	}
-	model, fantasised := sampler.Believe(sp, model, without)
+	model, fantasised := bo.Believe(sp, model, without)
 	if strings.ToLower(g.Acquisition) == AcqTS {
 		return g.thompson(model, h, rng)
 	}
 	u, err := g.maximize(sp, model, h, fantasised, rng)
 	if err != nil {
 		g.logger().Warn("gpbo: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
 	return u, nil
 }
@@ -170,7 +169,7 @@ func (g *GPBO) Fit(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) (
 		return m, nil
 	}
 	cfg.Warm = g.warm.Get("", k.NumParams()+1)
-	if cfg.Warm != nil && !sampler.FullFit(len(obs)) {
+	if cfg.Warm != nil && !bo.FullFit(len(obs)) {
 		cfg.Restarts = 1
 	}
 	m, err := gp.Fit(X, y, cfg)
@@ -223,11 +222,11 @@ func (g *GPBO) acquisition(best float64, n, dim int) (acq.Function, error) {
 // maximize maximises gpbo's acquisition. fantasised is the lowest value
 // Believe gave a point without value.
 func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *sampler.History, fantasised float64, rng *rand.Rand) ([]float64, error) {
-	af, err := g.acquisition(sampler.FantasyIncumbent(sampler.BestValue(h.Observed), fantasised), len(h.Observed), sp.Len())
+	af, err := g.acquisition(bo.FantasyIncumbent(bo.BestValue(h.Observed), fantasised), len(h.Observed), sp.Len())
 	if err != nil {
 		return nil, err
 	}
-	return sampler.MaximizeAcquisition(sp, model, af, h, g.Candidates, rng)
+	return bo.MaximizeAcquisition(sp, model, af, h, g.Candidates, rng)
 }
 
 // thompson draws one joint posterior sample on a candidate set and
@@ -237,7 +236,7 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *sampler.History, fanta
 // sample's minimiser would often be one), nor are repeats.
 func (g *GPBO) thompson(model *gp.GP, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	const size = 2000
-	sp, seen := h.Space, sampler.Seen(h)
+	sp, seen := h.Space, bo.Seen(h)
 	var cands, feats [][]float64
 	for try := 0; len(cands) < size && try < 10*size; try++ {
 		u := sp.Sample(rng)
@@ -247,7 +246,7 @@ func (g *GPBO) thompson(model *gp.GP, h *sampler.History, rng *rand.Rand) ([]flo
 		}
 	}
 	if len(cands) == 0 {
-		return sampler.UntriedPoint(h, rng), nil // every configuration drawn was tried
+		return bo.UntriedPoint(h, rng), nil // every configuration drawn was tried
 	}
 	i, err := acq.Thompson(model, feats, rng)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/qmc"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -21,7 +22,7 @@ import (
 // every 10th hyper-parameter fit runs all its starts (docs/gp-defaults.md).
 func TestFullFit(t *testing.T) {
 	for n, want := range map[int]bool{1: true, 150: true, 200: true, 201: false, 209: false, 210: true, 215: false, 1000: true} {
-		if got := sampler.FullFit(n); got != want {
+		if got := bo.FullFit(n); got != want {
 			t.Errorf("FullFit(%d) = %v, want %v", n, got, want)
 		}
 	}
@@ -114,7 +115,7 @@ func TestBelieveAllAtOnceIsKrigingBeliever(t *testing.T) {
 	for range 6 {
 		pending = append(pending, sp.Sample(rng))
 	}
-	atOnce, low := sampler.Believe(sp, m, pending)
+	atOnce, low := bo.Believe(sp, m, pending)
 	oneByOne, want := m, math.Inf(1)
 	for _, p := range pending {
 		f := sp.Features(p, nil)
@@ -158,7 +159,7 @@ func TestConstantLiarLiesAtTheBest(t *testing.T) {
 		h.Pending = append(h.Pending, sp.Sample(rng))
 	}
 	h.Pending = append(h.Pending, h.Pending[0])
-	lied := sampler.Lie(sp, m, h)
+	lied := bo.Lie(sp, m, h)
 	for _, p := range h.Pending {
 		f := sp.Features(p, nil)
 		before, _ := m.Predict(f)

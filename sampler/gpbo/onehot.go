@@ -7,6 +7,7 @@ import (
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/opt"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 )
 
 // OneHotGP is the one-hot GP baseline of the CoCaBO and CASMOPOLITAN
@@ -48,7 +49,7 @@ func (*OneHotGP) Name() string { return "onehot-gp" }
 // Designing reports whether fewer than InitPoints trials have completed,
 // so that the next suggestion is a point of the initial design.
 func (o *OneHotGP) Designing(h *sampler.History) bool {
-	return len(h.Observed) < sampler.OrDefault(o.InitPoints, onehotInit)
+	return len(h.Observed) < bo.OrDefault(o.InitPoints, onehotInit)
 }
 
 // Suggest proposes an untried uniform point (FreshDesignPoint) while fewer
@@ -58,7 +59,7 @@ func (o *OneHotGP) Designing(h *sampler.History) bool {
 func (o *OneHotGP) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
 	if o.Designing(h) {
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -66,12 +67,12 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ra
 	model, err := o.Fit(sp, h.Observed, rng)
 	if err != nil {
 		o.logger().Warn("onehot-gp: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
-	model, _ = sampler.Believe(sp, model, h.WithoutValue()) // LCB has no incumbent
+	model, _ = bo.Believe(sp, model, h.WithoutValue()) // LCB has no incumbent
 	af := acq.LCB{Kappa: o.Kappa}
-	objective, free := sampler.AcqObjective(sp, model, af)
-	seen := sampler.Seen(h)
+	objective, free := bo.AcqObjective(sp, model, af)
+	seen := bo.Seen(h)
 	dom := opt.Domain{
 		Dim: sp.Len(), Free: free, Round: sp.Round, // no Neighbours: categories never move after sampling
 		Candidates: func(n int, rng *rand.Rand) [][]float64 {
@@ -84,13 +85,13 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ra
 		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
 	}
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
-		Candidates: sampler.OrDefault(o.Candidates, onehotCandidates),
+		Candidates: bo.OrDefault(o.Candidates, onehotCandidates),
 		Top:        onehotTop,
-		Batch:      sampler.AcqBatch(model, af, sp.Features),
+		Batch:      bo.AcqBatch(model, af, sp.Features),
 	}, rng)
 	if err != nil {
 		o.logger().Warn("onehot-gp: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
 	return res.X, nil
 }

@@ -13,7 +13,7 @@ import (
 
 // cell is a study space read as an architecture search space: it turns an
 // encoded point into the architecture's graph, and draws and mutates
-// architectures [nas-graph-sampler.md §1, §5.3].
+// architectures [nas-graph-bo.md §1, §5.3].
 type cell interface {
 	// graph returns u's graph, or graph.ErrEmpty for an architecture
 	// without a path from input to output.

@@ -6,11 +6,12 @@ import (
 	"slices"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
 // Regularised evolution's settings, not given in the seeds (spec
-// nas-graph-sampler.md §8 Decision).
+// nas-graph-bo.md §8 Decision).
 const (
 	evolutionPopulation = 100 // P_re
 	evolutionTournament = 10  // S
@@ -18,7 +19,7 @@ const (
 )
 
 // Evolution is regularised (ageing) evolution (Real et al. 2019), the
-// NAS-Bench baseline of seed 000 §7.5.2 [nas-graph-sampler.md §8]: the
+// NAS-Bench baseline of seed 000 §7.5.2 [nas-graph-bo.md §8]: the
 // population is the last 100 completed trials, so the oldest leaves as a
 // new one arrives; each suggestion mutates the best of a tournament of 10
 // drawn from it. On an architecture space (NB201's cell) the mutation is
@@ -31,12 +32,12 @@ func (Evolution) Name() string { return "re" }
 
 // Designing is true for the random initial population.
 func (Evolution) Designing(h *sampler.History) bool {
-	return sampler.InDesign(len(h.Observed), len(h.Pending), evolutionInit)
+	return bo.InDesign(len(h.Observed), len(h.Pending), evolutionInit)
 }
 
 func (e Evolution) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	if e.Designing(h) {
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
 	pop := h.Observed[max(0, len(h.Observed)-evolutionPopulation):]
 	var parent sampler.Observation
@@ -49,13 +50,13 @@ func (e Evolution) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand
 	if c, err := cellOf(h.Space); err == nil {
 		mutate = func(u []float64) []float64 { return c.mutate(u, rng) }
 	}
-	seen := sampler.Seen(h)
-	for range sampler.MaxFreshTries {
+	seen := bo.Seen(h)
+	for range bo.MaxFreshTries {
 		if u := mutate(parent.X); !seen[h.Space.Key(u)] {
 			return u, nil
 		}
 	}
-	return sampler.UntriedPoint(h, rng), nil
+	return bo.UntriedPoint(h, rng), nil
 }
 
 // mutateParams returns u with each parameter redrawn uniformly with
@@ -63,7 +64,7 @@ func (e Evolution) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand
 // differs from u when it can.
 func mutateParams(sp *space.Space, u []float64, rng *rand.Rand) []float64 {
 	key := sp.Key(u)
-	for range sampler.MaxFreshTries {
+	for range bo.MaxFreshTries {
 		v, changed := slices.Clone(u), false
 		draw := sp.Sample(rng)
 		for i := range v {

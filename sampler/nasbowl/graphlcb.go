@@ -7,10 +7,11 @@ import (
 
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
-// Thesis 001's search settings [001 §4.3, §5.2–5.3; nas-graph-sampler.md §5.1,
+// Thesis 001's search settings [001 §4.3, §5.2–5.3; nas-graph-bo.md §5.1,
 // §5.3, §8].
 const (
 	graphLCBCandidates = 3000 // candidates per iteration [001 §5.2]
@@ -19,7 +20,7 @@ const (
 )
 
 // GraphLCB is the Bayesian optimisation of thesis 001 (§4.2–4.4, the
-// `001-bo-*` baselines of nas-graph-sampler.md §8): a GP on a graph kernel (WL,
+// `001-bo-*` baselines of nas-graph-bo.md §8): a GP on a graph kernel (WL,
 // edge or GCN, the same models as NASBOWL), and at each step the
 // candidate of lowest μ − 2σ among 3000 drawn by hybrid sampling: each
 // uniform with probability 0.25, else the best cell so far with one edge's
@@ -50,7 +51,7 @@ func (*GraphLCB) CheckSpace(sp *space.Space) error {
 
 // Designing is true while the 10 uniform cells are proposed.
 func (*GraphLCB) Designing(h *sampler.History) bool {
-	return sampler.InDesign(len(h.Observed), len(h.Pending), nasbowlInit)
+	return bo.InDesign(len(h.Observed), len(h.Pending), nasbowlInit)
 }
 
 func (g *GraphLCB) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
@@ -58,7 +59,7 @@ func (g *GraphLCB) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand
 	if err != nil {
 		return nil, err
 	}
-	seen := sampler.Seen(h)
+	seen := bo.Seen(h)
 	if g.Designing(h) {
 		return randomCells(h, c, seen, 1, rng)[0], nil
 	}
@@ -86,7 +87,7 @@ func (g *GraphLCB) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand
 // (24 on NB201), so most of those draws repeat and the pool is mostly
 // uniform.
 func hybridPool(h *sampler.History, c cell, seen map[string]bool, rng *rand.Rand) [][]float64 {
-	incumbent := h.Observed[sampler.BestIndex(h.Observed)].X
+	incumbent := h.Observed[bo.BestIndex(h.Observed)].X
 	near := h.Space.Neighbours(incumbent)
 	in := map[string]bool{}
 	var out [][]float64

@@ -6,11 +6,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
 // LocalSearch is local search as the NAS baseline of White et al. (2020)
-// runs it [nas-graph-sampler.md §8; thesis 001 Table 5.1]: from a random
+// runs it [nas-graph-bo.md §8; thesis 001 Table 5.1]: from a random
 // configuration, evaluate its untried neighbours (one parameter changed:
 // Space.Neighbours) in random order, move to the first that is better,
 // and at a local optimum, where every neighbour has been tried, restart
@@ -41,7 +42,7 @@ func (LocalSearch) Designing(h *sampler.History) bool { return len(h.Observed) =
 
 func (l LocalSearch) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	if l.Designing(h) {
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
 	sp := h.Space
 	cur := h.Observed[0]
@@ -54,7 +55,7 @@ func (l LocalSearch) Suggest(_ context.Context, h *sampler.History, rng *rand.Ra
 			cur, near = o, neighbourKeys(sp, o.X)
 		}
 	}
-	seen := sampler.Seen(h)
+	seen := bo.Seen(h)
 	var open [][]float64
 	for _, v := range sp.Neighbours(cur.X) {
 		if !seen[sp.Key(v)] {
@@ -62,7 +63,7 @@ func (l LocalSearch) Suggest(_ context.Context, h *sampler.History, rng *rand.Ra
 		}
 	}
 	if len(open) == 0 { // a local optimum: restart
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
 	return open[rng.IntN(len(open))], nil
 }

@@ -16,10 +16,11 @@ import (
 	"github.com/boaopt/boa/graph"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
-// NAS-BOWL's defaults [000 App. B.3, §7.5.4; nas-graph-sampler.md §4–6].
+// NAS-BOWL's defaults [000 App. B.3, §7.5.4; nas-graph-bo.md §4–6].
 const (
 	nasbowlInit     = 10   // random initial architectures: "we always use 10"
 	nasbowlPool     = 200  // P, following BANANAS
@@ -29,7 +30,7 @@ const (
 	nasbowlKappa    = 2.22 // UCB ablation: β of the reference code at t = 1 (spec §5.1 Decision)
 )
 
-// The graph kernels of NASBOWL.Kernel [nas-graph-sampler.md §3].
+// The graph kernels of NASBOWL.Kernel [nas-graph-bo.md §3].
 const (
 	GraphKernelWL   = ""     // Weisfeiler–Lehman, NAS-BOWL's [000 Eq. 7.5]
 	GraphKernelEdge = "edge" // counts of edge labels, normalised [001 §3.3, Eq. 3.3]
@@ -42,7 +43,7 @@ var nasbowlNoiseBound = kernel.Bound{Lo: 1e-5, Hi: 1e-2}
 
 // NASBOWL is NAS-BOWL, Bayesian optimisation for neural architecture
 // search with a GP on the Weisfeiler–Lehman kernel of the architectures'
-// graphs [000 ch. 7, Alg. 11; 003; nas-graph-sampler.md §6]. It works on
+// graphs [000 ch. 7, Alg. 11; 003; nas-graph-bo.md §6]. It works on
 // spaces that encode a cell (cellOf: an edge_j_i operation per edge, as
 // NAS-Bench-201's six edges).
 //
@@ -87,7 +88,7 @@ func (n *NASBOWL) CheckSpace(sp *space.Space) error {
 
 // Designing is true while the initial random architectures are proposed.
 func (n *NASBOWL) Designing(h *sampler.History) bool {
-	return sampler.InDesign(len(h.Observed), len(h.Pending), cmp.Or(n.InitPoints, nasbowlInit))
+	return bo.InDesign(len(h.Observed), len(h.Pending), cmp.Or(n.InitPoints, nasbowlInit))
 }
 
 func (n *NASBOWL) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
@@ -107,7 +108,7 @@ func (n *NASBOWL) SuggestBatch(ctx context.Context, h *sampler.History, b int, r
 	if err != nil {
 		return nil, err
 	}
-	seen := sampler.Seen(h)
+	seen := bo.Seen(h)
 	if n.Designing(h) {
 		return randomCells(h, c, seen, b, rng), nil
 	}
@@ -168,7 +169,7 @@ func randomCells(h *sampler.History, c cell, seen map[string]bool, b int, rng *r
 	out := make([][]float64, 0, b)
 	for len(out) < b {
 		u := c.random(rng)
-		for range sampler.MaxFreshTries {
+		for range bo.MaxFreshTries {
 			if _, err := c.graph(u); err == nil && !seen[h.Space.Key(u)] {
 				break
 			}
@@ -212,7 +213,7 @@ func (n *NASBOWL) pool(h *sampler.History, c cell, seen map[string]bool, rng *ra
 			}
 		}
 	}
-	for tries := 0; len(out) < size && tries < sampler.MaxFreshTries*size/10; tries++ {
+	for tries := 0; len(out) < size && tries < bo.MaxFreshTries*size/10; tries++ {
 		add(c.random(rng))
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"github.com/boaopt/boa/bench/nas"
 	"github.com/boaopt/boa/graph"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/sampler/random"
 	"github.com/boaopt/boa/space"
@@ -82,7 +83,7 @@ func TestNASBOWLCheckSpace(t *testing.T) {
 		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y + 0.01*rng.Float64()})
 		h.Trials++
 	}
-	if best := sampler.BestValue(h.Observed); best > 0 {
+	if best := bo.BestValue(h.Observed); best > 0 {
 		t.Errorf("best %v after 30 on the 5-node cell, want ≤ 0 (five or more sep_conv)", best)
 	}
 }
@@ -114,7 +115,7 @@ func TestNASBOWLBatch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		seen := sampler.Seen(h)
+		seen := bo.Seen(h)
 		if len(us) != 5 {
 			t.Fatalf("%s: %d points for a batch of 5", name, len(us))
 		}
@@ -148,7 +149,7 @@ func runNAS(t *testing.T, s sampler.Sampler, seed uint64, budget, b int) float64
 			h.Trials++
 		}
 	}
-	return sampler.BestValue(h.Observed)
+	return bo.BestValue(h.Observed)
 }
 
 // TestNASBOWLFindsGoodCells: on the synthetic oracle, NAS-BOWL (b = 5)
@@ -184,7 +185,7 @@ func TestEvolution(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sampler.Seen(h)[h.Space.Key(u)] {
+		if bo.Seen(h)[h.Space.Key(u)] {
 			t.Fatalf("%v was tried already", h.Space.Decode(u))
 		}
 		near := slices.ContainsFunc(pop, func(o sampler.Observation) bool {
@@ -276,7 +277,7 @@ func TestNASBOWLOddHistories(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			for _, u := range us {
-				if sampler.Seen(ch)[sp.Key(u)] {
+				if bo.Seen(ch)[sp.Key(u)] {
 					t.Errorf("%s proposed %v, tried already", name, sp.Decode(u))
 				}
 				if _, err := c.graph(u); err != nil {
@@ -302,7 +303,7 @@ func TestLocalSearch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sampler.Seen(h)[sp.Key(u)] {
+		if bo.Seen(h)[sp.Key(u)] {
 			t.Fatalf("%v proposed again", sp.Decode(u))
 		}
 		if len(h.Observed) > 0 && !slices.ContainsFunc(h.Observed, func(o sampler.Observation) bool { return neighbourKeys(sp, o.X)[sp.Key(u)] }) {
@@ -311,7 +312,7 @@ func TestLocalSearch(t *testing.T) {
 		y, _ := p.Evaluate(sp.Decode(u), noise)
 		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
 	}
-	best := sampler.BestValue(h.Observed)
+	best := bo.BestValue(h.Observed)
 	t.Logf("best %.3f after 120 (optimum 3.5), %d restarts", best, restarts)
 	if best > 4 || restarts == 0 {
 		t.Errorf("best %v, %d restarts: want ≤ 4 and at least one restart (24 neighbours per cell)", best, restarts)
@@ -328,8 +329,8 @@ func TestLocalSearch(t *testing.T) {
 func TestGraphLCB(t *testing.T) {
 	h := synthHistory(20, 6)
 	c, _ := cellOf(h.Space)
-	pool := hybridPool(h, c, sampler.Seen(h), rand.New(rand.NewPCG(1, 1)))
-	near := neighbourKeys(h.Space, h.Observed[sampler.BestIndex(h.Observed)].X)
+	pool := hybridPool(h, c, bo.Seen(h), rand.New(rand.NewPCG(1, 1)))
+	near := neighbourKeys(h.Space, h.Observed[bo.BestIndex(h.Observed)].X)
 	nearIn := 0
 	for _, u := range pool {
 		if near[h.Space.Key(u)] {

@@ -3,7 +3,7 @@ package nasbowl
 // Reproduction of seed 000 §7.5.1 (Table 7.1, Fig. 7.5) for the GP on the
 // WL kernel: Spearman rank correlation between predicted and true
 // validation accuracy of NAS-Bench-201 cells, 50 random training and 400
-// validation architectures, 20 repeats (nas-graph-sampler.md §9.1). It reads
+// validation architectures, 20 repeats (nas-graph-bo.md §9.1). It reads
 // ../shared/data/nb201 and skips without it:
 //
 //	go test ./sampler -run TestReproNB201Regression -v

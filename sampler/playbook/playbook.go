@@ -14,6 +14,7 @@ import (
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/gpbo"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -101,7 +102,7 @@ func (p *Playbook) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ra
 		return nil, err
 	}
 	if p.Designing(h) {
-		return sampler.FreshDesignPoint(h, sampler.SobolPoint(h, h.Trials, p.logger()), rng), nil
+		return bo.FreshDesignPoint(h, bo.SobolPoint(h, h.Trials, p.logger()), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -109,12 +110,12 @@ func (p *Playbook) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ra
 	model, af, err := p.penalised(h, rng)
 	if err != nil {
 		p.logger().Warn("playbook: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
-	u, err := sampler.MaximizeAcquisition(h.Space, model, af, h, p.Model.Candidates, rng)
+	u, err := bo.MaximizeAcquisition(h.Space, model, af, h, p.Model.Candidates, rng)
 	if err != nil {
 		p.logger().Warn("playbook: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
 	return u, nil
 }
@@ -142,7 +143,7 @@ func (p *Playbook) penalised(h *sampler.History, rng *rand.Rand) (standardised, 
 	if err != nil {
 		return standardised{}, nil, err
 	}
-	believed, _ := sampler.Believe(h.Space, fitted, slices.Concat(h.Failed, h.Pruned))
+	believed, _ := bo.Believe(h.Space, fitted, slices.Concat(h.Failed, h.Pruned))
 	model := newStandardised(believed)
 	return model, p.acquisition(h.Space, model, h, rng), nil
 }
@@ -155,7 +156,7 @@ func (p *Playbook) acquisition(sp *space.Space, model standardised, h *sampler.H
 	if strings.EqualFold(p.Positivity, "offset") {
 		af.Positivity = acq.Offset{Min: minOnRandomPoints(sp, model, base, rng)}
 	}
-	best := model.toStandard(sampler.BestValue(h.Observed))
+	best := model.toStandard(bo.BestValue(h.Observed))
 	nf := sp.NumFeatures()
 	lengths := lengthscales(model.GP, nf)
 	local := p.Local && lengths != nil

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 )
 
 // Uniform samples every parameter independently and uniformly in its encoded
@@ -32,7 +33,7 @@ func (Sobol) Name() string { return "sobol" }
 func (Sobol) Designing(*sampler.History) bool { return true }
 
 func (Sobol) Suggest(_ context.Context, h *sampler.History, _ *rand.Rand) ([]float64, error) {
-	return sampler.SobolPoint(h, h.Trials, slog.Default()), nil
+	return bo.SobolPoint(h, h.Trials, slog.Default()), nil
 }
 
 // Untried is random search without repeats: a uniform random point
@@ -46,7 +47,7 @@ func (Untried) Name() string { return "rs" }
 func (Untried) Designing(*sampler.History) bool { return true }
 
 func (Untried) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
-	return sampler.UntriedPoint(h, rng), nil
+	return bo.UntriedPoint(h, rng), nil
 }
 
 func init() {

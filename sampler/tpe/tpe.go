@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -50,7 +51,7 @@ func (t *TPE) Name() string { return "tpe" }
 // been pruned (Optuna's n_startup_trials counts both), so that the next
 // suggestion is a uniform random point.
 func (t *TPE) Designing(h *sampler.History) bool {
-	return len(h.Observed)+len(h.Pruned) < sampler.OrDefault(t.Startup, 10)
+	return len(h.Observed)+len(h.Pruned) < bo.OrDefault(t.Startup, 10)
 }
 
 // Suggest draws Candidates values of each parameter from its l and takes
@@ -63,11 +64,11 @@ func (t *TPE) Designing(h *sampler.History) bool {
 // configurations").
 func (t *TPE) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	if t.Designing(h) {
-		return sampler.UntriedPoint(h, rng), nil
+		return bo.UntriedPoint(h, rng), nil
 	}
 	sp := h.Space
 	good, bad := t.split(h)
-	d, nc := sp.Len(), sampler.OrDefault(t.Candidates, 24)
+	d, nc := sp.Len(), bo.OrDefault(t.Candidates, 24)
 	draws := make([][]float64, nc) // draws[j]: joint candidate j
 	for j := range draws {
 		draws[j] = make([]float64, d)
@@ -93,7 +94,7 @@ func (t *TPE) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]
 		}
 		best[i] = draws[top][i]
 	}
-	seen := sampler.Seen(h)
+	seen := bo.Seen(h)
 	sp.Round(best)
 	if !seen[sp.Key(best)] {
 		return best, nil
@@ -123,7 +124,7 @@ func bestUntried(h *sampler.History, draws, score [][]float64, seen map[string]b
 		}
 	}
 	if pick == nil {
-		return sampler.UntriedPoint(h, rng)
+		return bo.UntriedPoint(h, rng)
 	}
 	return pick
 }
@@ -244,7 +245,7 @@ func newCategoricalParzen(choices int, xs []float64) *parzen {
 		count[k] = 1
 	}
 	for _, x := range xs {
-		count[sampler.Level(x, choices)]++
+		count[bo.Level(x, choices)]++
 	}
 	sum := floats.Sum(count)
 	p := &parzen{logp: make([]float64, choices)}
@@ -257,7 +258,7 @@ func newCategoricalParzen(choices int, xs []float64) *parzen {
 // logPDF returns the log density (log probability of the choice) at x.
 func (p *parzen) logPDF(x float64) float64 {
 	if p.logp != nil {
-		return p.logp[sampler.Level(x, len(p.logp))]
+		return p.logp[bo.Level(x, len(p.logp))]
 	}
 	terms := make([]float64, len(p.mu))
 	for k, m := range p.mu {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/sampler/random"
 	"github.com/boaopt/boa/space"
@@ -81,8 +82,8 @@ func TestParzenIsADensityAndSamplesFollowIt(t *testing.T) {
 	counts := make([]float64, 3)
 	for range draws {
 		x := c.sample(rng)
-		counts[sampler.Level(x, 3)]++
-		if x != (float64(sampler.Level(x, 3))+0.5)/3 {
+		counts[bo.Level(x, 3)]++
+		if x != (float64(bo.Level(x, 3))+0.5)/3 {
 			t.Fatalf("draw %g is not a choice's code", x)
 		}
 	}

@@ -1,4 +1,4 @@
-package sampler
+package bo
 
 import (
 	"log/slog"
@@ -6,12 +6,13 @@ import (
 	"math/rand/v2"
 
 	"github.com/boaopt/boa/qmc"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
 // SobolPoint returns point i of the study's scrambled Sobol sequence,
 // rounded to legal values.
-func SobolPoint(h *History, i int, log *slog.Logger) []float64 {
+func SobolPoint(h *sampler.History, i int, log *slog.Logger) []float64 {
 	s := qmc.NewSobol(h.Space.Len(), rand.New(rand.NewPCG(h.Seed, 0x50b01)))
 	if s.Fallback() && i == 0 {
 		// Spec §6.2: beyond the direction-number table, uniform draws and
@@ -30,7 +31,7 @@ func SobolPoint(h *History, i int, log *slog.Logger) []float64 {
 // pruned); then an untried uniform random point (untried). On a small
 // discrete space a design drawn without looking at the history would spend
 // trials on repeats; on any other it returns u, so the design is unchanged.
-func FreshDesignPoint(h *History, u []float64, rng *rand.Rand) []float64 {
+func FreshDesignPoint(h *sampler.History, u []float64, rng *rand.Rand) []float64 {
 	return Untried(h.Space, Seen(h), u, rng)
 }
 
@@ -51,7 +52,7 @@ func Untried(sp *space.Space, seen map[string]bool, u []float64, rng *rand.Rand)
 // UntriedPoint is FreshDesignPoint of a uniform random point: the uniform
 // designs, and the fallback of the model-based samplers when their
 // surrogate or its optimiser fails.
-func UntriedPoint(h *History, rng *rand.Rand) []float64 {
+func UntriedPoint(h *sampler.History, rng *rand.Rand) []float64 {
 	return FreshDesignPoint(h, h.Space.Sample(rng), rng)
 }
 
@@ -82,11 +83,11 @@ func InDesign(completed, pending, n int) bool {
 // or an enqueued one, by its recorded origin. When none is recorded it
 // returns inDesign, whether o's position in the history is that of a
 // design point in a sequential study (among the design's first n).
-func ModelFree(o Observation, inDesign bool) bool {
+func ModelFree(o sampler.Observation, inDesign bool) bool {
 	switch o.Origin {
-	case OriginDesign, OriginUser:
+	case sampler.OriginDesign, sampler.OriginUser:
 		return true
-	case OriginModel:
+	case sampler.OriginModel:
 		return false
 	}
 	return inDesign
@@ -95,7 +96,7 @@ func ModelFree(o Observation, inDesign bool) bool {
 // seen returns the keys (Space.Key) of the configurations tried so far:
 // evaluated, running, failed or pruned. The model-based samplers never
 // propose them again while there are others.
-func Seen(h *History) map[string]bool {
+func Seen(h *sampler.History) map[string]bool {
 	without := h.WithoutValue()
 	seen := make(map[string]bool, len(h.Observed)+len(without))
 	for _, o := range h.Observed {

@@ -1,4 +1,4 @@
-package sampler
+package bo
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/opt"
 	"github.com/boaopt/boa/qmc"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
@@ -16,7 +17,7 @@ import (
 // numeric discrete coordinates are refined by gradient steps (the latter
 // relaxed, then rounded); categoricals move by local search; small
 // discrete spaces are enumerated exactly.
-func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function, h *History, candidates int, rng *rand.Rand) ([]float64, error) {
+func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function, h *sampler.History, candidates int, rng *rand.Rand) ([]float64, error) {
 	objective, free := AcqObjective(sp, model, af)
 	continuous := false
 	for _, p := range sp.Params() {
@@ -99,7 +100,7 @@ func AcqBatch(model acq.BatchModel, af acq.Function, features func(u, dst []floa
 // since near a narrow optimum the raw candidates rarely land close enough
 // to it (without it, playbook-h's median regret on Ackley-5 with 4
 // workers was 3.01 instead of 2.48; docs/playbook.md).
-func Incumbent(h *History) []float64 {
+func Incumbent(h *sampler.History) []float64 {
 	if i := BestIndex(h.Observed); i >= 0 {
 		return h.Observed[i].X
 	}
@@ -107,7 +108,7 @@ func Incumbent(h *History) []float64 {
 }
 
 // BestValue is the smallest Y of obs, +Inf with none.
-func BestValue(obs []Observation) float64 {
+func BestValue(obs []sampler.Observation) float64 {
 	if i := BestIndex(obs); i >= 0 {
 		return obs[i].Y
 	}
@@ -140,7 +141,7 @@ func cycleCombos(sp *space.Space, combos [][]float64) func(int, *rand.Rand) [][]
 }
 
 // BestIndex returns the index of the smallest finite Y, or −1.
-func BestIndex(obs []Observation) int {
+func BestIndex(obs []sampler.Observation) int {
 	best, idx := math.Inf(1), -1
 	for i, o := range obs {
 		if o.Y < best {

@@ -1,10 +1,11 @@
-package sampler
+package bo
 
 import (
 	"math"
 	"slices"
 
 	"github.com/boaopt/boa/gp"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )
 
@@ -42,7 +43,7 @@ func BelieveAll(m *gp.GP, F [][]float64) (*gp.GP, float64) {
 
 // Lie adds every pending point of h to the model at the best observed
 // value (the constant liar, cl-min).
-func Lie(sp *space.Space, m *gp.GP, h *History) *gp.GP {
+func Lie(sp *space.Space, m *gp.GP, h *sampler.History) *gp.GP {
 	if len(h.Pending) == 0 {
 		return m
 	}

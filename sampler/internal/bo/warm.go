@@ -1,4 +1,4 @@
-package sampler
+package bo
 
 import (
 	"hash/fnv"
@@ -23,7 +23,7 @@ type WarmStart struct {
 	fits int    // how many fits were stored, for tests
 }
 
-// get returns a copy of the stored values if they belong to key and there
+// Get returns a copy of the stored values if they belong to key and there
 // are n of them, else nil.
 func (w *WarmStart) Get(key string, n int) []float64 {
 	w.mu.Lock()
@@ -34,7 +34,7 @@ func (w *WarmStart) Get(key string, n int) []float64 {
 	return slices.Clone(w.p)
 }
 
-// fittedTo returns a copy of the stored values if they were fitted to
+// FittedTo returns a copy of the stored values if they were fitted to
 // the data of fingerprint data, with key and n values, else nil. A fit to
 // the same data again is wasted: the points of a batch asked one by one
 // (study.AskBatch), or an ask after a trial that failed, see the same
@@ -48,7 +48,7 @@ func (w *WarmStart) FittedTo(key string, n int, data uint64) []float64 {
 	return slices.Clone(w.p)
 }
 
-// reuse returns the GP on (X, y) with kernel k and prior mean mean at the
+// Reuse returns the GP on (X, y) with kernel k and prior mean mean at the
 // stored values when they were fitted to this very data, or,
 // betweenRefits, at the last fitted values whatever their data; nil when
 // neither applies or the values no longer factorise, and the caller fits.
@@ -79,7 +79,7 @@ func (w *WarmStart) Fits() int {
 	return w.fits
 }
 
-// set stores the values p fitted for key to the data of fingerprint data.
+// Set stores the values p fitted for key to the data of fingerprint data.
 func (w *WarmStart) Set(key string, p []float64, data uint64) {
 	w.mu.Lock()
 	w.key, w.p, w.data = key, p, data
