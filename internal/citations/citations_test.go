@@ -161,6 +161,11 @@ func (c comment) line(off int) int {
 	return c.lines[strings.Count(c.text[:off], "\n")]
 }
 
+// lineText returns the line of c.text that holds a byte offset, trimmed.
+func (c comment) lineText(off int) string {
+	return strings.TrimSpace(strings.Split(c.text, "\n")[strings.Count(c.text[:off], "\n")])
+}
+
 // comments returns the comment groups of a Go file: consecutive // lines
 // are one group, as are the lines of a /* */ comment.
 func comments(src []byte) []comment {
@@ -306,8 +311,8 @@ func TestRepositoryCitations(t *testing.T) {
 			}
 			for _, cit := range Extract(c.text) {
 				if p := refs.Check(cit, docs); p != "" {
-					t.Errorf("%s:%d: %s (in %q); decode it in docs/references.md or fix the comment",
-						filepath.ToSlash(rel), c.line(cit.Offset), p, strings.Join(strings.Fields(cit.Text), " "))
+					t.Errorf("%s:%d: %s, in %q; decode it in docs/references.md or fix the comment",
+						filepath.ToSlash(rel), c.line(cit.Offset), p, c.lineText(cit.Offset))
 					continue
 				}
 				kind := cit.Kind
