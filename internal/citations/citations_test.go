@@ -161,6 +161,10 @@ func (c comment) line(off int) int {
 	return c.lines[strings.Count(c.text[:off], "\n")]
 }
 
+// parent returns the directory above a slash-separated directory, "." at
+// the top.
+func parent(dir string) string { return filepath.ToSlash(filepath.Dir(dir)) }
+
 // lineText returns the line of c.text that holds a byte offset, trimmed.
 func (c comment) lineText(off int) string {
 	return strings.TrimSpace(strings.Split(c.text, "\n")[strings.Count(c.text[:off], "\n")])
@@ -274,9 +278,12 @@ func TestRepositoryCitations(t *testing.T) {
 
 	used := map[string]int{}
 	files := 0
-	// For a bare "spec §N" the package documentation must name the spec.
-	bare := map[string]string{}    // directory → where a bare "spec §N" is
-	namesSpec := map[string]bool{} // directory → its package doc names a spec
+	// A bare "spec §N" needs a spec named in its package's comments or in
+	// the documentation of an enclosing package (sampler/doc.go for a
+	// sub-package of sampler).
+	bare := map[string]string{}   // directory → where a bare "spec §N" is
+	docSpec := map[string]bool{}  // directory → its package doc names a spec
+	someSpec := map[string]bool{} // directory → a comment names a spec
 	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -301,7 +308,7 @@ func TestRepositoryCitations(t *testing.T) {
 		if f, err := parser.ParseFile(fset, path, src, parser.PackageClauseOnly|parser.ParseComments); err == nil && f.Doc != nil {
 			for _, cit := range Extract(f.Doc.Text()) {
 				if cit.Kind == Spec && refs.keys[Spec][cit.Key] {
-					namesSpec[dir] = true
+					docSpec[dir] = true
 				}
 			}
 		}
@@ -310,6 +317,9 @@ func TestRepositoryCitations(t *testing.T) {
 				bare[dir] = fmt.Sprintf("%s:%d", filepath.ToSlash(rel), c.line(off))
 			}
 			for _, cit := range Extract(c.text) {
+				if cit.Kind == Spec && refs.keys[Spec][cit.Key] {
+					someSpec[dir] = true
+				}
 				if p := refs.Check(cit, docs); p != "" {
 					t.Errorf("%s:%d: %s, in %q; decode it in docs/references.md or fix the comment",
 						filepath.ToSlash(rel), c.line(cit.Offset), p, c.lineText(cit.Offset))
@@ -333,8 +343,12 @@ func TestRepositoryCitations(t *testing.T) {
 		t.Fatal("no Go files found under", root)
 	}
 	for dir, where := range bare {
-		if !namesSpec[dir] {
-			t.Errorf("%s: \"spec §N\" names no spec, and the package documentation of %s names none either; name it (spec <name> §N) or cite it in the package comment", where, dir)
+		named := someSpec[dir]
+		for d := parent(dir); !named && d != "."; d = parent(d) {
+			named = docSpec[d]
+		}
+		if !named {
+			t.Errorf("%s: \"spec §N\" names no spec, and neither does any comment of %s nor an enclosing package's documentation; write spec <name> §N, or name the spec in the package comment", where, dir)
 		}
 	}
 	if testing.Verbose() {

@@ -42,9 +42,10 @@
 //     the year; a citation without a year matches any paper of that first
 //     author.
 //
-// A "spec §N" that names no spec means the spec the package documentation
-// names; the test fails when a package uses one and its documentation names
-// no spec.
+// A "spec §N" that names no spec means a spec the package names, in its
+// documentation or its other comments, or one the documentation of an
+// enclosing package names (sampler's for sampler/cocabo); the test fails
+// when there is none.
 //
 // docs/references.md defines the keys: every backticked word in the first
 // cell of a table row, of the kind named by the level-2 heading above the
