@@ -28,4 +28,8 @@
 // exclusion radii come from a Lipschitz constant of the objective that
 // Lipschitz estimates from the posterior mean's largest slope
 // [000 Ch. 4; 002 Ch. 4].
+//
+// "spec §N" in this package is a section of spec gp-and-acquisitions (§4,
+// acquisition functions), or, for Penalty and Lipschitz, of spec
+// async-batch-playbook (§3 penalisers, §4 Lipschitz constants).
 package acq

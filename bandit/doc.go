@@ -20,11 +20,14 @@
 // Numerics: weights are stored as logarithms and exponentiated only after the
 // largest log-weight is subtracted, so long runs never overflow.
 //
-// Rewards must lie in [0, 1]; callers normalise them (spec §4.1). An
+// Rewards must lie in [0, 1]; callers normalise them (mixed spec §4.1). An
 // out-of-range reward, an arm index out of range or mismatched slice lengths
 // are programmer errors and panic. The agents are not safe for concurrent use.
 //
 // The classical stochastic bandits of [002 §2.4] (greedy, ε-first, ε-greedy,
 // UCB1) are provided as MeanBandit for completeness and tests; CoCaBO does not
 // use them because its rewards are non-stationary [000 §5.4.1].
+//
+// "spec §N" in this package is a section of spec mixed-cocabo-casmopolitan
+// (§2 bandits).
 package bandit

@@ -15,12 +15,10 @@ const (
 	// Undirected aggregates in- and out-neighbours, the zero value and
 	// NAS-BOWL's default in boa. Deviation from spec §2's Decision (out-
 	// neighbours, as the reference code reads its directed graphs): on
-	// NAS-Bench-201, WL on out-neighbours predicts worse than the VH
-	// kernel (Spearman 0.818 against 0.858, 50 training cells) and its
-	// likelihood picks H = 4 in 10 of 20 repeats, where undirected WL
-	// predicts better than VH (0.864) and picks H ∈ {1, 2} in 20 of 20,
-	// as seed 000 Fig. 7.5 reports; search results are the same
-	// (docs/nasbowl.md).
+	// NAS-Bench-201 undirected WL predicts better than the VH kernel and
+	// its likelihood picks H ∈ {1, 2}, as seed 000 Fig. 7.5 reports, where
+	// WL on out-neighbours does neither; search results are the same
+	// (docs/nasbowl.md, "Where boa departs from the spec").
 	Undirected Neighbourhood = iota
 	// Successors (out-neighbours): WL on the directed graph, whose
 	// direction "is highly important" [000 §7.3.1].

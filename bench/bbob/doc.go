@@ -3,7 +3,8 @@
 // Benchmarking 2009: Noiseless Functions Definitions", INRIA RR-6829) with
 // COCO's legacy instance generation, so that a (function, instance,
 // dimension) triple gives the same optimum location x_opt, rotations and
-// optimal value f_opt as COCO and IOHprofiler/IOHexperimenter [spec §8.1a].
+// optimal value f_opt as COCO and IOHprofiler/IOHexperimenter
+// [spec gp-and-acquisitions §8.1a].
 //
 // An instance is fully determined by the legacy BBOB 2009 generators: a
 // Park–Miller uniform stream with a 32-entry shuffle table and Box–Muller

@@ -9,7 +9,8 @@
 // which the seed theses point to [000 §4.6.1 fn. 3, App. A.3]; Branin,
 // Eggholder, Ackley and Michalewicz are also written out in [002 Table 3.1].
 // The output-scaled variants ackley_small (÷20) and eggholder_small (÷100)
-// are the ones the PLAyBOOK tables are comparable with [000 §4.6.1; spec §8.2].
+// are the ones the PLAyBOOK tables are comparable with [000 §4.6.1;
+// spec gp-and-acquisitions §8.2], the spec whose sections "spec §N" cites here.
 //
 // Known minimisers are stored to full float64 precision (refined by Newton
 // iterations, or exact where the optimum has a closed form), so Regret at a
