@@ -1,37 +1,42 @@
-// Package sampler holds the strategies that propose the next trial of a
-// study, behind one small interface (Sampler):
+// Package sampler is the contract between a study and the strategies that
+// propose its trials: a Sampler suggests the next point from the History
+// (the completed, running, failed and pruned trials), in the unit cube of
+// the study's space. Optional interfaces add what some samplers can do:
+// BatchSampler (a synchronous batch chosen jointly), Designer (which
+// suggestions are model-free design points, recorded as each trial's
+// Origin), SpaceChecker (refuse a space at creation) and Chooser (hand the
+// suggestion to another sampler). Register makes a sampler available by
+// name to study files, boa run, the server and stored studies; a user's
+// own sampler registers the same way (examples/custom-sampler).
 //
-//   - random, sobol: uniform and scrambled-Sobol search;
-//   - gpbo: GP-based Bayesian optimisation (seed 000 §2.1–2.2, seed 002
-//     §2.1–2.3): a Matérn-5/2 ARD GP on standardised targets, log-EI
-//     maximised by sample-then-refine, Kriging Believer for pending trials
-//     (spec gp-and-acquisitions §1–6); categoricals one-hot;
-//   - onehot-gp: the one-hot GP baseline of the mixed-space papers (gpbo's
-//     model, UCB κ = 2, optimised in the relaxed one-hot space and rounded;
-//     mixed spec §4.4);
-//   - cocabo (-0, -0.5, -1, -auto): CoCaBO, one EXP3 agent per categorical
-//     variable and a GP on the mixture kernel over the continuous part
-//     (seed 000 §5.2–5.5, Algs. 5–6; seed 002 ch. 5), with a batch mode;
-//   - casmopolitan: trust regions in Hamming distance and in the box, local
-//     search, guided restarts (seed 000 §5.6, Alg. 7);
-//   - tpe: the tree-structured Parzen estimator (seed 004 §4.1.3, Eq. 4.18;
-//     spec constrained-autotinyml §6), the cheap model of Optuna and
-//     Hyperopt, for budgets beyond a GP's reach;
-//   - playbook (-l, -h, -ll, -hl): PLAyBOOK, asynchronous batch BO that
-//     penalises the acquisition around running trials instead of
-//     fantasising them (seed 000 ch. 4, seed 002 ch. 4; spec
-//     async-batch-playbook); its baselines are kb, gpbo with UCB κ = 2 and
-//     Kriging Believer, cl-min, the same with the constant liar, and ts,
-//     Thompson sampling that leaves running trials out;
-//   - nasbowl (-r, -ucb, -vh, -edge, -gcn): NAS-BOWL, architecture search
-//     with a GP on the Weisfeiler–Lehman kernel of the cells' graphs, EI
-//     over a pool of mutated cells (seed 000 ch. 7, seed 003; spec
-//     nas-graph-bo), and its motif scores (Motifs); -edge and -gcn swap
-//     in the kernels of thesis 001; its baselines are 001-bo-*, thesis
-//     001's own search (GraphLCB), re, regularised evolution, rs, random
-//     search without repeats, and ls, local search;
-//   - auto: chooses among gpbo, cocabo and casmopolitan by the space
-//     (auto.go).
+// The families, one package each (import sampler/all to register them all):
+//
+//	sampler/random        random, sobol, rs: uniform, scrambled-Sobol and
+//	                      repeat-free random search
+//	sampler/gpbo          gpbo, its PLAyBOOK baselines kb, cl-min and ts, and
+//	                      onehot-gp: GP-BO with an exact GP [000 §2.1–2.3;
+//	                      spec gp-and-acquisitions]
+//	sampler/playbook      playbook (-l, -h, -ll, -hl): asynchronous batches by
+//	                      penalising the acquisition around running trials
+//	                      [000 ch. 4; spec async-batch-playbook]
+//	sampler/tpe           tpe: the tree-structured Parzen estimator
+//	                      [004 §4.1.3; spec constrained-autotinyml §6]
+//	sampler/cocabo        cocabo (-0, -0.5, -1, -auto): EXP3 agents for the
+//	                      categories, a GP for the rest [000 §5.2–5.5;
+//	                      spec mixed-cocabo-casmopolitan]
+//	sampler/casmopolitan  casmopolitan: trust regions in Hamming distance and
+//	                      in the box [000 §5.6; spec mixed-cocabo-casmopolitan]
+//	sampler/nasbowl       nasbowl (-r, -ucb, -vh, -edge, -gcn): architecture
+//	                      search with the WL kernel [000 ch. 7; spec
+//	                      nas-graph-bo]; its baselines graph-lcb-wl, -edge,
+//	                      -gcn (thesis 001's search, formerly 001-bo-*), re
+//	                      and ls
+//	sampler/auto          auto: chooses gpbo, cocabo or casmopolitan by the
+//	                      space and the budget
+//	sampler/all           imports every family, for their registration
+//	sampler/internal/bo   the BO toolkit the families share: design points,
+//	                      fantasies (Kriging Believer, constant liar),
+//	                      acquisition maximisation, warm starts
 //
 // Samplers are stateless between calls as far as correctness goes: every
 // Suggest recomputes what it needs from the History — the bandit weights of

@@ -25,7 +25,7 @@ type Observation struct {
 // CASMOPOLITAN know their design from their model's choices whatever
 // order the trials complete in: with asynchronous workers a design point
 // may complete after model points, and with many workers the design rule
-// (designing) proposes more than the design's n points, which a replay
+// (bo.InDesign) proposes more than the design's n points, which a replay
 // counting the first n completed trials took for bandit plays and
 // trust-region steps.
 type Origin string

@@ -278,7 +278,7 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 // EI saw a sure improvement right beside the pending point: over seeds
 // 1-10, 61 of gpbo's 70 later points and 47 of casmopolitan's lay within
 // 1e-6 of a pending one (many within 1e-9). With the fantasies counted in
-// the incumbent (FantasyIncumbent) none did, and the closest was 4.1e-5
+// the incumbent (bo.FantasyIncumbent) none did, and the closest was 4.1e-5
 // (gpbo) and 6.9e-5 (casmopolitan) away. Kriging Believer does not keep
 // them 1e-3 apart near the optimum (18 and 37 of 70 were closer): the
 // fitted noise keeps a fantasy from removing the variance around it

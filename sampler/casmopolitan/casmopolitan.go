@@ -116,7 +116,7 @@ func (c *Casmopolitan) logger() *slog.Logger {
 
 // Suggest proposes the next point. While the current epoch's completed
 // trials and the pending ones are fewer than InitPoints, or fewer than
-// half of them have completed (designing), it returns the next unused
+// half of them have completed (bo.InDesign), it returns the next unused
 // point of the epoch's design (uniform at the start, around the
 // guided-restart centre later); otherwise it fits the local GP to the
 // epoch's trials, fantasises the pending, failed and pruned ones at their
@@ -130,7 +130,7 @@ func (c *Casmopolitan) Suggest(ctx context.Context, h *sampler.History, rng *ran
 }
 
 // Designing reports whether the next suggestion is a point of the current
-// epoch's design (designing, on the epoch's trials as replayed).
+// epoch's design (bo.InDesign, on the epoch's trials as replayed).
 func (c *Casmopolitan) Designing(h *sampler.History) bool {
 	cs, err := newCasmoSpace(h.Space)
 	if err != nil {

@@ -100,14 +100,14 @@ func (c *Casmopolitan) transformY(y []float64) []float64 {
 // fitLocal fits the GP of the current epoch (the reference code resets
 // it at each restart) by gp.Fit with Restarts starts, warm-started from
 // the previous fit when the kernel has the same parameters, or reuses the
-// previous fit when it was to the same data (WarmStart.reuse).
+// previous fit when it was to the same data (bo.WarmStart.Reuse).
 //
 // The GP has a constant prior mean c fitted with the other
 // hyper-parameters (gpytorch's ConstantMean) [spec §5.6; reference code:
 // xingchenwan/Casmopolitan]: gp.MeanConstant profiles c out, so c needs
 // no warm start of its own.
 //
-// Long epochs get gpbo's deviation for speed (FullFit): the fit was 86 %
+// Long epochs get gpbo's deviation for speed (bo.FullFit): the fit was 86 %
 // of a suggestion at 300 trials on Ackley-53, 1.3 s; the papers' budgets
 // (150–200) stay below it (docs/casmopolitan.md, "Long epochs").
 func (c *Casmopolitan) fitLocal(cs *casmoSpace, X [][]float64, y []float64, rng *rand.Rand) (*gp.GP, error) {

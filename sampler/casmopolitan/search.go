@@ -47,7 +47,7 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.
 	// The incumbent is the best value inside the trust region (spec §5.5
 	// Decision): the epoch's best, which is the centre, on the GP's scale,
 	// or a fantasy below it, since Kriging Believer counts the fantasies
-	// as observations (fantasyIncumbent; 000 App. B.1, Alg. 17). Without
+	// as observations (bo.FantasyIncumbent; 000 App. B.1, Alg. 17). Without
 	// them EI peaked beside a pending point fantasised below the centre:
 	// 47 of 70 batch points lay within 1e-6 of a pending one
 	// (TestPendingPointsAreNotNearlyRepeated).

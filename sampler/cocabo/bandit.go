@@ -109,7 +109,7 @@ func replayEXP3(l *mixedLayout, obs []sampler.Observation, n0, budget int, overA
 // replayEXP3M rebuilds the batch agents, one EXP3.M per categorical
 // variable with b plays and γ_j = BatchGamma(N_j, b, budget) [002 Alg. 8;
 // mixed spec §4.3], by replaying the observations batch by batch. The
-// design points and the enqueued ones (ModelFree) only enter the reward
+// design points and the enqueued ones (bo.ModelFree) only enter the reward
 // statistics, and so do the other members of their batches. The rest are
 // grouped by the batch they were proposed in (Observation.Batch), so the
 // replay keeps to the real batches when a trial failed (it is not in obs)

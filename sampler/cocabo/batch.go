@@ -31,7 +31,7 @@ import (
 // categories is used, then a random unseen configuration; only when the
 // space has fewer than n unseen configurations left do the others repeat
 // tried ones, as Suggest does on an exhausted space (unseenPoint). While the
-// design is not complete (designing) it returns n uniform random points; for
+// design is not complete (bo.InDesign) it returns n uniform random points; for
 // a space without categorical parameters it runs gpbo n times with the
 // earlier picks as pending trials (Kriging Believer). The acquisition
 // positivity offset of the reference code is not needed: it changes no

@@ -243,7 +243,7 @@ func (c *CoCaBO) prepare(h *sampler.History) (*mixedLayout, error) {
 }
 
 // Designing reports whether the next suggestions are design points
-// (designing); for a space without categorical parameters, gpbo's rule.
+// (bo.InDesign); for a space without categorical parameters, gpbo's rule.
 func (c *CoCaBO) Designing(h *sampler.History) bool {
 	if l, err := newLayout(h.Space); err == nil && len(l.cat) == 0 {
 		return c.fallback().Designing(h)
@@ -257,9 +257,9 @@ func (c *CoCaBO) designing(h *sampler.History) bool {
 }
 
 // Suggest proposes the next point [000 Alg. 5]: an untried uniform random
-// point (FreshDesignPoint) while the completed and pending trials are
+// point (bo.FreshDesignPoint) while the completed and pending trials are
 // fewer than InitPoints, or fewer than half of them have completed
-// (designing); then h drawn from the agents rebuilt from the history, and
+// (bo.InDesign); then h drawn from the agents rebuilt from the history, and
 // x maximising UCB (κ = Kappa) on the mixture-kernel GP with h fixed,
 // pending, failed and pruned trials fantasised at their posterior mean
 // (Kriging Believer).

@@ -50,7 +50,7 @@ func (c *CoCaBO) kernel(l *mixedLayout) kernel.Kernel {
 // t = (len(obs) − InitPoints)/step is a multiple of RefitEvery or when
 // there is no usable cache; otherwise the cached values are reused
 // [000 §5.5; mixed spec §4.1], as they are when they were fitted to the
-// same data (WarmStart.reuse). step is 1 for Suggest and b for
+// same data (bo.WarmStart.Reuse). step is 1 for Suggest and b for
 // SuggestBatch, so that RefitEvery counts batches as the reference code
 // does.
 func (c *CoCaBO) model(l *mixedLayout, obs []sampler.Observation, step int, rng *rand.Rand) (*gp.GP, error) {

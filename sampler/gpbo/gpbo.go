@@ -100,7 +100,7 @@ func (g *GPBO) initPoints(sp *space.Space) int { return bo.OrDefault(g.InitPoint
 func (g *GPBO) Designing(h *sampler.History) bool { return len(h.Observed) < g.initPoints(h.Space) }
 
 // Suggest proposes the next point: a point of the Sobol initial design
-// (FreshDesignPoint) while fewer than InitPoints trials have completed,
+// (bo.FreshDesignPoint) while fewer than InitPoints trials have completed,
 // else the maximiser of the acquisition on the GP fitted to the completed
 // trials, with pending, failed and pruned trials fantasised at their
 // posterior mean (Kriging Believer, History.WithoutValue).
@@ -151,7 +151,7 @@ func (g *GPBO) logger() *slog.Logger {
 
 // Fit fits the GP to the completed trials, warm-started from the last fit,
 // or reuses the last fitted values: between refits (RefitEvery), and when
-// they were fitted to the same data (WarmStart.reuse).
+// they were fitted to the same data (bo.WarmStart.Reuse).
 func (g *GPBO) Fit(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) (*gp.GP, error) {
 	X := make([][]float64, len(obs))
 	y := make([]float64, len(obs))

@@ -52,7 +52,7 @@ func (o *OneHotGP) Designing(h *sampler.History) bool {
 	return len(h.Observed) < bo.OrDefault(o.InitPoints, onehotInit)
 }
 
-// Suggest proposes an untried uniform point (FreshDesignPoint) while fewer
+// Suggest proposes an untried uniform point (bo.FreshDesignPoint) while fewer
 // than InitPoints trials have completed, else the maximiser of the rounded
 // acquisition, with pending, failed and pruned trials fantasised at their
 // posterior mean (Kriging Believer).

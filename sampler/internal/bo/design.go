@@ -39,7 +39,7 @@ func FreshDesignPoint(h *sampler.History, u []float64, rng *rand.Rand) []float64
 // configuration.
 const MaxFreshTries = 1000
 
-// untried returns u unless its configuration is in seen; then the first of
+// Untried returns u unless its configuration is in seen; then the first of
 // up to MaxFreshTries uniform random draws that is not, or the last draw
 // when every one is (a space with fewer configurations than trials).
 func Untried(sp *space.Space, seen map[string]bool, u []float64, rng *rand.Rand) []float64 {
@@ -60,7 +60,7 @@ func UntriedPoint(h *sampler.History, rng *rand.Rand) []float64 {
 // gives it to the mixed samplers too.
 func DesignSize(sp *space.Space) int { return max(5, sp.Len()+1) }
 
-// designing reports whether CoCaBO or CASMOPOLITAN, whose designs have n
+// InDesign reports whether CoCaBO or CASMOPOLITAN, whose designs have n
 // points, should propose a design point, given the trials completed since
 // the design began and the pending ones: while they number fewer than n
 // together, and while fewer than half the design has completed, since the
@@ -93,7 +93,7 @@ func ModelFree(o sampler.Observation, inDesign bool) bool {
 	return inDesign
 }
 
-// seen returns the keys (Space.Key) of the configurations tried so far:
+// Seen returns the keys (Space.Key) of the configurations tried so far:
 // evaluated, running, failed or pruned. The model-based samplers never
 // propose them again while there are others.
 func Seen(h *sampler.History) map[string]bool {

@@ -13,7 +13,7 @@ import (
 // posterior mean (Kriging Believer), so the acquisition does not propose
 // what is already running. It also returns the lowest fantasised value
 // (+Inf with none), which the improvement-based acquisitions must count as
-// observed: see fantasyIncumbent.
+// observed: see FantasyIncumbent.
 //
 // Kriging Believer adds the points one after another, each at the mean of
 // the model that has the earlier ones [000 App. B.1, Alg. 17]; but an

@@ -151,6 +151,7 @@ func BestIndex(obs []sampler.Observation) int {
 	return idx
 }
 
+// OrDefault is v when it is set (above 0), else the default d.
 func OrDefault(v, d int) int {
 	if v > 0 {
 		return v

@@ -1,0 +1,5 @@
+// Package auto is the default sampler: it chooses gpbo, cocabo or
+// casmopolitan by the study's space and budget (Auto.Choice; the rule and
+// the measurements behind it are in docs/samplers.md) and hands every
+// suggestion to the one it chose (sampler.Chooser).
+package auto

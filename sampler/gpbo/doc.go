@@ -1,0 +1,14 @@
+// Package gpbo is GP-based Bayesian optimisation (seed 000 §2.1–2.3, seed
+// 002 §2.1–2.3; spec gp-and-acquisitions §1–6): a Matérn-5/2 ARD GP
+// fitted by MAP to standardised targets, log-EI (or EI, PI, LCB, GP-UCB,
+// Thompson sampling) maximised by sample-then-refine, a Sobol design of
+// max(5, d+1) points, and Kriging Believer for the trials without a value
+// (docs/gp-defaults.md explains every default).
+//
+// The registry's names: gpbo (New); kb and cl-min, the same GP with the
+// confidence bound κ = 2 and Kriging Believer or the constant liar, and
+// ts, Thompson sampling that leaves running trials out, the baselines of
+// the PLAyBOOK experiments (seed 000 §4.6.1; spec async-batch-playbook
+// §2, §5); and onehot-gp (NewOneHot), the one-hot GP baseline of the
+// mixed-space papers (mixed spec §4.4).
+package gpbo
