@@ -9,8 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/kernel"
+	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )

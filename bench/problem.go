@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/boaopt/boa/bench/bbob"
-	"github.com/boaopt/boa/bench/conditional"
-	"github.com/boaopt/boa/bench/functions"
-	"github.com/boaopt/boa/bench/mixed"
-	"github.com/boaopt/boa/bench/nas"
-	"github.com/boaopt/boa/bench/tabular"
+	"github.com/boaopt/boa/problems/bbob"
+	"github.com/boaopt/boa/problems/conditional"
+	"github.com/boaopt/boa/problems/functions"
+	"github.com/boaopt/boa/problems/mixed"
+	"github.com/boaopt/boa/problems/nas"
+	"github.com/boaopt/boa/problems/tabular"
 	"github.com/boaopt/boa/space"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"

@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/boaopt/boa/bench"
-	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/problems/mixed"
 )
 
 func benchCmd() *cobra.Command {

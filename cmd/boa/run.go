@@ -19,10 +19,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/boaopt/boa/bench"
-	"github.com/boaopt/boa/bench/conditional"
-	"github.com/boaopt/boa/bench/functions"
-	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/config"
+	"github.com/boaopt/boa/problems/conditional"
+	"github.com/boaopt/boa/problems/functions"
+	"github.com/boaopt/boa/problems/mixed"
 	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"

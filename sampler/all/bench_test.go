@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/problems/mixed"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"

@@ -21,8 +21,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/boaopt/boa/bench/functions"
-	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/problems/functions"
+	"github.com/boaopt/boa/problems/mixed"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"

@@ -12,7 +12,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )

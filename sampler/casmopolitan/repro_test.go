@@ -21,8 +21,8 @@ import (
 
 	_ "github.com/boaopt/boa/sampler/all"
 
-	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/bench/peers"
+	"github.com/boaopt/boa/problems/mixed"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/casmopolitan"
 	"github.com/boaopt/boa/sampler/cocabo"

@@ -27,7 +27,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/bandit"
-	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/problems/mixed"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 

@@ -17,8 +17,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/gp"
+	"github.com/boaopt/boa/problems/mixed"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/bo"

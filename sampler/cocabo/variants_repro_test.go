@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/problems/mixed"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/gpbo"

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"

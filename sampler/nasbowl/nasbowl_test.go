@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boaopt/boa/bench/nas"
 	"github.com/boaopt/boa/graph"
+	"github.com/boaopt/boa/problems/nas"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"

@@ -20,8 +20,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boaopt/boa/bench/tabular"
 	"github.com/boaopt/boa/graph"
+	"github.com/boaopt/boa/problems/tabular"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"gonum.org/v1/gonum/stat"

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/sampler/playbook"

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boaopt/boa/bench/functions"
-	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/problems/functions"
+	"github.com/boaopt/boa/problems/mixed"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/boaopt/boa/bench/mixed"
+	"github.com/boaopt/boa/problems/mixed"
 )
 
 func Example() {

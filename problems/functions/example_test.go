@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/boaopt/boa/bench/functions"
+	"github.com/boaopt/boa/problems/functions"
 )
 
 func Example() {

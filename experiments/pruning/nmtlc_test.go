@@ -1,4 +1,4 @@
-package curves
+package pruning
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 )
 
 // nmtlcPath is the data file: $BOA_NMTLC, or DefaultNMTLC seen from this
-// package's directory (tests run in bench/curves, two levels below the
+// package's directory (tests run in experiments/pruning, two levels below the
 // repository root).
 func nmtlcPath() string {
 	if p := os.Getenv(EnvNMTLC); p != "" {

@@ -1,4 +1,4 @@
-// Package curves benchmarks the pruners of package pruner on real learning
+// Package pruning benchmarks the pruners of package pruner on real learning
 // curves: the 2,483 neural machine translation runs of NMTLC (Zhang & Duh,
 // AMTA 2024; ../shared/data/nmtlc/README.md), each with its dev-set
 // perplexity per checkpoint. Successive halving was studied on exactly
@@ -27,7 +27,7 @@
 //     study finds without pruning.
 //
 // A Trace keeps what a trial reports apart from what it is worth, so other
-// benchmarks replay their own curves: bench/tse reports training losses
+// benchmarks replay their own curves: experiments/tse reports training losses
 // and judges a completed trial by its test error.
 //
 // TestReproPruners compares no pruning, the median and 25th-percentile
@@ -41,5 +41,5 @@
 // share of seeds whose best run survived. A small version (2 seeds, n = 30)
 // runs in every go test; the full one (20 seeds, n = 100, k = 4) with
 //
-//	BOA_REPRO=1 go test ./bench/curves -run TestReproPruners -v -timeout 1h
-package curves
+//	BOA_REPRO=1 go test ./experiments/pruning -run TestReproPruners -v -timeout 1h
+package pruning

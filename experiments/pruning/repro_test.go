@@ -1,4 +1,4 @@
-package curves
+package pruning
 
 import (
 	"fmt"
@@ -55,7 +55,7 @@ func contenders(t *testing.T) []contender {
 // six scratch corpora (doc.go). It runs a small version in every go test
 // and the full one with BOA_REPRO=1:
 //
-//	BOA_REPRO=1 go test ./bench/curves -run TestReproPruners -v -timeout 1h
+//	BOA_REPRO=1 go test ./experiments/pruning -run TestReproPruners -v -timeout 1h
 func TestReproPruners(t *testing.T) {
 	runs := loadReal(t)
 	seeds, n, k := 2, 30, 4

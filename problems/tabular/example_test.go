@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/boaopt/boa/bench/tabular"
+	"github.com/boaopt/boa/problems/tabular"
 	"github.com/boaopt/boa/space"
 )
 

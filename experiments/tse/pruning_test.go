@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/bench"
-	"github.com/boaopt/boa/bench/curves"
+	"github.com/boaopt/boa/experiments/pruning"
 	"github.com/boaopt/boa/pruner"
 )
 
-// pruning is one contender of TestReproTSEPruning: a pruner and the curve
+// contender is one contender of TestReproTSEPruning: a pruner and the curve
 // its trials report, one value per epoch, lower better.
-type pruning struct {
+type contender struct {
 	name   string
 	spec   pruner.Spec
 	report func(Epoch) float64
@@ -33,9 +33,9 @@ func trainLoss(e Epoch) float64 { return e.TrainLoss }
 //
 // Two more compare at about equal cost: the median on the validation loss
 // with 5 warm-up epochs prunes less, the 35th percentile on TSE-EMA more.
-func prunings() []pruning {
+func contenders() []contender {
 	e1, q35, warm5 := 1, 35.0, int64(5)
-	return []pruning{
+	return []contender{
 		{"none", pruner.Spec{Type: "none"}, valLoss},
 		{"median, validation loss", pruner.Spec{Type: "median"}, valLoss},
 		{"median, validation error", pruner.Spec{Type: "median"}, valError},
@@ -51,7 +51,7 @@ func prunings() []pruning {
 // TestReproTSEPruning measures TSE-aware pruning (spec §9.5) on the §8
 // stand-in: each architecture of the FullProtocol (300 cells, T_end = 50
 // epochs) is trained once, with the first seed, and pruned studies are
-// replayed on the recorded curves with curves.Simulate: n = 100
+// replayed on the recorded curves with pruning.Simulate: n = 100
 // architectures drawn per study, k = 4 asynchronous workers, 20 seeds,
 // every contender on the same draws. A trial reports its contender's curve
 // one epoch at a time; a completed trial is worth its own run's test error
@@ -65,7 +65,7 @@ func prunings() []pruning {
 // 2 seeds) runs in every go test and checks only the bookkeeping; the full
 // one, which trains for about 2 minutes on 2 cores, with
 //
-//	BOA_REPRO=1 go test ./bench/tse -run TestReproTSEPruning -v -timeout 1h
+//	BOA_REPRO=1 go test ./experiments/tse -run TestReproTSEPruning -v -timeout 1h
 func TestReproTSEPruning(t *testing.T) {
 	sp := loadSplit(t)
 	p := FullProtocol()
@@ -77,13 +77,13 @@ func TestReproTSEPruning(t *testing.T) {
 	}
 	res := Experiment(sp, p)
 
-	cs := prunings()
-	traces := make([][]curves.Trace, len(cs)) // [contender][architecture]
+	cs := contenders()
+	traces := make([][]pruning.Trace, len(cs)) // [contender][architecture]
 	for c, cont := range cs {
-		traces[c] = make([]curves.Trace, len(res.Runs))
+		traces[c] = make([]pruning.Trace, len(res.Runs))
 		for i, runs := range res.Runs {
 			r := runs[0]
-			tr := curves.Trace{Curve: make([]float64, len(r.Epochs)), Quality: 1 - r.TestAcc}
+			tr := pruning.Trace{Curve: make([]float64, len(r.Epochs)), Quality: 1 - r.TestAcc}
 			for e, ep := range r.Epochs {
 				tr.Curve[e] = cont.report(ep)
 			}
@@ -104,9 +104,9 @@ func TestReproTSEPruning(t *testing.T) {
 	// draw the same n architectures in the same order (the draw depends on
 	// the seed and the number of traces only).
 	start := time.Now()
-	results := make([][]curves.Result, len(cs))
+	results := make([][]pruning.Result, len(cs))
 	for c := range results {
-		results[c] = make([]curves.Result, seeds)
+		results[c] = make([]pruning.Result, seeds)
 	}
 	type job struct{ c, s int }
 	next := make(chan job)
@@ -116,8 +116,8 @@ func TestReproTSEPruning(t *testing.T) {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for j := range next {
-				cfg := curves.Config{Trials: n, Workers: k, Seed: uint64(j.s + 1), Name: "tse"}
-				r, err := curves.Simulate(traces[j.c], pruners[j.c], cfg)
+				cfg := pruning.Config{Trials: n, Workers: k, Seed: uint64(j.s + 1), Name: "tse"}
+				r, err := pruning.Simulate(traces[j.c], pruners[j.c], cfg)
 				if err != nil {
 					mu.Lock()
 					errs = append(errs, fmt.Errorf("%s, seed %d: %w", cs[j.c].name, cfg.Seed, err))

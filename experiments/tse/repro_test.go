@@ -11,7 +11,7 @@ import (
 // only the machinery and the finiteness of the numbers are checked, and
 // the full protocol with BOA_REPRO=1:
 //
-//	BOA_REPRO=1 go test ./bench/tse -run 'TestReproTSE$' -v -timeout 1h
+//	BOA_REPRO=1 go test ./experiments/tse -run 'TestReproTSE$' -v -timeout 1h
 //
 // (The $ keeps -run from also matching TestReproTSEPruning.) The
 // acceptance lines are printed as met or not met; they are findings to

@@ -51,7 +51,7 @@ var (
 	}
 )
 
-// camMin is the minimum of the six-hump camel function (bench/functions,
+// camMin is the minimum of the six-hump camel function (problems/functions,
 // refined by Newton iterations).
 const camMin = -1.0316284534898774
 

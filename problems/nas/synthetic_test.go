@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/boaopt/boa/bench/nas"
 	"github.com/boaopt/boa/graph"
+	"github.com/boaopt/boa/problems/nas"
 )
 
 // TestPlantedMotifIsAWLFeature: the oracle's motif is exactly the depth-1

@@ -39,7 +39,7 @@
 // architectures, 10 epochs, 1 seed) runs in every go test and checks only
 // that the machinery works and the numbers are finite; the full one is
 //
-//	BOA_REPRO=1 go test ./bench/tse -run 'TestReproTSE$' -v -timeout 1h
+//	BOA_REPRO=1 go test ./experiments/tse -run 'TestReproTSE$' -v -timeout 1h
 //
 // It trains 900 runs in parallel over GOMAXPROCS workers, about 6 minutes
 // on 2 cores, so the spec's N = 300 and S = 3 fit its 15-minute budget
@@ -49,7 +49,7 @@
 //
 // TestReproTSEPruning measures TSE-aware pruning (spec §9.5): the 300
 // architectures of the FullProtocol, trained once (first seed), are
-// replayed as pruned studies by bench/curves.Simulate (n = 100 drawn per
+// replayed as pruned studies by experiments/pruning.Simulate (n = 100 drawn per
 // study, k = 4 workers, 20 seeds), each trial reporting its validation
 // loss, validation error or training loss per epoch and a completed trial
 // worth its test error. It compares no pruning, the median pruner and
@@ -58,7 +58,7 @@
 // the test error of the best completed trial; the full version trains for
 // about 2 minutes on 2 cores:
 //
-//	BOA_REPRO=1 go test ./bench/tse -run TestReproTSEPruning -v -timeout 1h
+//	BOA_REPRO=1 go test ./experiments/tse -run TestReproTSEPruning -v -timeout 1h
 //
 // Its results, and how little they prove, are in docs/pruning.md,
 // "Pruning on TSE against pruning on validation values".

@@ -3,7 +3,7 @@ package bbob_test
 import (
 	"fmt"
 
-	"github.com/boaopt/boa/bench/bbob"
+	"github.com/boaopt/boa/problems/bbob"
 )
 
 // Instance 1 of the rotated Rastrigin function (f15) in 5-D: f includes
