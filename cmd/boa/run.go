@@ -269,15 +269,10 @@ func reRuns(trials []study.Trial) int {
 // checking that the file still describes it. url names the storage in
 // errors, without its password.
 func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, resume bool, url string) (*study.Study, error) {
-	dir, err := study.ParseDirection(cfg.Direction)
+	spec, err := cfg.Spec()
 	if err != nil {
 		return nil, err
 	}
-	tf, err := transform.Parse(cfg.Transform)
-	if err != nil {
-		return nil, fmt.Errorf("transform: %w", err)
-	}
-	spec := study.Spec{Name: cfg.Name, Direction: dir, Space: cfg.Space, Sampler: cfg.SamplerName(), Seed: cfg.Seed, Budget: cfg.Trials, Transform: tf, Pruner: cfg.PrunerSpec()}
 	st, err := study.Create(ctx, store, spec)
 	if !errors.Is(err, storage.ErrExists) {
 		return st, err
@@ -294,10 +289,10 @@ func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, re
 	switch {
 	case string(stored) != string(given):
 		return nil, fmt.Errorf("study %q in %s has another search space than the file; resume it with the file it was created with, or give the study another name", cfg.Name, url)
-	case st.Direction() != dir:
-		return nil, fmt.Errorf("study %q in %s is %s, the file says %s", cfg.Name, url, st.Direction(), dir)
-	case st.Transform() != tf:
-		return nil, fmt.Errorf("study %q in %s has transform %s, the file says %s; the transform is fixed when the study is created", cfg.Name, url, st.Transform(), tf)
+	case st.Direction() != spec.Direction:
+		return nil, fmt.Errorf("study %q in %s is %s, the file says %s", cfg.Name, url, st.Direction(), spec.Direction)
+	case st.Transform() != spec.Transform:
+		return nil, fmt.Errorf("study %q in %s has transform %s, the file says %s; the transform is fixed when the study is created", cfg.Name, url, st.Transform(), spec.Transform)
 	case st.Budget() != cfg.Trials:
 		return nil, fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", cfg.Name, url, st.Budget(), cfg.Trials)
 	case !samePruner(st.PrunerSpec(), spec.Pruner):

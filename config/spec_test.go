@@ -1,0 +1,36 @@
+package config
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/boaopt/boa/study"
+	"github.com/boaopt/boa/transform"
+)
+
+func TestSpec(t *testing.T) {
+	cfg, err := ParseYAML([]byte(`name: s
+direction: maximize
+trials: 20
+seed: 3
+transform: log
+pruner: median
+space:
+  x: {type: float, low: 0, high: 1}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := cfg.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.Name != "s" || spec.Direction != study.Maximize || spec.Sampler != "auto" || spec.Seed != 3 ||
+		spec.Budget != 20 || spec.Transform != transform.Log || spec.Pruner.Type != "median" || spec.Space != cfg.Space {
+		t.Errorf("Spec() = %+v", spec)
+	}
+	cfg.Transform = "cube"
+	if _, err := cfg.Spec(); err == nil || !strings.HasPrefix(err.Error(), "transform: ") {
+		t.Errorf("an unknown transform: err = %v, want one naming transform", err)
+	}
+}
