@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
-	"reflect"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,7 +22,6 @@ import (
 	"github.com/boaopt/boa/bench/functions"
 	"github.com/boaopt/boa/bench/mixed"
 	"github.com/boaopt/boa/config"
-	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
@@ -284,19 +282,8 @@ func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, re
 	if err != nil {
 		return nil, err
 	}
-	stored, _ := json.Marshal(st.Space())
-	given, _ := json.Marshal(cfg.Space)
-	switch {
-	case string(stored) != string(given):
-		return nil, fmt.Errorf("study %q in %s has another search space than the file; resume it with the file it was created with, or give the study another name", cfg.Name, url)
-	case st.Direction() != spec.Direction:
-		return nil, fmt.Errorf("study %q in %s is %s, the file says %s", cfg.Name, url, st.Direction(), spec.Direction)
-	case st.Transform() != spec.Transform:
-		return nil, fmt.Errorf("study %q in %s has transform %s, the file says %s; the transform is fixed when the study is created", cfg.Name, url, st.Transform(), spec.Transform)
-	case st.Budget() != cfg.Trials:
-		return nil, fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", cfg.Name, url, st.Budget(), cfg.Trials)
-	case !samePruner(st.PrunerSpec(), spec.Pruner):
-		return nil, fmt.Errorf("study %q in %s has pruner %s, the file says %s; the pruner is fixed when the study is created", cfg.Name, url, st.PrunerSpec(), spec.Pruner)
+	if err := st.CheckResume(spec, url); err != nil {
+		return nil, err
 	}
 	return st, nil
 }
@@ -312,14 +299,6 @@ func modelLabel(st *study.Study) string {
 		label += ", pruner " + p.String()
 	}
 	return label
-}
-
-// samePruner reports whether a and b are the same pruner as written.
-func samePruner(a, b pruner.Spec) bool {
-	if a.IsNone() || b.IsNone() {
-		return a.IsNone() == b.IsNone()
-	}
-	return reflect.DeepEqual(a, b)
 }
 
 // samplerLabel names the study's sampler, and for auto what it chose.
