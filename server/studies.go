@@ -113,8 +113,8 @@ func (s *server) best(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, ok := best(st.Direction, trials)
-	if !ok {
+	b := study.Summarize(direction(st), trials).Best
+	if b < 0 {
 		return errorf(http.StatusNotFound, "study %q has no COMPLETE trial yet", st.Name)
 	}
 	writeJSON(w, http.StatusOK, toTrialJSON(trials[b]))

@@ -142,34 +142,20 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	if p, err := study.PrunerOf(st); err == nil && p.Type != "" {
 		out.Pruner = &p
 	}
-	out.Used = len(trials)
-	for _, t := range trials {
-		out.States[t.State.String()]++
-		if t.RetryOf >= 0 {
-			out.Used--
-		}
+	sum := study.Summarize(direction(st), trials)
+	out.Used = sum.Used
+	for state, n := range sum.States {
+		out.States[state.String()] = n
 	}
-	if b, ok := best(st.Direction, trials); ok {
+	if b := sum.Best; b >= 0 {
 		out.BestValue, out.BestTrial = trials[b].Value, &trials[b].Number
 	}
 	return out
 }
 
-// best returns the index of the best COMPLETE trial; ties go to the
-// earlier trial.
-func best(direction string, trials []storage.Trial) (int, bool) {
-	sign := 1.0
-	if direction == "maximize" {
-		sign = -1
-	}
-	b := -1
-	for i, t := range trials {
-		if t.State != storage.Complete || t.Value == nil {
-			continue
-		}
-		if b < 0 || sign**t.Value < sign**trials[b].Value {
-			b = i
-		}
-	}
-	return b, b >= 0
+// direction is the stored study's direction; a study.Create stored it,
+// so it always parses.
+func direction(st storage.Study) study.Direction {
+	dir, _ := study.ParseDirection(st.Direction)
+	return dir
 }

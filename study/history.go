@@ -55,8 +55,14 @@ func (s *Study) Trials(ctx context.Context) ([]Trial, error) {
 	if err != nil {
 		return nil, s.errorf("load trials: %w", err)
 	}
+	return s.fromRecords(recs)
+}
+
+// fromRecords rebuilds the stored trials recs.
+func (s *Study) fromRecords(recs []storage.Trial) ([]Trial, error) {
 	out := make([]Trial, len(recs))
 	for i, r := range recs {
+		var err error
 		if out[i], err = fromRecord(s.space, r); err != nil {
 			return nil, s.errorf("%w", err)
 		}
@@ -66,16 +72,18 @@ func (s *Study) Trials(ctx context.Context) ([]Trial, error) {
 
 // Best returns the best COMPLETE trial in the study's direction (the
 // highest value when it maximises; of equal ones, the first); ok is false
-// when there is none. PRUNED trials do not count.
+// when there is none. PRUNED trials do not count (Summary.Best).
 func (s *Study) Best(ctx context.Context) (best Trial, ok bool, err error) {
-	trials, err := s.Trials(ctx)
+	recs, err := s.store.Trials(ctx, s.rec.ID)
+	if err != nil {
+		return Trial{}, false, s.errorf("load trials: %w", err)
+	}
+	trials, err := s.fromRecords(recs)
 	if err != nil {
 		return Trial{}, false, err
 	}
-	for _, t := range trials {
-		if t.State == Complete && (!ok || s.internal(t.Value) < s.internal(best.Value)) {
-			best, ok = t, true
-		}
+	if b := bestOf(s.dir, recs); b >= 0 {
+		return trials[b], true, nil
 	}
-	return best, ok, nil
+	return Trial{}, false, nil
 }

@@ -154,12 +154,11 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if err != nil {
 		return err
 	}
-	again, done, running := reRuns(before), finished(before), 0
-	for _, t := range before {
-		if t.State == study.Running {
-			running++
-		}
+	sum, err := st.Summary(ctx)
+	if err != nil {
+		return err
 	}
+	again, done, running := sum.ReRuns, sum.Finished, sum.States[study.Running]
 	status := fmt.Sprintf("%d of %d trials done", done, cfg.Trials)
 	if running > 0 {
 		status += fmt.Sprintf(", %d running", running)
@@ -228,39 +227,6 @@ func interruptedError(err error, path string, lease time.Duration) error {
 			errors.Join(unrecorded...), path, lease)
 	}
 	return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
-}
-
-// finished counts the finished trials that hold a place in the budget: an
-// interrupted or lost trial gives its place to its re-run. Trials still
-// RUNNING do not count, though they hold their places too: they may belong
-// to a killed process, and then their re-runs are yet to be run (here,
-// once they are reaped), which the progress counts.
-func finished(trials []study.Trial) int {
-	retried := make(map[int]bool)
-	for _, t := range trials {
-		if t.RetryOf >= 0 {
-			retried[t.RetryOf] = true
-		}
-	}
-	n := 0
-	for _, t := range trials {
-		if t.State.Finished() && !retried[t.Number] {
-			n++
-		}
-	}
-	return n
-}
-
-// reRuns counts the interrupted or lost trials waiting to run again; each
-// takes its original's place in the budget.
-func reRuns(trials []study.Trial) int {
-	n := 0
-	for _, t := range trials {
-		if t.RetryOf >= 0 && t.State == study.Waiting {
-			n++
-		}
-	}
-	return n
 }
 
 // openStudy creates the file's study, or opens it with --resume after
