@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/boaopt/boa/api"
 	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
@@ -272,8 +273,9 @@ empty when not recorded: a peer's trial, or one stored by an older boa). A
 parameter's column is its name, or param:NAME when the name is one of
 number, state, value, reason, batch, origin or starts with metric: or param:,
 so that no two columns have the same header.
-JSON: one object per trial with the same fields, plus reports, worker,
-retry_of and the start and finish times.`,
+JSON: one object per trial with the same fields, plus id, reports,
+worker, retry_of and the start and finish times, in the form of the HTTP
+API's GET /api/v1/studies/{name}/trials (docs/http-api.md).`,
 		Args: studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "csv" && format != "json" {
@@ -308,39 +310,22 @@ retry_of and the start and finish times.`,
 	return cmd
 }
 
-// trialJSON is the exported form of a trial.
-type trialJSON struct {
-	Number   int                `json:"number"`
-	State    string             `json:"state"`
-	Value    *float64           `json:"value"`
-	Params   space.Assignment   `json:"params"`
-	Metrics  map[string]float64 `json:"metrics,omitempty"`
-	Reports  []study.Report     `json:"reports,omitempty"`
-	Reason   string             `json:"reason,omitempty"`
-	Worker   string             `json:"worker,omitempty"`
-	RetryOf  *int               `json:"retry_of,omitempty"`
-	Batch    int                `json:"batch,omitempty"`
-	Origin   string             `json:"origin,omitempty"`
-	Started  *time.Time         `json:"started,omitempty"`
-	Finished *time.Time         `json:"finished,omitempty"`
-}
+// trialJSON is the exported form of a trial: the HTTP API's (package api).
+type trialJSON = api.Trial[space.Assignment]
 
 func exportTrial(t study.Trial) trialJSON {
-	j := trialJSON{Number: t.Number, State: t.State.String(), Params: t.Params, Metrics: t.Metrics,
-		Reports: t.Reports, Reason: t.Reason, Worker: t.Worker, Batch: t.Batch, Origin: string(t.Origin)}
+	j := trialJSON{ID: t.ID, Number: t.Number, State: t.State.String(), Params: t.Params, Metrics: t.Metrics,
+		Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Worker: t.Worker, Started: api.Time(t.Started),
+		Finished: api.Time(t.Finished), RetryOf: api.RetryOf(t.RetryOf), Batch: api.Batch(t.Batch), Origin: string(t.Origin)}
 	if t.State == study.Complete || t.State == study.Pruned {
 		v := t.Value
 		j.Value = &v
 	}
-	if t.RetryOf >= 0 {
-		r := t.RetryOf
-		j.RetryOf = &r
+	for i, r := range t.Reports {
+		j.Reports[i] = api.Report(r)
 	}
-	if !t.Started.IsZero() {
-		j.Started = &t.Started
-	}
-	if !t.Finished.IsZero() {
-		j.Finished = &t.Finished
+	if j.Metrics == nil {
+		j.Metrics = map[string]float64{}
 	}
 	return j
 }

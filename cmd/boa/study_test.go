@@ -81,10 +81,10 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 		if tr.State != "COMPLETE" || *tr.Value != x || tr.Metrics["n2"] != n*n || len(tr.Reports) != 1 {
 			t.Fatalf("trial %+v: want COMPLETE with value x, metric n², one report", tr)
 		}
-		if tr.Batch <= 0 || batches[tr.Batch] {
-			t.Fatalf("trial %d has batch %d; each trial asked for alone wants a batch of its own", tr.Number, tr.Batch)
+		if tr.Batch == nil || *tr.Batch <= 0 || batches[*tr.Batch] {
+			t.Fatalf("trial %d has batch %v; each trial asked for alone wants a batch of its own", tr.Number, tr.Batch)
 		}
-		batches[tr.Batch] = true
+		batches[*tr.Batch] = true
 		// gpbo's design is max(5, d + 1) = 5 points; with two workers a
 		// sixth may be asked before the fifth completes.
 		if want := map[bool]string{true: "design", false: "model"}[tr.Number < 5]; tr.Number != 5 && tr.Origin != want {
@@ -108,8 +108,8 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 		t.Fatalf("csv: %v, %d rows, header %v", err, len(rows), rows[0])
 	}
 	for i, tr := range trials {
-		if got := rows[i+1][8]; got != strconv.Itoa(tr.Batch) {
-			t.Fatalf("csv row %d: batch %q, JSON export says %d", i+1, got, tr.Batch)
+		if got := rows[i+1][8]; got != strconv.Itoa(*tr.Batch) {
+			t.Fatalf("csv row %d: batch %q, JSON export says %d", i+1, got, *tr.Batch)
 		}
 		if got := rows[i+1][9]; got != tr.Origin {
 			t.Fatalf("csv row %d: origin %q, JSON export says %q", i+1, got, tr.Origin)
