@@ -335,21 +335,15 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			rt := runner.Trial{ID: t.ID, Number: t.Number, Study: st.Name(), Params: t.Params}
 			out, _ := runner.LogPaths(cmd.LogDir, rt)
 			_ = st.Storage().SetLogPath(ctx, t.ID, out)
-			rctx, cancel := context.WithCancelCause(ctx)
-			defer cancel(nil)
-			res, err := runner.Run(rctx, cmd, rt, func(r runner.Report) {
+			res, err := runner.RunPrunable(ctx, cmd, rt, func(_ context.Context, r runner.Report) bool {
 				if t.Report(ctx, r.Step, r.Value) != nil {
-					return
+					return false
 				}
-				if prune, _ := t.ShouldPrune(ctx); prune {
-					cancel(errPruned)
-				}
+				prune, _ := t.ShouldPrune(ctx)
+				return prune
 			})
-			if err != nil && context.Cause(rctx) == errPruned && ctx.Err() == nil {
-				return lastReport(res.Reports), study.ErrPruned
-			}
-			if err != nil {
-				awaitOwnStop(ctx, res)
+			if errors.Is(err, runner.ErrPruned) {
+				return res.Value, study.ErrPruned
 			}
 			if len(res.Warnings) > 0 {
 				mu.Lock()
@@ -362,36 +356,6 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			return res.Value, err
 		}
 	}, nil
-}
-
-// errPruned cancels a command trial that the study's pruner stops.
-var errPruned = errors.New("stopped by the pruner")
-
-// lastReport is the value of the largest step reported, the value a
-// PRUNED trial keeps (Optuna's); 0 when none was (it cannot be pruned).
-func lastReport(rs []runner.Report) float64 {
-	var last runner.Report
-	for _, r := range rs {
-		if r.Step >= last.Step {
-			last = r
-		}
-	}
-	return last.Value
-}
-
-// awaitOwnStop waits up to a second for ctx to end when the trial's
-// command died of SIGTERM or SIGINT that boa did not send: sent to boa's
-// whole process group or control group (systemd's default KillMode,
-// Slurm's scancel), the signal may reach the command before boa, and the
-// trial must then be recorded as interrupted and re-queued, not FAILED.
-func awaitOwnStop(ctx context.Context, res runner.Result) {
-	if res.Signal != syscall.SIGTERM && res.Signal != syscall.SIGINT {
-		return
-	}
-	select {
-	case <-ctx.Done():
-	case <-time.After(time.Second):
-	}
 }
 
 // runResult is the JSON line of DESIGN.md §2.1. ChosenSampler extends it:

@@ -209,20 +209,14 @@ func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Durat
 	stopBeat := w.heartbeat(context.WithoutCancel(ctx), cancel, t, every)
 	defer stopBeat()
 	var reportErr sync.Once
-	onReport := func(r runner.Report) {
+	res, err := runner.RunPrunable(rctx, w.cmd, runner.Trial{ID: t.ID, Number: t.Number, Study: w.f.study, Params: t.Params}, func(rctx context.Context, r runner.Report) bool {
 		prune, err := w.c.Report(rctx, t.ID, r.Step, r.Value)
-		switch {
-		case err != nil && rctx.Err() == nil:
+		if err != nil && rctx.Err() == nil {
 			reportErr.Do(func() { w.log("trial %d: report lost: %v", t.Number, err) })
-		case prune:
-			cancel(errPruned)
 		}
-	}
-	res, err := runner.Run(rctx, w.cmd, runner.Trial{ID: t.ID, Number: t.Number, Study: w.f.study, Params: t.Params}, onReport)
-	pruned := err != nil && context.Cause(rctx) == errPruned && ctx.Err() == nil
-	if err != nil && !pruned {
-		awaitOwnStop(ctx, res)
-	}
+		return err == nil && prune
+	})
+	pruned := errors.Is(err, runner.ErrPruned)
 	lost := context.Cause(rctx) == errTrialLost
 	cancel(nil)
 	for _, warning := range res.Warnings {
@@ -239,7 +233,7 @@ func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Durat
 	case err == nil:
 		r = client.Result{Value: res.Value, Metrics: res.Metrics}
 	case pruned:
-		r = client.Result{State: "PRUNED", Value: lastReport(res.Reports), Metrics: res.Metrics}
+		r = client.Result{State: "PRUNED", Value: res.Value, Metrics: res.Metrics}
 	case ctx.Err() != nil:
 		r = client.Result{State: "FAILED", Reason: "interrupted", Requeue: true, Metrics: res.Metrics}
 	default:
