@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,9 +17,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/boaopt/boa/api"
 	"github.com/boaopt/boa/config"
-	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/export"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 )
@@ -236,7 +234,7 @@ func bestCmd() *cobra.Command {
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
-					return json.NewEncoder(w).Encode(exportTrial(best))
+					return json.NewEncoder(w).Encode(export.TrialOf(best))
 				}
 				fmt.Fprintf(w, "study %s, best trial %d (%s): value %.6g\n", st.Name(), best.Number, st.Direction(), best.Value)
 				for _, name := range st.Space().Names() {
@@ -288,9 +286,9 @@ API's GET /api/v1/studies/{name}/trials (docs/http-api.md).`,
 				}
 				write := func(w io.Writer) error {
 					if format == "json" {
-						return writeJSON(w, trials)
+						return export.JSON(w, trials)
 					}
-					return writeCSV(w, st.Space(), trials)
+					return export.CSV(w, st.Space(), trials)
 				}
 				if out == "" {
 					return write(cmd.OutOrStdout())
@@ -308,107 +306,4 @@ API's GET /api/v1/studies/{name}/trials (docs/http-api.md).`,
 	cmd.Flags().StringVar(&format, "format", "csv", "csv or json")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
 	return cmd
-}
-
-// trialJSON is the exported form of a trial: the HTTP API's (package api).
-type trialJSON = api.Trial[space.Assignment]
-
-func exportTrial(t study.Trial) trialJSON {
-	j := trialJSON{ID: t.ID, Number: t.Number, State: t.State.String(), Params: t.Params, Metrics: t.Metrics,
-		Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Worker: t.Worker, Started: api.Time(t.Started),
-		Finished: api.Time(t.Finished), RetryOf: api.RetryOf(t.RetryOf), Batch: api.Batch(t.Batch), Origin: string(t.Origin)}
-	if t.State == study.Complete || t.State == study.Pruned {
-		v := t.Value
-		j.Value = &v
-	}
-	for i, r := range t.Reports {
-		j.Reports[i] = api.Report(r)
-	}
-	if j.Metrics == nil {
-		j.Metrics = map[string]float64{}
-	}
-	return j
-}
-
-func writeJSON(w io.Writer, trials []study.Trial) error {
-	out := make([]trialJSON, len(trials))
-	for i, t := range trials {
-		out[i] = exportTrial(t)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-// csvSystemColumns are the CSV columns that are not a parameter or a
-// metric.
-var csvSystemColumns = []string{"number", "state", "value", "reason", "batch", "origin"}
-
-// csvParamColumn is the CSV header of parameter name: the name itself,
-// or param:NAME when the name would be taken for another column (a
-// system column such as batch or value) or could be mistaken for a
-// prefixed one (it starts with metric: or param:). Every header is then
-// unique: metric columns are metric:NAME, and a bare name is always a
-// parameter.
-func csvParamColumn(name string) string {
-	if slices.Contains(csvSystemColumns, name) || strings.HasPrefix(name, "metric:") || strings.HasPrefix(name, "param:") {
-		return "param:" + name
-	}
-	return name
-}
-
-// writeCSV writes one row per trial: number, state, value, one column per
-// parameter (empty when inactive; csvParamColumn names it), the metrics
-// named in any trial, the reason a trial failed and its batch (empty when
-// none). New columns go last, so that scripts reading columns by position
-// keep working.
-func writeCSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
-	var metrics []string
-	seen := map[string]bool{}
-	for _, t := range trials {
-		for k := range t.Metrics {
-			if !seen[k] {
-				seen[k] = true
-				metrics = append(metrics, k)
-			}
-		}
-	}
-	cw := csv.NewWriter(w)
-	head := []string{"number", "state", "value"}
-	for _, name := range sp.Names() {
-		head = append(head, csvParamColumn(name))
-	}
-	for _, m := range metrics {
-		head = append(head, "metric:"+m)
-	}
-	head = append(head, "reason", "batch", "origin")
-	_ = cw.Write(head)
-	for _, t := range trials {
-		row := []string{strconv.Itoa(t.Number), t.State.String(), ""}
-		if t.State == study.Complete || t.State == study.Pruned {
-			row[2] = strconv.FormatFloat(t.Value, 'g', -1, 64)
-		}
-		for _, name := range sp.Names() {
-			if v, ok := t.Params[name]; ok {
-				row = append(row, space.Format(v))
-			} else {
-				row = append(row, "")
-			}
-		}
-		for _, m := range metrics {
-			if v, ok := t.Metrics[m]; ok {
-				row = append(row, strconv.FormatFloat(v, 'g', -1, 64))
-			} else {
-				row = append(row, "")
-			}
-		}
-		batch := ""
-		if t.Batch > 0 {
-			batch = strconv.Itoa(t.Batch)
-		}
-		row = append(row, firstLine(t.Reason), batch, string(t.Origin))
-		_ = cw.Write(row)
-	}
-	cw.Flush()
-	return cw.Error()
 }

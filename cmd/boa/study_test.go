@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/boaopt/boa/export"
 )
 
 // boa runs the CLI in-process and returns its stdout.
@@ -67,7 +69,7 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var trials []trialJSON
+	var trials []export.Trial
 	if err := json.Unmarshal([]byte(out), &trials); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestRunStudyFileFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ := boa(t, "export", "sphere", "--storage", url, "--format", "json")
-	var trials []trialJSON
+	var trials []export.Trial
 	_ = json.Unmarshal([]byte(out), &trials)
 	failed := 0
 	for _, tr := range trials {
@@ -252,7 +254,7 @@ func TestRunStudyFileTransform(t *testing.T) {
 		t.Fatalf("summary does not name the transform:\n%s", out)
 	}
 	out, _ = boa(t, "export", "sphere", "--storage", url, "--format", "json")
-	var trials []trialJSON
+	var trials []export.Trial
 	_ = json.Unmarshal([]byte(out), &trials)
 	failed := 0
 	for _, tr := range trials {
