@@ -60,10 +60,10 @@ func withStudy(ctx context.Context, url, name string, fn func(*study.Study) erro
 	st, err := study.Open(ctx, store, name)
 	// The URL is named without its password: errors end up in CI logs.
 	if errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("%w (storage %s; %s)", err, redactURL(url), otherStudies(ctx, store, name))
+		return fmt.Errorf("%w (storage %s; %s)", err, storage.Redact(url), otherStudies(ctx, store, name))
 	}
 	if err != nil {
-		return fmt.Errorf("%w (storage %s)", err, redactURL(url))
+		return fmt.Errorf("%w (storage %s)", err, storage.Redact(url))
 	}
 	return fn(st)
 }

@@ -144,7 +144,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return err
 	}
 	defer store.Close()
-	shown := redactURL(url) // in messages
+	shown := storage.Redact(url) // in messages
 	st, err := openStudy(ctx, store, cfg, f.resume, shown)
 	if err != nil {
 		return err

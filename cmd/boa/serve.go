@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -106,7 +105,7 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	if f.token != "" {
 		auth = "bearer token required"
 	}
-	fmt.Fprintf(stderr, "boa serve: listening on http://%s (storage %s, lease %v, %s)\n", ln.Addr(), redactURL(f.storage), f.lease, auth)
+	fmt.Fprintf(stderr, "boa serve: listening on http://%s (storage %s, lease %v, %s)\n", ln.Addr(), storage.Redact(f.storage), f.lease, auth)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -135,21 +134,3 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 // shutdownGrace is how long a shutting-down boa serve lets requests in
 // flight finish before it cancels them.
 var shutdownGrace = 10 * time.Second
-
-// redactURL hides the password of a storage URL, given before the host
-// or as a password parameter, in logs and messages.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return s
-	}
-	q := u.Query()
-	if !q.Has("password") && u.User == nil {
-		return s
-	}
-	if q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.Redacted()
-}
