@@ -24,7 +24,6 @@ import (
 	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
-	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"
@@ -295,26 +294,12 @@ func autoChoice(st *study.Study) string {
 func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) study.Objective, error) {
 	o := cfg.Objective
 	if o.Function != "" {
-		fn, err := functions.Get(o.Function, cfg.Space.Len())
+		f, err := bench.FunctionOf(o.Function, cfg.Space)
 		if err != nil {
 			return nil, fmt.Errorf("objective.function: %w", err)
 		}
-		for _, p := range cfg.Space.Params() {
-			switch {
-			case p.Kind != space.Float:
-				return nil, fmt.Errorf("objective.function: %s takes float parameters; %s is %s", o.Function, p.Name, p.Kind)
-			case len(p.When) > 0:
-				return nil, fmt.Errorf("objective.function: %s takes unconditional float parameters; %s has a when: condition", o.Function, p.Name)
-			}
-		}
 		return func(*study.Study) study.Objective {
-			return func(_ context.Context, t *study.Trial) (float64, error) {
-				x := make([]float64, fn.Dim)
-				for i, p := range cfg.Space.Params() {
-					x[i] = t.Params[p.Name].(float64) // checked above
-				}
-				return fn.F(x), nil
-			}
+			return func(_ context.Context, t *study.Trial) (float64, error) { return f(t.Params), nil }
 		}, nil
 	}
 	cmd := runner.Command{Args: o.Command, Dir: o.Dir, Timeout: time.Duration(o.Timeout), LogDir: o.Logs}
@@ -372,36 +357,12 @@ type runResult struct {
 	Regret        *float64       `json:"regret"`
 }
 
-// testProblem resolves --function: a test function in dimension dim
-// (0: its default), or one of the mixed problems of the CoCaBO and
-// CASMOPOLITAN papers or of the conditional ones, whose spaces are fixed.
-func testProblem(name string, dim int) (bench.Problem, error) {
-	p, found, err := bench.FixedProblem(name)
-	switch {
-	case found && err != nil:
-		return nil, err // e.g. MaxSAT-60 without its data
-	case found && dim != 0:
-		return nil, fmt.Errorf("%s has a fixed space; --dim applies to the test functions only", name)
-	case found:
-		return p, nil
-	}
-	fn, err := functions.Get(name, dim)
-	if errors.Is(err, functions.ErrUnknownFunction) {
-		return nil, fmt.Errorf("unknown function %q; test functions: %s; mixed problems: %s; conditional: %s",
-			name, strings.Join(functions.Names(), ", "), strings.Join(mixed.Names(), ", "), strings.Join(conditional.Names(), ", "))
-	}
-	if err != nil {
-		return nil, err
-	}
-	return bench.FunctionProblem(fn), nil
-}
-
 // runFunction minimises a built-in test function in memory.
 func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) error {
 	if f.trials < 1 {
 		return fmt.Errorf("--trials must be at least 1, got %d", f.trials)
 	}
-	p, err := testProblem(f.function, f.dim)
+	p, err := bench.NamedProblem(f.function, f.dim)
 	if err != nil {
 		return err
 	}
