@@ -79,39 +79,15 @@ func otherStudies(ctx context.Context, store storage.Storage, name string) strin
 	if len(recs) == 0 {
 		return "it holds no study: was it run with another --storage?"
 	}
-	var near []string
-	lower := strings.ToLower(name)
-	for _, r := range recs {
-		other := strings.ToLower(r.Name)
-		if editDistance(lower, other) <= max(1, len(lower)/4) || (len(lower) >= 3 && strings.HasPrefix(other, lower)) {
-			near = append(near, r.Name)
-		}
+	names := make([]string, len(recs))
+	for i, r := range recs {
+		names[i] = r.Name
 	}
+	near := study.Similar(names, name)
 	if len(near) == 0 || len(near) > 3 {
 		return "boa studies lists the studies there"
 	}
 	return "did you mean " + strings.Join(near, " or ") + "?"
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func studiesCmd() *cobra.Command {
