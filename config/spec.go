@@ -1,8 +1,11 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
+	"time"
 
+	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"
 )
@@ -25,4 +28,21 @@ func (s *Study) Spec() (study.Spec, error) {
 		Name: s.Name, Direction: dir, Space: s.Space, Sampler: s.SamplerName(),
 		Seed: s.Seed, Budget: s.Trials, Transform: tf, Pruner: s.PrunerSpec(),
 	}, nil
+}
+
+// DefaultLogs is the folder of the trials' logs when a study file names
+// none (objective.logs).
+const DefaultLogs = "boa-logs"
+
+// RunnerCommand is the command the objective runs once per trial (package
+// runner). Validate has checked its env; a Study built in code is checked
+// here.
+func (o *Objective) RunnerCommand() (runner.Command, error) {
+	cmd := runner.Command{Args: o.Command, Dir: o.Dir, Timeout: time.Duration(o.Timeout), LogDir: cmp.Or(o.Logs, DefaultLogs)}
+	env, err := runner.Env(o.Env)
+	if err != nil {
+		return cmd, fmt.Errorf("objective.%w", err)
+	}
+	cmd.Env = env
+	return cmd, nil
 }

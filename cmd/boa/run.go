@@ -302,15 +302,10 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			return func(_ context.Context, t *study.Trial) (float64, error) { return f(t.Params), nil }
 		}, nil
 	}
-	cmd := runner.Command{Args: o.Command, Dir: o.Dir, Timeout: time.Duration(o.Timeout), LogDir: o.Logs}
-	if cmd.LogDir == "" {
-		cmd.LogDir = "boa-logs"
-	}
-	env, err := runner.Env(o.Env) // config.Load has checked it, and the command
+	cmd, err := o.RunnerCommand()
 	if err != nil {
-		return nil, fmt.Errorf("objective.%w", err)
+		return nil, err
 	}
-	cmd.Env = env
 	if err := cmd.Check(); err != nil {
 		return nil, fmt.Errorf("objective: %w", err)
 	}
