@@ -110,6 +110,55 @@ func FunctionProblem(fn functions.Function) Problem {
 	return newFunction(fn.Name, fn.Dim, fn.Lower, fn.Upper, fn.F, fn.Optimum)
 }
 
+// FunctionOf is the test function name as the objective of a study file
+// (objective.function, for demos and tests): a function of the space's
+// parameters in order, which must be unconditional floats.
+func FunctionOf(name string, sp *space.Space) (func(space.Assignment) float64, error) {
+	fn, err := functions.Get(name, sp.Len())
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range sp.Params() {
+		switch {
+		case p.Kind != space.Float:
+			return nil, fmt.Errorf("%s takes float parameters; %s is %s", name, p.Name, p.Kind)
+		case len(p.When) > 0:
+			return nil, fmt.Errorf("%s takes unconditional float parameters; %s has a when: condition", name, p.Name)
+		}
+	}
+	return func(a space.Assignment) float64 {
+		x := make([]float64, fn.Dim)
+		for i, p := range sp.Params() {
+			x[i] = a[p.Name].(float64) // checked above
+		}
+		return fn.F(x)
+	}, nil
+}
+
+// NamedProblem is the problem boa run --function NAME --dim D minimises:
+// a test function in dimension dim (0: its default), or a problem whose
+// space is fixed (FixedProblem), for which dim must be 0.
+func NamedProblem(name string, dim int) (Problem, error) {
+	p, found, err := FixedProblem(name)
+	switch {
+	case found && err != nil:
+		return nil, err // e.g. MaxSAT-60 without its data
+	case found && dim != 0:
+		return nil, fmt.Errorf("%s has a fixed space; --dim applies to the test functions only", name)
+	case found:
+		return p, nil
+	}
+	fn, err := functions.Get(name, dim)
+	if errors.Is(err, functions.ErrUnknownFunction) {
+		return nil, fmt.Errorf("unknown function %q; test functions: %s; mixed problems: %s; conditional: %s",
+			name, strings.Join(functions.Names(), ", "), strings.Join(mixed.Names(), ", "), strings.Join(conditional.Names(), ", "))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return FunctionProblem(fn), nil
+}
+
 // function is a continuous problem on a box, parameters x1..xd.
 type function struct {
 	name    string

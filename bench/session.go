@@ -2,7 +2,9 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -58,6 +60,31 @@ func Available(name string) (bool, string) {
 		return peers.Available(name)
 	}
 	return true, ""
+}
+
+// Runnable keeps the optimisers of names that can run here (Available),
+// saying on w why it drops the others and what runs a peer; an unknown
+// name is an error, as is none left.
+func Runnable(names []string, w io.Writer) ([]string, error) {
+	var out []string
+	for _, s := range names {
+		if err := Known(s); err != nil {
+			return nil, err
+		}
+		ok, note := Available(s)
+		switch {
+		case !ok:
+			fmt.Fprintf(w, "skipping %s: %s\n", s, note)
+			continue
+		case note != "":
+			fmt.Fprintf(w, "%s: %s\n", s, note) // which interpreter runs an Optuna peer
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("none of the samplers can run here")
+	}
+	return out, nil
 }
 
 // withTransform splits a boa sampler's name with a transform, such as

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/boaopt/boa/api"
 )
 
 // Study is a study's summary.
@@ -29,31 +31,13 @@ type Study struct {
 	BestTrial *int            `json:"best_trial"`
 }
 
-// Trial is one trial. Params values are json.Number for numbers (their
-// exact text), string or bool; space.Format and runner.Substitute accept
-// them as they are.
-type Trial struct {
-	ID       int64              `json:"id"`
-	Number   int                `json:"number"`
-	State    string             `json:"state"` // WAITING, RUNNING, COMPLETE, PRUNED or FAILED; "" in an ask's answer (RUNNING)
-	Params   map[string]any     `json:"params"`
-	Value    *float64           `json:"value"`
-	Metrics  map[string]float64 `json:"metrics"`
-	Reports  []Report           `json:"reports"`
-	Reason   string             `json:"reason"`
-	Worker   string             `json:"worker"`
-	Started  *time.Time         `json:"started"`
-	Finished *time.Time         `json:"finished"`
-	RetryOf  *int               `json:"retry_of"` // the number of the crashed trial this one re-runs
-	Batch    *int               `json:"batch"`    // shared by the trials one ask proposed together
-	Origin   string             `json:"origin"`   // how its point was chosen: design, model, user (queued), or "" (not recorded)
-}
+// Trial is one trial, in the API's form (package api). Params values are
+// json.Number for numbers (their exact text), string or bool;
+// space.Format and runner.Substitute accept them as they are.
+type Trial = api.Trial[map[string]any]
 
 // Report is one intermediate value of a trial.
-type Report struct {
-	Step  int64   `json:"step"`
-	Value float64 `json:"value"`
-}
+type Report = api.Report
 
 // Batch is an ask's answer.
 type Batch struct {

@@ -38,6 +38,9 @@ type Options struct {
 	// Logger receives one line per failed request and every 5xx; nil
 	// discards.
 	Logger *slog.Logger
+	// ShutdownGrace is how long Serve lets the requests in flight finish
+	// once its context ends; 0 means DefaultShutdownGrace.
+	ShutdownGrace time.Duration
 }
 
 // server holds what the handlers share. All of it is safe for concurrent

@@ -12,7 +12,6 @@ import (
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
-	"github.com/boaopt/boa/transform"
 )
 
 // createStudy creates a study from the study file of DESIGN.md §2.2 as
@@ -35,18 +34,11 @@ func (s *server) createStudy(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return badRequest("%v", err)
 	}
-	dir, err := study.ParseDirection(cfg.Direction)
+	spec, err := cfg.Spec()
 	if err != nil {
 		return badRequest("%v", err)
 	}
-	tf, err := transform.Parse(cfg.Transform)
-	if err != nil {
-		return badRequest("transform: %v", err)
-	}
-	st, err := study.Create(r.Context(), s.store, study.Spec{
-		Name: cfg.Name, Direction: dir, Space: cfg.Space, Sampler: cfg.SamplerName(),
-		Seed: cfg.Seed, Budget: cfg.Trials, Transform: tf, Pruner: cfg.PrunerSpec(),
-	})
+	st, err := study.Create(r.Context(), s.store, spec)
 	if errors.Is(err, storage.ErrExists) {
 		return errorf(http.StatusConflict, "study %q already exists (names are unique: GET /api/v1/studies/%s to join it, or choose another name)",
 			cfg.Name, url.PathEscape(cfg.Name))
@@ -121,8 +113,8 @@ func (s *server) best(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, ok := best(st.Direction, trials)
-	if !ok {
+	b := study.Summarize(direction(st), trials).Best
+	if b < 0 {
 		return errorf(http.StatusNotFound, "study %q has no COMPLETE trial yet", st.Name)
 	}
 	writeJSON(w, http.StatusOK, toTrialJSON(trials[b]))

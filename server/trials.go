@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/boaopt/boa/api"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 )
@@ -86,7 +87,7 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		resp.Trials = append(resp.Trials, askedJSON{ID: t.ID, Number: t.Number, Params: pj, RetryOf: retryOf(t.RetryOf), Batch: batchOf(t.Batch)})
+		resp.Trials = append(resp.Trials, askedJSON{ID: t.ID, Number: t.Number, Params: pj, RetryOf: api.RetryOf(t.RetryOf), Batch: api.Batch(t.Batch)})
 	}
 	if req.RequestID != "" && len(resp.Trials) > 0 {
 		// The trials are RUNNING already: if this fails, the ask is

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boaopt/boa/api"
 	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/space"
@@ -13,8 +14,8 @@ import (
 	"github.com/boaopt/boa/transform"
 )
 
-// The JSON the API answers. The client package has its own copies of
-// these shapes; docs/http-api.md is the contract both follow.
+// The JSON the API answers (docs/http-api.md); the forms the client
+// reads as well are in package api.
 
 // studyJSON summarises a study.
 type studyJSON struct {
@@ -35,23 +36,9 @@ type studyJSON struct {
 	BestTrial *int            `json:"best_trial"` // number of the best trial
 }
 
-// trialJSON is a trial as GET .../trials and .../best answer it.
-type trialJSON struct {
-	ID       int64              `json:"id"`
-	Number   int                `json:"number"`
-	State    string             `json:"state"`
-	Params   json.RawMessage    `json:"params"`
-	Value    *float64           `json:"value"`
-	Metrics  map[string]float64 `json:"metrics"`
-	Reports  []storage.Report   `json:"reports"`
-	Reason   string             `json:"reason"`
-	Worker   string             `json:"worker"`
-	Started  *time.Time         `json:"started"`
-	Finished *time.Time         `json:"finished"`
-	RetryOf  *int               `json:"retry_of"`
-	Batch    *int               `json:"batch"`
-	Origin   string             `json:"origin"`
-}
+// trialJSON is a trial as GET .../trials and .../best answer it: the
+// stored parameters as they are.
+type trialJSON = api.Trial[json.RawMessage]
 
 // askedJSON is a trial handed out by ask.
 type askedJSON struct {
@@ -80,13 +67,6 @@ type tellResponse struct {
 	Reason string   `json:"reason,omitempty"`
 }
 
-func timePtr(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
-}
-
 func params(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 {
 		return json.RawMessage("{}")
@@ -94,29 +74,15 @@ func params(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-func retryOf(n int) *int {
-	if n < 0 {
-		return nil
-	}
-	return &n
-}
-
-// batchOf is a trial's batch number for JSON: null for a trial no ask
-// proposed (enqueued with POST .../trials, or stored before schema
-// version 2).
-func batchOf(b int) *int {
-	if b <= 0 {
-		return nil
-	}
-	return &b
-}
-
 func toTrialJSON(t storage.Trial) trialJSON {
 	out := trialJSON{
 		ID: t.ID, Number: t.Number, State: t.State.String(), Params: params(t.Params), Value: t.Value,
-		Metrics: t.Metrics, Reports: append([]storage.Report{}, t.Reports...), Reason: t.Reason, Worker: t.Worker,
-		Started: timePtr(t.Started), Finished: timePtr(t.Finished), RetryOf: retryOf(t.RetryOf), Batch: batchOf(t.Batch),
+		Metrics: t.Metrics, Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Worker: t.Worker,
+		Started: api.Time(t.Started), Finished: api.Time(t.Finished), RetryOf: api.RetryOf(t.RetryOf), Batch: api.Batch(t.Batch),
 		Origin: t.Origin,
+	}
+	for i, r := range t.Reports {
+		out.Reports[i] = api.Report(r)
 	}
 	if out.Metrics == nil {
 		out.Metrics = map[string]float64{}
@@ -128,7 +94,7 @@ func toTrialJSON(t storage.Trial) trialJSON {
 func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	out := studyJSON{
 		Name: st.Name, Direction: st.Direction, Sampler: st.Sampler, Seed: st.Seed, Budget: st.Budget,
-		Space: params(st.Space), Created: timePtr(st.Created), Trials: len(trials), States: map[string]int{},
+		Space: params(st.Space), Created: api.Time(st.Created), Trials: len(trials), States: map[string]int{},
 	}
 	if strings.EqualFold(st.Sampler, "auto") {
 		var sp space.Space
@@ -142,34 +108,20 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	if p, err := study.PrunerOf(st); err == nil && p.Type != "" {
 		out.Pruner = &p
 	}
-	out.Used = len(trials)
-	for _, t := range trials {
-		out.States[t.State.String()]++
-		if t.RetryOf >= 0 {
-			out.Used--
-		}
+	sum := study.Summarize(direction(st), trials)
+	out.Used = sum.Used
+	for state, n := range sum.States {
+		out.States[state.String()] = n
 	}
-	if b, ok := best(st.Direction, trials); ok {
+	if b := sum.Best; b >= 0 {
 		out.BestValue, out.BestTrial = trials[b].Value, &trials[b].Number
 	}
 	return out
 }
 
-// best returns the index of the best COMPLETE trial; ties go to the
-// earlier trial.
-func best(direction string, trials []storage.Trial) (int, bool) {
-	sign := 1.0
-	if direction == "maximize" {
-		sign = -1
-	}
-	b := -1
-	for i, t := range trials {
-		if t.State != storage.Complete || t.Value == nil {
-			continue
-		}
-		if b < 0 || sign**t.Value < sign**trials[b].Value {
-			b = i
-		}
-	}
-	return b, b >= 0
+// direction is the stored study's direction; a study.Create stored it,
+// so it always parses.
+func direction(st storage.Study) study.Direction {
+	dir, _ := study.ParseDirection(st.Direction)
+	return dir
 }

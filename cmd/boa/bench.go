@@ -80,7 +80,7 @@ func benchCmd() *cobra.Command {
 			if noisy && len(tables) == 0 {
 				return errors.New("--noisy applies to --table problems only; none given")
 			}
-			ss, err := availableSamplers(samplers, stderr)
+			ss, err := bench.Runnable(samplers, stderr)
 			if err != nil {
 				return err
 			}
@@ -161,30 +161,6 @@ func benchCmd() *cobra.Command {
 	return cmd
 }
 
-// availableSamplers drops the peers that cannot run here, saying why; an
-// unknown name is an error.
-func availableSamplers(names []string, stderr io.Writer) ([]string, error) {
-	var out []string
-	for _, s := range names {
-		if err := bench.Known(s); err != nil {
-			return nil, err
-		}
-		ok, note := bench.Available(s)
-		switch {
-		case !ok:
-			fmt.Fprintf(stderr, "skipping %s: %s\n", s, note)
-			continue
-		case note != "":
-			fmt.Fprintf(stderr, "%s: %s\n", s, note) // which interpreter runs an Optuna peer
-		}
-		out = append(out, s)
-	}
-	if len(out) == 0 {
-		return nil, errors.New("none of the samplers can run here")
-	}
-	return out, nil
-}
-
 func printBenchSummary(w io.Writer, summary []bench.Summary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PROBLEM\tSAMPLER\tMEDIAN BEST\tMEDIAN REGRET\tIQR\tMEAN RANK\tWINS\tMEDIAN SUGGEST s")
@@ -210,7 +186,7 @@ func latencyCmd() *cobra.Command {
 		Short: "Time one suggestion at each history size, next to one Cholesky factorisation",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ss, err := availableSamplers(samplers, cmd.ErrOrStderr())
+			ss, err := bench.Runnable(samplers, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

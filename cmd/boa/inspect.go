@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,7 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/boaopt/boa/config"
-	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/export"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 )
@@ -61,10 +60,10 @@ func withStudy(ctx context.Context, url, name string, fn func(*study.Study) erro
 	st, err := study.Open(ctx, store, name)
 	// The URL is named without its password: errors end up in CI logs.
 	if errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("%w (storage %s; %s)", err, redactURL(url), otherStudies(ctx, store, name))
+		return fmt.Errorf("%w (storage %s; %s)", err, storage.Redact(url), otherStudies(ctx, store, name))
 	}
 	if err != nil {
-		return fmt.Errorf("%w (storage %s)", err, redactURL(url))
+		return fmt.Errorf("%w (storage %s)", err, storage.Redact(url))
 	}
 	return fn(st)
 }
@@ -80,39 +79,15 @@ func otherStudies(ctx context.Context, store storage.Storage, name string) strin
 	if len(recs) == 0 {
 		return "it holds no study: was it run with another --storage?"
 	}
-	var near []string
-	lower := strings.ToLower(name)
-	for _, r := range recs {
-		other := strings.ToLower(r.Name)
-		if editDistance(lower, other) <= max(1, len(lower)/4) || (len(lower) >= 3 && strings.HasPrefix(other, lower)) {
-			near = append(near, r.Name)
-		}
+	names := make([]string, len(recs))
+	for i, r := range recs {
+		names[i] = r.Name
 	}
+	near := study.Similar(names, name)
 	if len(near) == 0 || len(near) > 3 {
 		return "boa studies lists the studies there"
 	}
 	return "did you mean " + strings.Join(near, " or ") + "?"
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func studiesCmd() *cobra.Command {
@@ -235,7 +210,7 @@ func bestCmd() *cobra.Command {
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
-					return json.NewEncoder(w).Encode(exportTrial(best))
+					return json.NewEncoder(w).Encode(export.TrialOf(best))
 				}
 				fmt.Fprintf(w, "study %s, best trial %d (%s): value %.6g\n", st.Name(), best.Number, st.Direction(), best.Value)
 				for _, name := range st.Space().Names() {
@@ -272,8 +247,9 @@ empty when not recorded: a peer's trial, or one stored by an older boa). A
 parameter's column is its name, or param:NAME when the name is one of
 number, state, value, reason, batch, origin or starts with metric: or param:,
 so that no two columns have the same header.
-JSON: one object per trial with the same fields, plus reports, worker,
-retry_of and the start and finish times.`,
+JSON: one object per trial with the same fields, plus id, reports,
+worker, retry_of and the start and finish times, in the form of the HTTP
+API's GET /api/v1/studies/{name}/trials (docs/http-api.md).`,
 		Args: studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "csv" && format != "json" {
@@ -286,9 +262,9 @@ retry_of and the start and finish times.`,
 				}
 				write := func(w io.Writer) error {
 					if format == "json" {
-						return writeJSON(w, trials)
+						return export.JSON(w, trials)
 					}
-					return writeCSV(w, st.Space(), trials)
+					return export.CSV(w, st.Space(), trials)
 				}
 				if out == "" {
 					return write(cmd.OutOrStdout())
@@ -306,124 +282,4 @@ retry_of and the start and finish times.`,
 	cmd.Flags().StringVar(&format, "format", "csv", "csv or json")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
 	return cmd
-}
-
-// trialJSON is the exported form of a trial.
-type trialJSON struct {
-	Number   int                `json:"number"`
-	State    string             `json:"state"`
-	Value    *float64           `json:"value"`
-	Params   space.Assignment   `json:"params"`
-	Metrics  map[string]float64 `json:"metrics,omitempty"`
-	Reports  []study.Report     `json:"reports,omitempty"`
-	Reason   string             `json:"reason,omitempty"`
-	Worker   string             `json:"worker,omitempty"`
-	RetryOf  *int               `json:"retry_of,omitempty"`
-	Batch    int                `json:"batch,omitempty"`
-	Origin   string             `json:"origin,omitempty"`
-	Started  *time.Time         `json:"started,omitempty"`
-	Finished *time.Time         `json:"finished,omitempty"`
-}
-
-func exportTrial(t study.Trial) trialJSON {
-	j := trialJSON{Number: t.Number, State: t.State.String(), Params: t.Params, Metrics: t.Metrics,
-		Reports: t.Reports, Reason: t.Reason, Worker: t.Worker, Batch: t.Batch, Origin: string(t.Origin)}
-	if t.State == study.Complete || t.State == study.Pruned {
-		v := t.Value
-		j.Value = &v
-	}
-	if t.RetryOf >= 0 {
-		r := t.RetryOf
-		j.RetryOf = &r
-	}
-	if !t.Started.IsZero() {
-		j.Started = &t.Started
-	}
-	if !t.Finished.IsZero() {
-		j.Finished = &t.Finished
-	}
-	return j
-}
-
-func writeJSON(w io.Writer, trials []study.Trial) error {
-	out := make([]trialJSON, len(trials))
-	for i, t := range trials {
-		out[i] = exportTrial(t)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-// csvSystemColumns are the CSV columns that are not a parameter or a
-// metric.
-var csvSystemColumns = []string{"number", "state", "value", "reason", "batch", "origin"}
-
-// csvParamColumn is the CSV header of parameter name: the name itself,
-// or param:NAME when the name would be taken for another column (a
-// system column such as batch or value) or could be mistaken for a
-// prefixed one (it starts with metric: or param:). Every header is then
-// unique: metric columns are metric:NAME, and a bare name is always a
-// parameter.
-func csvParamColumn(name string) string {
-	if slices.Contains(csvSystemColumns, name) || strings.HasPrefix(name, "metric:") || strings.HasPrefix(name, "param:") {
-		return "param:" + name
-	}
-	return name
-}
-
-// writeCSV writes one row per trial: number, state, value, one column per
-// parameter (empty when inactive; csvParamColumn names it), the metrics
-// named in any trial, the reason a trial failed and its batch (empty when
-// none). New columns go last, so that scripts reading columns by position
-// keep working.
-func writeCSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
-	var metrics []string
-	seen := map[string]bool{}
-	for _, t := range trials {
-		for k := range t.Metrics {
-			if !seen[k] {
-				seen[k] = true
-				metrics = append(metrics, k)
-			}
-		}
-	}
-	cw := csv.NewWriter(w)
-	head := []string{"number", "state", "value"}
-	for _, name := range sp.Names() {
-		head = append(head, csvParamColumn(name))
-	}
-	for _, m := range metrics {
-		head = append(head, "metric:"+m)
-	}
-	head = append(head, "reason", "batch", "origin")
-	_ = cw.Write(head)
-	for _, t := range trials {
-		row := []string{strconv.Itoa(t.Number), t.State.String(), ""}
-		if t.State == study.Complete || t.State == study.Pruned {
-			row[2] = strconv.FormatFloat(t.Value, 'g', -1, 64)
-		}
-		for _, name := range sp.Names() {
-			if v, ok := t.Params[name]; ok {
-				row = append(row, space.Format(v))
-			} else {
-				row = append(row, "")
-			}
-		}
-		for _, m := range metrics {
-			if v, ok := t.Metrics[m]; ok {
-				row = append(row, strconv.FormatFloat(v, 'g', -1, 64))
-			} else {
-				row = append(row, "")
-			}
-		}
-		batch := ""
-		if t.Batch > 0 {
-			batch = strconv.Itoa(t.Batch)
-		}
-		row = append(row, firstLine(t.Reason), batch, string(t.Origin))
-		_ = cw.Write(row)
-	}
-	cw.Flush()
-	return cw.Error()
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/client"
+	"github.com/boaopt/boa/export"
 )
 
 // curveScript writes a training stand-in to a file and returns its path:
@@ -37,7 +38,7 @@ echo "BOA_RESULT $(awk -v r=$1 'BEGIN{print (1-r)^8}')"
 // were pruned, each PRUNED trial keeps its last report as its value and
 // its command was stopped before its 8 epochs, every COMPLETE one ran
 // all 8.
-func checkPruned(t *testing.T, trials []trialJSON, epochs string, log string) {
+func checkPruned(t *testing.T, trials []export.Trial, epochs string, log string) {
 	t.Helper()
 	var pruned int
 	for _, tr := range trials {
@@ -86,7 +87,7 @@ objective:
 	if err != nil {
 		t.Fatal(err)
 	}
-	var trials []trialJSON
+	var trials []export.Trial
 	if err := json.Unmarshal([]byte(out), &trials); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestE2EWorkerPrunes(t *testing.T) {
 	}
 	trials := studyTrials(t, s.url, "curves")
 	raw, _ := json.Marshal(trials)
-	var got []trialJSON
+	var got []export.Trial
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)
 	}

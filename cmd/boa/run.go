@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
-	"reflect"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,11 +22,9 @@ import (
 	"github.com/boaopt/boa/problems/conditional"
 	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/problems/mixed"
-	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
-	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"
@@ -147,7 +144,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return err
 	}
 	defer store.Close()
-	shown := redactURL(url) // in messages
+	shown := storage.Redact(url) // in messages
 	st, err := openStudy(ctx, store, cfg, f.resume, shown)
 	if err != nil {
 		return err
@@ -157,12 +154,11 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if err != nil {
 		return err
 	}
-	again, done, running := reRuns(before), finished(before), 0
-	for _, t := range before {
-		if t.State == study.Running {
-			running++
-		}
+	sum, err := st.Summary(ctx)
+	if err != nil {
+		return err
 	}
+	again, done, running := sum.ReRuns, sum.Finished, sum.States[study.Running]
 	status := fmt.Sprintf("%d of %d trials done", done, cfg.Trials)
 	if running > 0 {
 		status += fmt.Sprintf(", %d running", running)
@@ -233,52 +229,14 @@ func interruptedError(err error, path string, lease time.Duration) error {
 	return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
 }
 
-// finished counts the finished trials that hold a place in the budget: an
-// interrupted or lost trial gives its place to its re-run. Trials still
-// RUNNING do not count, though they hold their places too: they may belong
-// to a killed process, and then their re-runs are yet to be run (here,
-// once they are reaped), which the progress counts.
-func finished(trials []study.Trial) int {
-	retried := make(map[int]bool)
-	for _, t := range trials {
-		if t.RetryOf >= 0 {
-			retried[t.RetryOf] = true
-		}
-	}
-	n := 0
-	for _, t := range trials {
-		if t.State.Finished() && !retried[t.Number] {
-			n++
-		}
-	}
-	return n
-}
-
-// reRuns counts the interrupted or lost trials waiting to run again; each
-// takes its original's place in the budget.
-func reRuns(trials []study.Trial) int {
-	n := 0
-	for _, t := range trials {
-		if t.RetryOf >= 0 && t.State == study.Waiting {
-			n++
-		}
-	}
-	return n
-}
-
 // openStudy creates the file's study, or opens it with --resume after
 // checking that the file still describes it. url names the storage in
 // errors, without its password.
 func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, resume bool, url string) (*study.Study, error) {
-	dir, err := study.ParseDirection(cfg.Direction)
+	spec, err := cfg.Spec()
 	if err != nil {
 		return nil, err
 	}
-	tf, err := transform.Parse(cfg.Transform)
-	if err != nil {
-		return nil, fmt.Errorf("transform: %w", err)
-	}
-	spec := study.Spec{Name: cfg.Name, Direction: dir, Space: cfg.Space, Sampler: cfg.SamplerName(), Seed: cfg.Seed, Budget: cfg.Trials, Transform: tf, Pruner: cfg.PrunerSpec()}
 	st, err := study.Create(ctx, store, spec)
 	if !errors.Is(err, storage.ErrExists) {
 		return st, err
@@ -290,19 +248,8 @@ func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, re
 	if err != nil {
 		return nil, err
 	}
-	stored, _ := json.Marshal(st.Space())
-	given, _ := json.Marshal(cfg.Space)
-	switch {
-	case string(stored) != string(given):
-		return nil, fmt.Errorf("study %q in %s has another search space than the file; resume it with the file it was created with, or give the study another name", cfg.Name, url)
-	case st.Direction() != dir:
-		return nil, fmt.Errorf("study %q in %s is %s, the file says %s", cfg.Name, url, st.Direction(), dir)
-	case st.Transform() != tf:
-		return nil, fmt.Errorf("study %q in %s has transform %s, the file says %s; the transform is fixed when the study is created", cfg.Name, url, st.Transform(), tf)
-	case st.Budget() != cfg.Trials:
-		return nil, fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", cfg.Name, url, st.Budget(), cfg.Trials)
-	case !samePruner(st.PrunerSpec(), spec.Pruner):
-		return nil, fmt.Errorf("study %q in %s has pruner %s, the file says %s; the pruner is fixed when the study is created", cfg.Name, url, st.PrunerSpec(), spec.Pruner)
+	if err := st.CheckResume(spec, url); err != nil {
+		return nil, err
 	}
 	return st, nil
 }
@@ -318,14 +265,6 @@ func modelLabel(st *study.Study) string {
 		label += ", pruner " + p.String()
 	}
 	return label
-}
-
-// samePruner reports whether a and b are the same pruner as written.
-func samePruner(a, b pruner.Spec) bool {
-	if a.IsNone() || b.IsNone() {
-		return a.IsNone() == b.IsNone()
-	}
-	return reflect.DeepEqual(a, b)
 }
 
 // samplerLabel names the study's sampler, and for auto what it chose.
@@ -356,37 +295,18 @@ func autoChoice(st *study.Study) string {
 func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) study.Objective, error) {
 	o := cfg.Objective
 	if o.Function != "" {
-		fn, err := functions.Get(o.Function, cfg.Space.Len())
+		f, err := bench.FunctionOf(o.Function, cfg.Space)
 		if err != nil {
 			return nil, fmt.Errorf("objective.function: %w", err)
 		}
-		for _, p := range cfg.Space.Params() {
-			switch {
-			case p.Kind != space.Float:
-				return nil, fmt.Errorf("objective.function: %s takes float parameters; %s is %s", o.Function, p.Name, p.Kind)
-			case len(p.When) > 0:
-				return nil, fmt.Errorf("objective.function: %s takes unconditional float parameters; %s has a when: condition", o.Function, p.Name)
-			}
-		}
 		return func(*study.Study) study.Objective {
-			return func(_ context.Context, t *study.Trial) (float64, error) {
-				x := make([]float64, fn.Dim)
-				for i, p := range cfg.Space.Params() {
-					x[i] = t.Params[p.Name].(float64) // checked above
-				}
-				return fn.F(x), nil
-			}
+			return func(_ context.Context, t *study.Trial) (float64, error) { return f(t.Params), nil }
 		}, nil
 	}
-	cmd := runner.Command{Args: o.Command, Dir: o.Dir, Timeout: time.Duration(o.Timeout), LogDir: o.Logs}
-	if cmd.LogDir == "" {
-		cmd.LogDir = "boa-logs"
-	}
-	env, err := runner.Env(o.Env) // config.Load has checked it, and the command
+	cmd, err := o.RunnerCommand()
 	if err != nil {
-		return nil, fmt.Errorf("objective.%w", err)
+		return nil, err
 	}
-	cmd.Env = env
 	if err := cmd.Check(); err != nil {
 		return nil, fmt.Errorf("objective: %w", err)
 	}
@@ -396,21 +316,15 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			rt := runner.Trial{ID: t.ID, Number: t.Number, Study: st.Name(), Params: t.Params}
 			out, _ := runner.LogPaths(cmd.LogDir, rt)
 			_ = st.Storage().SetLogPath(ctx, t.ID, out)
-			rctx, cancel := context.WithCancelCause(ctx)
-			defer cancel(nil)
-			res, err := runner.Run(rctx, cmd, rt, func(r runner.Report) {
+			res, err := runner.RunPrunable(ctx, cmd, rt, func(_ context.Context, r runner.Report) bool {
 				if t.Report(ctx, r.Step, r.Value) != nil {
-					return
+					return false
 				}
-				if prune, _ := t.ShouldPrune(ctx); prune {
-					cancel(errPruned)
-				}
+				prune, _ := t.ShouldPrune(ctx)
+				return prune
 			})
-			if err != nil && context.Cause(rctx) == errPruned && ctx.Err() == nil {
-				return lastReport(res.Reports), study.ErrPruned
-			}
-			if err != nil {
-				awaitOwnStop(ctx, res)
+			if errors.Is(err, runner.ErrPruned) {
+				return res.Value, study.ErrPruned
 			}
 			if len(res.Warnings) > 0 {
 				mu.Lock()
@@ -423,36 +337,6 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			return res.Value, err
 		}
 	}, nil
-}
-
-// errPruned cancels a command trial that the study's pruner stops.
-var errPruned = errors.New("stopped by the pruner")
-
-// lastReport is the value of the largest step reported, the value a
-// PRUNED trial keeps (Optuna's); 0 when none was (it cannot be pruned).
-func lastReport(rs []runner.Report) float64 {
-	var last runner.Report
-	for _, r := range rs {
-		if r.Step >= last.Step {
-			last = r
-		}
-	}
-	return last.Value
-}
-
-// awaitOwnStop waits up to a second for ctx to end when the trial's
-// command died of SIGTERM or SIGINT that boa did not send: sent to boa's
-// whole process group or control group (systemd's default KillMode,
-// Slurm's scancel), the signal may reach the command before boa, and the
-// trial must then be recorded as interrupted and re-queued, not FAILED.
-func awaitOwnStop(ctx context.Context, res runner.Result) {
-	if res.Signal != syscall.SIGTERM && res.Signal != syscall.SIGINT {
-		return
-	}
-	select {
-	case <-ctx.Done():
-	case <-time.After(time.Second):
-	}
 }
 
 // runResult is the JSON line of DESIGN.md §2.1. ChosenSampler extends it:
@@ -469,36 +353,12 @@ type runResult struct {
 	Regret        *float64       `json:"regret"`
 }
 
-// testProblem resolves --function: a test function in dimension dim
-// (0: its default), or one of the mixed problems of the CoCaBO and
-// CASMOPOLITAN papers or of the conditional ones, whose spaces are fixed.
-func testProblem(name string, dim int) (bench.Problem, error) {
-	p, found, err := bench.FixedProblem(name)
-	switch {
-	case found && err != nil:
-		return nil, err // e.g. MaxSAT-60 without its data
-	case found && dim != 0:
-		return nil, fmt.Errorf("%s has a fixed space; --dim applies to the test functions only", name)
-	case found:
-		return p, nil
-	}
-	fn, err := functions.Get(name, dim)
-	if errors.Is(err, functions.ErrUnknownFunction) {
-		return nil, fmt.Errorf("unknown function %q; test functions: %s; mixed problems: %s; conditional: %s",
-			name, strings.Join(functions.Names(), ", "), strings.Join(mixed.Names(), ", "), strings.Join(conditional.Names(), ", "))
-	}
-	if err != nil {
-		return nil, err
-	}
-	return bench.FunctionProblem(fn), nil
-}
-
 // runFunction minimises a built-in test function in memory.
 func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) error {
 	if f.trials < 1 {
 		return fmt.Errorf("--trials must be at least 1, got %d", f.trials)
 	}
-	p, err := testProblem(f.function, f.dim)
+	p, err := bench.NamedProblem(f.function, f.dim)
 	if err != nil {
 		return err
 	}

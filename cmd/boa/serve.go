@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -90,66 +87,18 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	// Requests run under reqCtx, which a shutdown cancels after a grace
-	// period (below).
-	reqCtx, cancelRequests := context.WithCancel(context.Background())
-	defer cancelRequests()
-	srv := &http.Server{
-		BaseContext:       func(net.Listener) context.Context { return reqCtx },
-		Handler:           server.New(store, server.Options{Token: f.token, Lease: f.lease, Logger: logger}),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
 	auth := "no token (loopback only)"
 	if f.token != "" {
 		auth = "bearer token required"
 	}
-	fmt.Fprintf(stderr, "boa serve: listening on http://%s (storage %s, lease %v, %s)\n", ln.Addr(), redactURL(f.storage), f.lease, auth)
-
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	stop() // a second signal ends the process at once
-	fmt.Fprintln(stderr, "boa serve: shutting down (finishing requests in flight)")
-	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	// A request still waiting after the grace (an ask waiting for the
-	// suggestion lease of a replica that was killed) is cancelled: it
-	// answers 503 and its client retries elsewhere, and the shutdown ends.
-	defer time.AfterFunc(shutdownGrace, cancelRequests).Stop()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	fmt.Fprintf(stderr, "boa serve: listening on http://%s (storage %s, lease %v, %s)\n", ln.Addr(), storage.Redact(f.storage), f.lease, auth)
+	opts := server.Options{Token: f.token, Lease: f.lease, Logger: logger, ShutdownGrace: shutdownGrace}
+	return server.Serve(ctx, ln, store, opts, func() {
+		stop() // a second signal ends the process at once
+		fmt.Fprintln(stderr, "boa serve: shutting down (finishing requests in flight)")
+	})
 }
 
 // shutdownGrace is how long a shutting-down boa serve lets requests in
-// flight finish before it cancels them.
-var shutdownGrace = 10 * time.Second
-
-// redactURL hides the password of a storage URL, given before the host
-// or as a password parameter, in logs and messages.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return s
-	}
-	q := u.Query()
-	if !q.Has("password") && u.User == nil {
-		return s
-	}
-	if q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.Redacted()
-}
+// flight finish before it cancels them (a variable for tests).
+var shutdownGrace = server.DefaultShutdownGrace

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/boaopt/boa/export"
 )
 
 // boa runs the CLI in-process and returns its stdout.
@@ -67,7 +69,7 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var trials []trialJSON
+	var trials []export.Trial
 	if err := json.Unmarshal([]byte(out), &trials); err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +83,10 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 		if tr.State != "COMPLETE" || *tr.Value != x || tr.Metrics["n2"] != n*n || len(tr.Reports) != 1 {
 			t.Fatalf("trial %+v: want COMPLETE with value x, metric n², one report", tr)
 		}
-		if tr.Batch <= 0 || batches[tr.Batch] {
-			t.Fatalf("trial %d has batch %d; each trial asked for alone wants a batch of its own", tr.Number, tr.Batch)
+		if tr.Batch == nil || *tr.Batch <= 0 || batches[*tr.Batch] {
+			t.Fatalf("trial %d has batch %v; each trial asked for alone wants a batch of its own", tr.Number, tr.Batch)
 		}
-		batches[tr.Batch] = true
+		batches[*tr.Batch] = true
 		// gpbo's design is max(5, d + 1) = 5 points; with two workers a
 		// sixth may be asked before the fifth completes.
 		if want := map[bool]string{true: "design", false: "model"}[tr.Number < 5]; tr.Number != 5 && tr.Origin != want {
@@ -108,8 +110,8 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 		t.Fatalf("csv: %v, %d rows, header %v", err, len(rows), rows[0])
 	}
 	for i, tr := range trials {
-		if got := rows[i+1][8]; got != strconv.Itoa(tr.Batch) {
-			t.Fatalf("csv row %d: batch %q, JSON export says %d", i+1, got, tr.Batch)
+		if got := rows[i+1][8]; got != strconv.Itoa(*tr.Batch) {
+			t.Fatalf("csv row %d: batch %q, JSON export says %d", i+1, got, *tr.Batch)
 		}
 		if got := rows[i+1][9]; got != tr.Origin {
 			t.Fatalf("csv row %d: origin %q, JSON export says %q", i+1, got, tr.Origin)
@@ -140,7 +142,7 @@ func TestRunStudyFileFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ := boa(t, "export", "sphere", "--storage", url, "--format", "json")
-	var trials []trialJSON
+	var trials []export.Trial
 	_ = json.Unmarshal([]byte(out), &trials)
 	failed := 0
 	for _, tr := range trials {
@@ -252,7 +254,7 @@ func TestRunStudyFileTransform(t *testing.T) {
 		t.Fatalf("summary does not name the transform:\n%s", out)
 	}
 	out, _ = boa(t, "export", "sphere", "--storage", url, "--format", "json")
-	var trials []trialJSON
+	var trials []export.Trial
 	_ = json.Unmarshal([]byte(out), &trials)
 	failed := 0
 	for _, tr := range trials {

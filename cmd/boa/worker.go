@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
-	"slices"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -19,7 +15,7 @@ import (
 
 	"github.com/boaopt/boa/client"
 	"github.com/boaopt/boa/runner"
-	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/worker"
 )
 
 type workerFlags struct {
@@ -81,17 +77,6 @@ func workerCmd() *cobra.Command {
 	return cmd
 }
 
-// errWorkerInterrupted ends a worker stopped by a signal (a non-zero exit).
-var errWorkerInterrupted = errors.New("interrupted")
-
-// remoteWorker is one `boa worker` process.
-type remoteWorker struct {
-	f   workerFlags
-	c   *client.Client
-	cmd runner.Command
-	log func(format string, args ...any)
-}
-
 func runWorker(ctx context.Context, f workerFlags, args []string, stderr io.Writer) error {
 	if f.heartbeat <= 0 {
 		return fmt.Errorf("--heartbeat must be positive, got %v", f.heartbeat)
@@ -109,7 +94,6 @@ func runWorker(ctx context.Context, f workerFlags, args []string, stderr io.Writ
 		defer mu.Unlock()
 		fmt.Fprintf(stderr, "boa worker: "+format+"\n", args...)
 	}
-	w := &remoteWorker{f: f, log: logf, cmd: runner.Command{Args: args, Timeout: f.timeout, LogDir: f.logs}}
 	// The same failure is logged once per 10 s: during an outage every
 	// heartbeat retries, and each retry logged made some 50 lines per
 	// trial of a 5 s database restart.
@@ -117,7 +101,7 @@ func runWorker(ctx context.Context, f workerFlags, args []string, stderr io.Writ
 		lastRetry   string
 		lastRetryAt time.Time
 	)
-	w.c = client.New(f.server, f.token, client.WithRetry(f.retry), client.WithOnRetry(func(err error, wait time.Duration) {
+	c := client.New(f.server, f.token, client.WithRetry(f.retry), client.WithOnRetry(func(err error, wait time.Duration) {
 		mu.Lock()
 		quiet := err.Error() == lastRetry && time.Since(lastRetryAt) < 10*time.Second
 		if !quiet {
@@ -128,223 +112,8 @@ func runWorker(ctx context.Context, f workerFlags, args []string, stderr io.Writ
 			logf("%v; retrying in %v", err, wait.Round(time.Millisecond))
 		}
 	}))
-
-	st, err := w.c.Study(ctx, f.study)
-	if err != nil {
-		return w.fatal(ctx, err)
-	}
-	var sp space.Space
-	if err := json.Unmarshal(st.Space, &sp); err != nil {
-		return fmt.Errorf("study %q: the server sent a space this boa cannot read: %w", f.study, err)
-	}
-	if err := runner.ValidateSpace(w.cmd, &sp); err != nil {
-		return err
-	}
-	if err := w.cmd.Check(); err != nil {
-		return err
-	}
-	logf("study %s on %s as %s: %s", f.study, f.server, f.name, strings.Join(args, " "))
-
-	done, waited := 0, false
-	for f.trials == 0 || done < f.trials {
-		b, err := w.c.Ask(ctx, f.study, 1, f.name)
-		if err != nil {
-			return w.fatal(ctx, err)
-		}
-		if len(b.Trials) == 0 {
-			if !f.wait || b.Pending == 0 {
-				logf("the study's budget is used up; %d trials run here", done)
-				return nil
-			}
-			if !waited {
-				logf("the study's budget is used up; waiting for %d unfinished trials (a crashed one is re-queued)", b.Pending)
-				waited = true
-			}
-			// Stale trials are reaped by asks, so ask often enough to take
-			// over a crashed worker's trial soon after its lease lapses.
-			if err := sleepCtx(ctx, min(max(b.Lease/4, 250*time.Millisecond), 5*time.Second)); err != nil {
-				return errWorkerInterrupted
-			}
-			continue
-		}
-		hb := f.heartbeat
-		if b.Lease > 0 {
-			hb = min(hb, b.Lease/3)
-		}
-		if err := w.run(ctx, b.Trials[0], hb); err != nil {
-			return err
-		}
-		done++
-	}
-	logf("ran %d trials (--trials)", done)
-	return nil
-}
-
-// fatal words an error that ends the worker.
-func (w *remoteWorker) fatal(ctx context.Context, err error) error {
-	switch {
-	case ctx.Err() != nil:
-		return errWorkerInterrupted
-	case client.StatusOf(err) == http.StatusNotFound:
-		return fmt.Errorf("study %q not found on %s (create it with POST /api/v1/studies first)", w.f.study, w.f.server)
-	case client.StatusOf(err) == http.StatusUnauthorized:
-		return fmt.Errorf("%w (set BOA_TOKEN or --token to the server's token)", err)
-	}
-	return err
-}
-
-// errTrialLost cancels a trial the server no longer takes as running.
-var errTrialLost = errors.New("the server no longer takes this trial as running")
-
-// run runs one trial: CMD with heartbeats and reports, then tell. It
-// returns an error only when the worker must stop.
-func (w *remoteWorker) run(ctx context.Context, t client.Trial, every time.Duration) error {
-	start := time.Now()
-	rctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	// Heartbeats go on until the result is told, through a Ctrl-C too:
-	// when the server is down as CMD ends, the tell is retried, and once
-	// the server is back the trial must not be taken for dead (by another
-	// worker's ask) before the tell lands.
-	stopBeat := w.heartbeat(context.WithoutCancel(ctx), cancel, t, every)
-	defer stopBeat()
-	var reportErr sync.Once
-	onReport := func(r runner.Report) {
-		prune, err := w.c.Report(rctx, t.ID, r.Step, r.Value)
-		switch {
-		case err != nil && rctx.Err() == nil:
-			reportErr.Do(func() { w.log("trial %d: report lost: %v", t.Number, err) })
-		case prune:
-			cancel(errPruned)
-		}
-	}
-	res, err := runner.Run(rctx, w.cmd, runner.Trial{ID: t.ID, Number: t.Number, Study: w.f.study, Params: t.Params}, onReport)
-	pruned := err != nil && context.Cause(rctx) == errPruned && ctx.Err() == nil
-	if err != nil && !pruned {
-		awaitOwnStop(ctx, res)
-	}
-	lost := context.Cause(rctx) == errTrialLost
-	cancel(nil)
-	for _, warning := range res.Warnings {
-		w.log("trial %d: warning: %s", t.Number, warning)
-	}
-	took := time.Since(start).Round(time.Millisecond)
-
-	var r client.Result
-	switch {
-	case lost:
-		w.log("trial %d %s: stopped after %v: %v (it was taken for dead and re-queued; the result is discarded)",
-			t.Number, briefParams(t.Params), took, errTrialLost)
-		return nil
-	case err == nil:
-		r = client.Result{Value: res.Value, Metrics: res.Metrics}
-	case pruned:
-		r = client.Result{State: "PRUNED", Value: lastReport(res.Reports), Metrics: res.Metrics}
-	case ctx.Err() != nil:
-		r = client.Result{State: "FAILED", Reason: "interrupted", Requeue: true, Metrics: res.Metrics}
-	default:
-		r = client.Result{State: "FAILED", Reason: err.Error(), Metrics: res.Metrics}
-	}
-	// The result is recorded even when interrupted, then within a short
-	// bound; otherwise the client's retries bound it (a server restarting
-	// meanwhile does not lose the result).
-	tctx := context.WithoutCancel(ctx)
-	if ctx.Err() != nil {
-		var tcancel context.CancelFunc
-		tctx, tcancel = context.WithTimeout(tctx, 15*time.Second)
-		defer tcancel()
-	}
-	terr := w.c.Tell(tctx, t.ID, r)
-	var refused *client.Error
-	if r.State == "" && errors.As(terr, &refused) && refused.Status == http.StatusBadRequest {
-		// The study cannot take the value (a log transform and a value
-		// that is not > 0): the trial fails with the server's reason,
-		// which keeps the value, rather than stay RUNNING until reaped.
-		r = client.Result{State: "FAILED", Reason: refused.Message, Metrics: res.Metrics}
-		terr = w.c.Tell(tctx, t.ID, r)
-	}
-	stopBeat()
-	switch {
-	case terr != nil && client.StatusOf(terr) == http.StatusConflict:
-		w.log("trial %d %s: result not recorded: %v", t.Number, briefParams(t.Params), terr)
-	case terr != nil:
-		return fmt.Errorf("trial %d: telling the result: %w", t.Number, terr)
-	case r.State == "FAILED":
-		w.log("trial %d %s FAILED after %v: %s", t.Number, briefParams(t.Params), took, r.Reason)
-	case r.State == "PRUNED":
-		w.log("trial %d %s PRUNED at %.6g after %v", t.Number, briefParams(t.Params), r.Value, took)
-	default:
-		w.log("trial %d %s COMPLETE %.6g in %v", t.Number, briefParams(t.Params), r.Value, took)
-	}
-	if ctx.Err() != nil {
-		return errWorkerInterrupted
-	}
-	return nil
-}
-
-// heartbeat beats for t every interval until stopped; a 409 (the trial
-// is no longer RUNNING) cancels the trial with errTrialLost.
-func (w *remoteWorker) heartbeat(ctx context.Context, cancel context.CancelCauseFunc, t client.Trial, every time.Duration) (stop func()) {
-	ctx, stopCtx := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		warned := false
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			// One beat, retries included, lasts at most the interval, so
-			// that the client's backoff (up to 10 s) does not hold back
-			// the beats once a server that was down is back: the lease
-			// counts from the last beat the server stored.
-			bctx, bcancel := context.WithTimeout(ctx, every)
-			err := w.c.Heartbeat(bctx, t.ID)
-			bcancel()
-			switch {
-			case err == nil || ctx.Err() != nil:
-			case client.StatusOf(err) == http.StatusConflict:
-				cancel(errTrialLost)
-				return
-			case !warned:
-				w.log("trial %d: heartbeat failed: %v", t.Number, err)
-				warned = true
-			}
-		}
-	}()
-	return func() { stopCtx(); <-done }
-}
-
-// briefParams prints params as name=value, sorted by name.
-func briefParams(p map[string]any) string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	b.WriteByte('(')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%s=%s", k, space.Format(p[k]))
-	}
-	b.WriteByte(')')
-	return b.String()
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return worker.Run(ctx, c, worker.Options{
+		Study: f.study, Server: f.server, Name: f.name, Trials: f.trials, Heartbeat: f.heartbeat, Wait: f.wait, Log: logf,
+		Command: runner.Command{Args: args, Timeout: f.timeout, LogDir: f.logs},
+	})
 }

@@ -1,10 +1,10 @@
-package main
+package storage
 
 import "testing"
 
-// TestRedactURL: a storage URL's password is hidden in logs and messages,
+// TestRedact: a storage URL's password is hidden in logs and messages,
 // given before the host or as a parameter; other URLs are left as they are.
-func TestRedactURL(t *testing.T) {
+func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
 		"postgres://boa:secret@db:5432/boa?sslmode=disable": "postgres://boa:xxxxx@db:5432/boa?sslmode=disable",
 		"postgres://db:5432/boa?user=boa&password=secret":   "postgres://db:5432/boa?password=xxxxx&user=boa",
@@ -13,8 +13,8 @@ func TestRedactURL(t *testing.T) {
 		"sqlite:///runs/boa.db":                             "sqlite:///runs/boa.db",
 		"memory:":                                           "memory:",
 	} {
-		if got := redactURL(in); got != want {
-			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

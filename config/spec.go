@@ -1,0 +1,48 @@
+package config
+
+import (
+	"cmp"
+	"fmt"
+	"time"
+
+	"github.com/boaopt/boa/runner"
+	"github.com/boaopt/boa/study"
+	"github.com/boaopt/boa/transform"
+)
+
+// Spec is the study the file describes, as study.Create takes it: one
+// conversion for `boa run` and for POST /api/v1/studies, so that a file
+// means the same study whichever way it is created. The file's storage,
+// workers and objective are not part of it: they say where and how the
+// study is run, not what it is.
+func (s *Study) Spec() (study.Spec, error) {
+	dir, err := study.ParseDirection(s.Direction)
+	if err != nil {
+		return study.Spec{}, err
+	}
+	tf, err := transform.Parse(s.Transform)
+	if err != nil {
+		return study.Spec{}, fmt.Errorf("transform: %w", err)
+	}
+	return study.Spec{
+		Name: s.Name, Direction: dir, Space: s.Space, Sampler: s.SamplerName(),
+		Seed: s.Seed, Budget: s.Trials, Transform: tf, Pruner: s.PrunerSpec(),
+	}, nil
+}
+
+// DefaultLogs is the folder of the trials' logs when a study file names
+// none (objective.logs).
+const DefaultLogs = "boa-logs"
+
+// RunnerCommand is the command the objective runs once per trial (package
+// runner). Validate has checked its env; a Study built in code is checked
+// here.
+func (o *Objective) RunnerCommand() (runner.Command, error) {
+	cmd := runner.Command{Args: o.Command, Dir: o.Dir, Timeout: time.Duration(o.Timeout), LogDir: cmp.Or(o.Logs, DefaultLogs)}
+	env, err := runner.Env(o.Env)
+	if err != nil {
+		return cmd, fmt.Errorf("objective.%w", err)
+	}
+	cmd.Env = env
+	return cmd, nil
+}

@@ -1,0 +1,87 @@
+package export
+
+import (
+	"bytes"
+	"encoding/csv"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/study"
+)
+
+// TestCSVHeadersAreUnique: parameters named like the system columns
+// (batch, value, ...) or like a metric column get a param: prefix, so that
+// no two columns share a header and each value is under its own; a space
+// without such names keeps the bare parameter names.
+func TestCSVHeadersAreUnique(t *testing.T) {
+	sp, err := space.New(
+		space.Param{Name: "batch", Kind: space.Int, Low: 1, High: 4},
+		space.Param{Name: "origin", Kind: space.Bool},
+		space.Param{Name: "value", Kind: space.Float, Low: 0, High: 1},
+		space.Param{Name: "metric:acc", Kind: space.Bool},
+		space.Param{Name: "param:lr", Kind: space.Float, Low: 0, High: 1},
+		space.Param{Name: "lr", Kind: space.Float, Low: 0, High: 1},
+		space.Param{Name: "Number", Kind: space.Int, Low: 0, High: 9},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials := []study.Trial{{
+		Number: 0, State: study.Complete, Value: 0.5, Batch: 7, Origin: sampler.OriginModel,
+		Params:  space.Assignment{"batch": int64(3), "origin": true, "value": 0.25, "metric:acc": true, "param:lr": 0.125, "lr": 0.0625, "Number": int64(9)},
+		Metrics: map[string]float64{"acc": 0.75},
+	}, {
+		Number: 1, State: study.Failed, Reason: "exit code 3\nmore", Batch: 8,
+		Params: space.Assignment{"batch": int64(1), "origin": false, "value": 0.5, "metric:acc": false, "param:lr": 1.0, "lr": 0.0, "Number": int64(0)},
+	}}
+	var buf bytes.Buffer
+	if err := CSV(&buf, sp, trials); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := rows[0]
+	want := "number,state,value,param:batch,param:origin,param:value,param:metric:acc,param:param:lr,lr,Number,metric:acc,reason,batch,origin"
+	if got := strings.Join(head, ","); got != want {
+		t.Fatalf("header\n%s\nwant\n%s", got, want)
+	}
+	for i, h := range head {
+		if slices.Index(head, h) != i {
+			t.Fatalf("header %q appears twice in %v", h, head)
+		}
+	}
+	get := func(row []string, col string) string { return row[slices.Index(head, col)] }
+	for col, want := range map[string]string{
+		"number": "0", "value": "0.5", "param:batch": "3", "param:value": "0.25", "param:metric:acc": "true",
+		"param:param:lr": "0.125", "lr": "0.0625", "Number": "9", "metric:acc": "0.75", "batch": "7", "reason": "",
+		"param:origin": "true", "origin": "model",
+	} {
+		if got := get(rows[1], col); got != want {
+			t.Errorf("row 0, column %s: %q, want %q", col, got, want)
+		}
+	}
+	if got := get(rows[2], "reason"); got != "exit code 3" {
+		t.Errorf("row 1, reason %q, want the first line of the reason", got)
+	}
+	if got := get(rows[2], "metric:acc"); got != "" {
+		t.Errorf("row 1, metric:acc %q, want empty", got)
+	}
+
+	// Without clashes a parameter keeps its bare name.
+	plain, err := space.New(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "batch_size", Kind: space.Int, Low: 1, High: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := CSV(&buf, plain, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(buf.String()); got != "number,state,value,x,batch_size,reason,batch,origin" {
+		t.Errorf("header without clashes: %s", got)
+	}
+}

@@ -1,0 +1,167 @@
+package study
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/boaopt/boa/pruner"
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/transform"
+)
+
+// New returns a study kept in memory, with the given sampler instance,
+// which may be one of the user's own (any Sampler: its name need not be
+// registered, as Create's must).
+func New(sp *space.Space, o Options) (*Study, error) {
+	name := o.Name
+	if name == "" {
+		name = "study"
+	}
+	spec := Spec{Name: name, Direction: o.Direction, Space: sp, Seed: o.Seed, Budget: o.Budget, Transform: o.Transform}
+	if o.Sampler != nil {
+		spec.Sampler = o.Sampler.Name()
+	}
+	st, err := create(context.Background(), storage.NewMemory(), spec, o.Sampler)
+	if err == nil && o.Pruner != nil {
+		st.pruner = o.Pruner
+	}
+	return st, err
+}
+
+// Create creates the study in store; storage.ErrExists if the name is taken.
+func Create(ctx context.Context, store storage.Storage, spec Spec) (*Study, error) {
+	return create(ctx, store, spec, nil)
+}
+
+// create is Create with the sampler instance smp (New's), or with the
+// registered sampler spec.Sampler names when smp is nil.
+func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.Sampler) (*Study, error) {
+	if spec.Space == nil || spec.Space.Len() == 0 {
+		return nil, errors.New("study: the search space has no parameters")
+	}
+	if spec.Budget < 0 {
+		return nil, fmt.Errorf("study: budget must be 0 (no limit) or more, got %d", spec.Budget)
+	}
+	if spec.Sampler == "" {
+		spec.Sampler = "auto"
+	}
+	if smp == nil {
+		if err := sampler.Check(spec.Sampler, spec.Space); err != nil {
+			return nil, fmt.Errorf("study: %w", err)
+		}
+	} else if c, ok := smp.(sampler.SpaceChecker); ok {
+		if err := c.CheckSpace(spec.Space); err != nil {
+			return nil, fmt.Errorf("study: %w", err)
+		}
+	}
+	sp, err := json.Marshal(spec.Space)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := spec.Pruner.Build(); err != nil {
+		return nil, fmt.Errorf("study: pruner: %w", err)
+	}
+	set := settings{Transform: spec.Transform}
+	if !spec.Pruner.IsNone() {
+		set.Pruner = &spec.Pruner
+	}
+	var cfg json.RawMessage
+	if set != (settings{}) {
+		if cfg, err = json.Marshal(set); err != nil {
+			return nil, fmt.Errorf("study: %w", err) // an unknown transform
+		}
+	}
+	rec, err := store.CreateStudy(ctx, storage.Study{
+		Name: spec.Name, Direction: spec.Direction.String(), Space: sp,
+		Sampler: spec.Sampler, Config: cfg, Seed: spec.Seed, Budget: spec.Budget,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return open(store, rec, smp)
+}
+
+// settings are the stored study's settings that storage.Study has no
+// column for (its Config). A study without any stores none.
+type settings struct {
+	Transform transform.Transform `json:"transform,omitempty"`
+	Pruner    *pruner.Spec        `json:"pruner,omitempty"`
+}
+
+func settingsOf(rec storage.Study) (settings, error) {
+	var set settings
+	if len(rec.Config) > 0 {
+		if err := json.Unmarshal(rec.Config, &set); err != nil {
+			return set, fmt.Errorf("study %s: stored settings: %w", rec.Name, err)
+		}
+	}
+	return set, nil
+}
+
+// TransformOf returns the transform stored with study rec.
+func TransformOf(rec storage.Study) (transform.Transform, error) {
+	set, err := settingsOf(rec)
+	return set.Transform, err
+}
+
+// PrunerOf returns the pruner stored with study rec; its Type is "" when
+// the study has none.
+func PrunerOf(rec storage.Study) (pruner.Spec, error) {
+	set, err := settingsOf(rec)
+	if err != nil || set.Pruner == nil {
+		return pruner.Spec{}, err
+	}
+	return *set.Pruner, nil
+}
+
+// Open opens the study called name in store; storage.ErrNotFound if there
+// is none. The sampler is rebuilt from the stored name and the history.
+func Open(ctx context.Context, store storage.Storage, name string) (*Study, error) {
+	rec, err := store.GetStudy(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return open(store, rec, nil)
+}
+
+// open returns the stored study rec with the sampler smp, or with the one
+// rec names when smp is nil.
+func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study, error) {
+	var sp space.Space
+	if err := json.Unmarshal(rec.Space, &sp); err != nil {
+		return nil, fmt.Errorf("study %s: stored space: %w", rec.Name, err)
+	}
+	dir, err := ParseDirection(rec.Direction)
+	if err != nil {
+		return nil, fmt.Errorf("study %s: %w", rec.Name, err)
+	}
+	if smp == nil {
+		if smp, err = sampler.New(rec.Sampler); err != nil {
+			return nil, fmt.Errorf("study %s: %w", rec.Name, err)
+		}
+	}
+	set, err := settingsOf(rec)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		prn  pruner.Pruner
+		spec pruner.Spec
+	)
+	if set.Pruner != nil {
+		spec = *set.Pruner
+		if prn, err = spec.Build(); err != nil {
+			return nil, fmt.Errorf("study %s: stored pruner: %w", rec.Name, err)
+		}
+	}
+	host, _ := os.Hostname()
+	return &Study{
+		store: store, rec: rec, dir: dir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec,
+		worker: fmt.Sprintf("%s:%d", host, os.Getpid()), lease: DefaultLease,
+	}, nil
+}

@@ -1,0 +1,89 @@
+package study
+
+import (
+	"context"
+
+	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/storage"
+)
+
+// History returns what the study's sampler sees now (sampler.History):
+// for tools that ask a model about the study, such as NAS-BOWL's motif
+// scores (boa motifs).
+func (s *Study) History(ctx context.Context) (*sampler.History, error) {
+	recs, err := s.store.Trials(ctx, s.rec.ID)
+	if err != nil {
+		return nil, s.errorf("load trials: %w", err)
+	}
+	return s.history(recs)
+}
+
+// history builds the sampler's view of the stored trials: the values of
+// the completed ones transformed (Spec.Transform), then in the minimised
+// sense.
+func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
+	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed, Budget: s.rec.Budget}
+	var values []float64
+	for _, r := range recs {
+		if len(r.X) != s.space.Len() {
+			continue // e.g. a trial enqueued without an encoding
+		}
+		switch {
+		case r.State == Complete && r.Value != nil && s.tf.Check(*r.Value) == nil:
+			h.Observed = append(h.Observed, sampler.Observation{X: r.X, Batch: r.Batch, Origin: sampler.Origin(r.Origin)})
+			values = append(values, *r.Value)
+		case r.State == Waiting || r.State == Running:
+			h.Pending = append(h.Pending, r.X)
+		case r.State == Failed, r.State == Complete:
+			// A COMPLETE value the transform cannot take (Tell fails such
+			// a trial, but an older boa that ignores the transform may
+			// have recorded one) is kept from the model as a failure.
+			h.Failed = append(h.Failed, r.X)
+		case r.State == Pruned:
+			h.Pruned = append(h.Pruned, r.X)
+		}
+	}
+	for i, v := range s.tf.Apply(values) {
+		h.Observed[i].Y = s.internal(v)
+	}
+	return h, nil
+}
+
+// Trials returns every trial, in order.
+func (s *Study) Trials(ctx context.Context) ([]Trial, error) {
+	recs, err := s.store.Trials(ctx, s.rec.ID)
+	if err != nil {
+		return nil, s.errorf("load trials: %w", err)
+	}
+	return s.fromRecords(recs)
+}
+
+// fromRecords rebuilds the stored trials recs.
+func (s *Study) fromRecords(recs []storage.Trial) ([]Trial, error) {
+	out := make([]Trial, len(recs))
+	for i, r := range recs {
+		var err error
+		if out[i], err = fromRecord(s.space, r); err != nil {
+			return nil, s.errorf("%w", err)
+		}
+	}
+	return out, nil
+}
+
+// Best returns the best COMPLETE trial in the study's direction (the
+// highest value when it maximises; of equal ones, the first); ok is false
+// when there is none. PRUNED trials do not count (Summary.Best).
+func (s *Study) Best(ctx context.Context) (best Trial, ok bool, err error) {
+	recs, err := s.store.Trials(ctx, s.rec.ID)
+	if err != nil {
+		return Trial{}, false, s.errorf("load trials: %w", err)
+	}
+	trials, err := s.fromRecords(recs)
+	if err != nil {
+		return Trial{}, false, err
+	}
+	if b := bestOf(s.dir, recs); b >= 0 {
+		return trials[b], true, nil
+	}
+	return Trial{}, false, nil
+}

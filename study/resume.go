@@ -1,0 +1,44 @@
+package study
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/boaopt/boa/pruner"
+)
+
+// CheckResume returns nil when spec, read from a study file, still
+// describes the stored study s, so that resuming s with it continues the
+// same optimisation; otherwise an error saying what differs and what to do.
+// The space, direction, transform, budget and pruner are fixed when a
+// study is created: the history, the model's view of it and the pruner's
+// decisions all depend on them. The sampler and the seed may change (a
+// resumed study may be continued by another sampler). where names the
+// storage in the message (a URL without its password).
+func (s *Study) CheckResume(spec Spec, where string) error {
+	stored, _ := json.Marshal(s.Space())
+	given, _ := json.Marshal(spec.Space)
+	switch {
+	case string(stored) != string(given):
+		return fmt.Errorf("study %q in %s has another search space than the file; resume it with the file it was created with, or give the study another name", s.Name(), where)
+	case s.Direction() != spec.Direction:
+		return fmt.Errorf("study %q in %s is %s, the file says %s", s.Name(), where, s.Direction(), spec.Direction)
+	case s.Transform() != spec.Transform:
+		return fmt.Errorf("study %q in %s has transform %s, the file says %s; the transform is fixed when the study is created", s.Name(), where, s.Transform(), spec.Transform)
+	case s.Budget() != spec.Budget:
+		// boa run's --trials overrides the file's trials.
+		return fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", s.Name(), where, s.Budget(), spec.Budget)
+	case !samePruner(s.PrunerSpec(), spec.Pruner):
+		return fmt.Errorf("study %q in %s has pruner %s, the file says %s; the pruner is fixed when the study is created", s.Name(), where, s.PrunerSpec(), spec.Pruner)
+	}
+	return nil
+}
+
+// samePruner reports whether a and b are the same pruner as written.
+func samePruner(a, b pruner.Spec) bool {
+	if a.IsNone() || b.IsNone() {
+		return a.IsNone() == b.IsNone()
+	}
+	return reflect.DeepEqual(a, b)
+}

@@ -1,0 +1,76 @@
+package study
+
+import (
+	"context"
+
+	"github.com/boaopt/boa/storage"
+)
+
+// Summary is a study at a glance, counted from its stored trials: what
+// `boa run` reports when it starts and what GET /api/v1/studies answers.
+// Its counts follow the budget's rule: a trial that was interrupted or
+// lost (FAILED and re-queued) gives its place in the budget to its re-run.
+type Summary struct {
+	Trials int           // stored trials, re-runs included
+	Used   int           // trials that use the budget
+	States map[State]int // trials per state
+	// Finished counts the finished trials that hold a place in the
+	// budget. Trials still RUNNING hold their places too but are not
+	// counted: they may belong to a killed process, and then their
+	// re-runs are yet to run.
+	Finished int
+	ReRuns   int // re-runs of interrupted or lost trials waiting to run
+	// Best is the index of the best COMPLETE trial in the study's
+	// direction (of equal ones, the first), -1 when there is none. PRUNED
+	// trials do not count.
+	Best int
+}
+
+// Summarize summarises the stored trials recs, in order, of a study whose
+// direction is dir; their reports are not needed.
+func Summarize(dir Direction, recs []storage.Trial) Summary {
+	sum := Summary{Trials: len(recs), Used: used(recs), States: map[State]int{}, Best: bestOf(dir, recs)}
+	retried := make(map[int]bool)
+	for _, r := range recs {
+		sum.States[r.State]++
+		if r.RetryOf >= 0 {
+			retried[r.RetryOf] = true
+			if r.State == Waiting {
+				sum.ReRuns++
+			}
+		}
+	}
+	for _, r := range recs {
+		if r.State.Finished() && !retried[r.Number] {
+			sum.Finished++
+		}
+	}
+	return sum
+}
+
+// Summary summarises the study's trials now (Summarize).
+func (s *Study) Summary(ctx context.Context) (Summary, error) {
+	recs, err := s.store.TrialsWithoutReports(ctx, s.rec.ID)
+	if err != nil {
+		return Summary{}, s.errorf("load trials: %w", err)
+	}
+	return Summarize(s.dir, recs), nil
+}
+
+// bestOf is the index of the best COMPLETE trial of recs in direction
+// dir, the first of equal ones; -1 when there is none.
+func bestOf(dir Direction, recs []storage.Trial) int {
+	b := -1
+	better := func(v, than float64) bool {
+		if dir == Maximize {
+			return v > than
+		}
+		return v < than
+	}
+	for i, r := range recs {
+		if r.State == Complete && r.Value != nil && (b < 0 || better(*r.Value, *recs[b].Value)) {
+			b = i
+		}
+	}
+	return b
+}
