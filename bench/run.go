@@ -12,13 +12,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boaopt/boa/problems"
 	"github.com/boaopt/boa/space"
 )
 
 // Config is one benchmark: every optimiser on every problem for every seed
 // 1..Seeds, Budget evaluations each.
 type Config struct {
-	Problems []Problem
+	Problems []problems.Problem
 	Samplers []string
 	Seeds    int
 	Budget   int
@@ -75,7 +76,7 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 		seen[s] = true
 	}
 	type job struct {
-		p       Problem
+		p       problems.Problem
 		sampler string
 		seed    int
 		at      int
@@ -141,7 +142,7 @@ send:
 // (the last batch may be smaller; SuggestSeconds has one entry per ask, so
 // per batch), or on cfg.Workers simulated asynchronous workers when that
 // is > 1 (runAsync).
-func runOne(ctx context.Context, p Problem, sampler string, seed int, cfg Config) RunResult {
+func runOne(ctx context.Context, p problems.Problem, sampler string, seed int, cfg Config) RunResult {
 	// Empty lists, not nil: the JSON contract has lists there, also for a
 	// run that fails before its first evaluation.
 	r := RunResult{Problem: p.Name(), Sampler: sampler, Seed: seed, FinalBest: Number(math.NaN()),
@@ -170,7 +171,7 @@ func runOne(ctx context.Context, p Problem, sampler string, seed int, cfg Config
 		reg := float64(r.FinalBest) - opt
 		r.Regret, r.optimum = &reg, opt
 	}
-	if tr, ok := p.(TestRegretter); ok && run.incumbent != nil {
+	if tr, ok := p.(problems.TestRegretter); ok && run.incumbent != nil {
 		if v, ok := tr.TestRegret(run.incumbent); ok {
 			r.TestRegret = &v
 		}
@@ -182,7 +183,7 @@ func runOne(ctx context.Context, p Problem, sampler string, seed int, cfg Config
 // the problem's noise, drawn from in the order of the asks.
 type running struct {
 	*RunResult
-	p         Problem
+	p         problems.Problem
 	rng       *rand.Rand
 	incumbent space.Assignment // the best configuration so far
 }

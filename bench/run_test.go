@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boaopt/boa/problems"
 	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
@@ -21,7 +22,7 @@ import (
 
 func TestParseProblem(t *testing.T) {
 	for spec, dim := range map[string]int{"branin": 2, "ackley:5": 5, "bbob:15:5:1": 5, "hartmann6": 6, "func3c": 5, "jenatton": 9} {
-		p, err := ParseProblem(spec)
+		p, err := problems.Parse(spec)
 		if err != nil {
 			t.Errorf("%s: %v", spec, err)
 			continue
@@ -34,15 +35,15 @@ func TestParseProblem(t *testing.T) {
 		}
 	}
 	for _, spec := range []string{"nosuch", "ackley:x", "ackley:0", "bbob:1:5", "bbob:25:5:1", "bbob:1:x:1", "branin:3", "a:b:c"} {
-		if _, err := ParseProblem(spec); err == nil {
+		if _, err := problems.Parse(spec); err == nil {
 			t.Errorf("%s: no error", spec)
 		}
 	}
 }
 
 func TestRunIsDeterministicAndComplete(t *testing.T) {
-	p, _ := ParseProblem("branin")
-	cfg := Config{Problems: []Problem{p}, Samplers: []string{"random", "sobol"}, Seeds: 3, Budget: 12}
+	p, _ := problems.Parse("branin")
+	cfg := Config{Problems: []problems.Problem{p}, Samplers: []string{"random", "sobol"}, Seeds: 3, Budget: 12}
 	a, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -78,8 +79,8 @@ func compare(x, y float64) int {
 }
 
 func TestUnknownSamplerFailsTheRun(t *testing.T) {
-	p, _ := ParseProblem("branin")
-	runs, err := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"magic"}, Seeds: 1, Budget: 3}, nil)
+	p, _ := problems.Parse("branin")
+	runs, err := Run(context.Background(), Config{Problems: []problems.Problem{p}, Samplers: []string{"magic"}, Seeds: 1, Budget: 3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +94,8 @@ func TestUnknownSamplerFailsTheRun(t *testing.T) {
 }
 
 func TestReportFiles(t *testing.T) {
-	p, _ := ParseProblem("branin")
-	runs, _ := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"random", "sobol"}, Seeds: 2, Budget: 8}, nil)
+	p, _ := problems.Parse("branin")
+	runs, _ := Run(context.Background(), Config{Problems: []problems.Problem{p}, Samplers: []string{"random", "sobol"}, Seeds: 2, Budget: 8}, nil)
 	dir := t.TempDir()
 	if err := NewReport(runs).WriteDir(dir, "boa bench test"); err != nil {
 		t.Fatal(err)
@@ -128,11 +129,11 @@ func TestTableProblemOnNB201(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("%s not found: NB201 harness test skipped", path)
 	}
-	p, err := TableProblem("nb201:"+path, true)
+	p, err := problems.Table("nb201:"+path, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"random"}, Seeds: 2, Budget: 10}, nil)
+	runs, err := Run(context.Background(), Config{Problems: []problems.Problem{p}, Samplers: []string{"random"}, Seeds: 2, Budget: 10}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,11 +167,11 @@ func TestLatencyDimension(t *testing.T) {
 }
 
 func TestRunBatch(t *testing.T) {
-	p, err := ParseProblem("func2c")
+	p, err := problems.Parse("func2c")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Problems: []Problem{p}, Samplers: []string{"cocabo-0.5", "onehot-gp", "goptuna-tpe"}, Seeds: 1, Budget: 30, Batch: 4}
+	cfg := Config{Problems: []problems.Problem{p}, Samplers: []string{"cocabo-0.5", "onehot-gp", "goptuna-tpe"}, Seeds: 1, Budget: 30, Batch: 4}
 	runs, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +191,7 @@ func TestRunBatch(t *testing.T) {
 // refuses a trial beyond it.
 func TestSessionHasTheRunsBudget(t *testing.T) {
 	ctx := context.Background()
-	p, err := ParseProblem("branin")
+	p, err := problems.Parse("branin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestSessionHasTheRunsBudget(t *testing.T) {
 // slow sampler makes the other workers' suggestions (a 30 s lease did,
 // with 16 workers on Ackley-10).
 func TestSessionNeverReaps(t *testing.T) {
-	p, err := ParseProblem("branin")
+	p, err := problems.Parse("branin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +236,7 @@ func TestSessionNeverReaps(t *testing.T) {
 // transform, a name only boa's samplers take.
 func TestSamplerWithTransform(t *testing.T) {
 	ctx := context.Background()
-	p, _ := ParseProblem("branin")
+	p, _ := problems.Parse("branin")
 	s, err := NewSession(ctx, "random+log", p.Space(), 1, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -260,11 +261,11 @@ func TestSamplerWithTransform(t *testing.T) {
 // sampler name, so a name given twice would count its runs twice (runs,
 // ranks and wins) instead of being compared with itself.
 func TestRunRejectsRepeatedNames(t *testing.T) {
-	p, _ := ParseProblem("branin")
-	q, _ := ParseProblem("branin")
+	p, _ := problems.Parse("branin")
+	q, _ := problems.Parse("branin")
 	for _, cfg := range []Config{
-		{Problems: []Problem{p}, Samplers: []string{"random", "random"}, Seeds: 1, Budget: 3},
-		{Problems: []Problem{p, q}, Samplers: []string{"random"}, Seeds: 1, Budget: 3},
+		{Problems: []problems.Problem{p}, Samplers: []string{"random", "random"}, Seeds: 1, Budget: 3},
+		{Problems: []problems.Problem{p, q}, Samplers: []string{"random"}, Seeds: 1, Budget: 3},
 	} {
 		runs, err := Run(context.Background(), cfg, nil)
 		if err == nil || !strings.Contains(err.Error(), "twice") {
@@ -278,8 +279,8 @@ func TestRunRejectsRepeatedNames(t *testing.T) {
 // sees it; the run must fail and say why, not go on as a random search
 // under gpbo+log's name.
 func TestLogTransformOfNonPositiveValuesFailsTheRun(t *testing.T) {
-	p, _ := ParseProblem("hartmann6") // values in [−3.32, 0]
-	runs, err := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"gpbo+log"}, Seeds: 1, Budget: 3}, nil)
+	p, _ := problems.Parse("hartmann6") // values in [−3.32, 0]
+	runs, err := Run(context.Background(), Config{Problems: []problems.Problem{p}, Samplers: []string{"gpbo+log"}, Seeds: 1, Budget: 3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,8 +293,8 @@ func TestLogTransformOfNonPositiveValuesFailsTheRun(t *testing.T) {
 // report.md, with the errors, when no run succeeded (an Optuna that cannot
 // start); plotting nothing on a log axis used to panic.
 func TestReportFilesWhenEveryRunFails(t *testing.T) {
-	p, _ := ParseProblem("branin")
-	runs, err := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"magic"}, Seeds: 2, Budget: 3}, nil)
+	p, _ := problems.Parse("branin")
+	runs, err := Run(context.Background(), Config{Problems: []problems.Problem{p}, Samplers: []string{"magic"}, Seeds: 2, Budget: 3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,8 +315,8 @@ func TestReportFilesWhenEveryRunFails(t *testing.T) {
 // JSON contract (DESIGN.md §2.5), empty for a run that failed before its
 // first evaluation, not null.
 func TestFailedRunHasEmptyLists(t *testing.T) {
-	p, _ := ParseProblem("branin")
-	runs, _ := Run(context.Background(), Config{Problems: []Problem{p}, Samplers: []string{"magic"}, Seeds: 1, Budget: 3}, nil)
+	p, _ := problems.Parse("branin")
+	runs, _ := Run(context.Background(), Config{Problems: []problems.Problem{p}, Samplers: []string{"magic"}, Seeds: 1, Budget: 3}, nil)
 	var buf bytes.Buffer
 	if err := NewReport(runs).WriteJSON(&buf); err != nil {
 		t.Fatal(err)
@@ -330,10 +331,10 @@ func TestFailedRunHasEmptyLists(t *testing.T) {
 // TestRunInterruptedKeepsFinishedRuns: cancelling a benchmark returns the
 // runs that finished, without the ones it stopped or never started.
 func TestRunInterruptedKeepsFinishedRuns(t *testing.T) {
-	p, _ := ParseProblem("branin")
+	p, _ := problems.Parse("branin")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg := Config{Problems: []Problem{p}, Samplers: []string{"random", "gpbo"}, Seeds: 5, Budget: 30, Parallel: 1}
+	cfg := Config{Problems: []problems.Problem{p}, Samplers: []string{"random", "gpbo"}, Seeds: 5, Budget: 30, Parallel: 1}
 	calls := 0
 	runs, err := Run(ctx, cfg, func(RunResult) {
 		if calls++; calls == 2 {
@@ -377,7 +378,7 @@ func (s *asyncRecorder) TellTrial(ctx context.Context, id int64, v float64) erro
 // trials finish in another order than they were asked for.
 func TestRunAsyncKeepsWorkersBusy(t *testing.T) {
 	ctx := context.Background()
-	p, _ := ParseProblem("branin")
+	p, _ := problems.Parse("branin")
 	s, err := NewSession(ctx, "random", p.Space(), 1, 20)
 	if err != nil {
 		t.Fatal(err)
@@ -407,11 +408,11 @@ func TestRunAsyncKeepsWorkersBusy(t *testing.T) {
 // and a boa run is as deterministic as a sequential one (goptuna's TPE
 // draws from Go's global source, so its runs are not).
 func TestRunAsync(t *testing.T) {
-	p, err := ParseProblem("func2c")
+	p, err := problems.Parse("func2c")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Problems: []Problem{p}, Samplers: []string{"cocabo-0.5", "casmopolitan", "playbook-hl", "playbook-l", "goptuna-tpe"}, Seeds: 1, Budget: 30, Workers: 4}
+	cfg := Config{Problems: []problems.Problem{p}, Samplers: []string{"cocabo-0.5", "casmopolitan", "playbook-hl", "playbook-l", "goptuna-tpe"}, Seeds: 1, Budget: 30, Workers: 4}
 	runs, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -17,16 +17,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/boaopt/boa/bench"
+	"github.com/boaopt/boa/problems"
 	"github.com/boaopt/boa/problems/mixed"
 )
 
 func benchCmd() *cobra.Command {
 	var (
-		problems, samplers, tables []string
-		seeds, budget, batch, par  int
-		workers                    int
-		out                        string
-		asJSON, noisy              bool
+		problemNames, samplers, tables []string
+		seeds, budget, batch, par      int
+		workers                        int
+		out                            string
+		asJSON, noisy                  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bench --problems P1,P2 --samplers S1,S2 --seeds N --budget B [--out DIR] [--json]",
@@ -54,9 +55,9 @@ func benchCmd() *cobra.Command {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			stderr := cmd.ErrOrStderr()
-			var ps []bench.Problem
-			for _, spec := range problems {
-				p, err := bench.ParseProblem(spec)
+			var ps []problems.Problem
+			for _, spec := range problemNames {
+				p, err := problems.Parse(spec)
 				if errors.Is(err, mixed.ErrNoData) {
 					// Third-party data is not shipped (spec mixed §6.6).
 					fmt.Fprintf(stderr, "skipping %s: %v\n", spec, err)
@@ -68,7 +69,7 @@ func benchCmd() *cobra.Command {
 				ps = append(ps, p)
 			}
 			for _, spec := range tables {
-				p, err := bench.TableProblem(spec, noisy)
+				p, err := problems.Table(spec, noisy)
 				if err != nil {
 					return err
 				}
@@ -146,7 +147,7 @@ func benchCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&problems, "problems", nil, "problems: test functions (NAME or NAME:DIM) and BBOB instances (bbob:F:D:I)")
+	fl.StringSliceVar(&problemNames, "problems", nil, "problems: test functions (NAME or NAME:DIM) and BBOB instances (bbob:F:D:I)")
 	fl.StringArrayVar(&tables, "table", nil, "tabular problem KIND:PATH (nb201, hpobench, fcnet); repeatable")
 	fl.BoolVar(&noisy, "noisy", false, "tabular problems draw one seed's value per query instead of the seed mean")
 	fl.StringSliceVar(&samplers, "samplers", []string{"gpbo", "random"}, "samplers and peers to compare")

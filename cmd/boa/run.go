@@ -17,8 +17,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/boaopt/boa/bench"
 	"github.com/boaopt/boa/config"
+	"github.com/boaopt/boa/problems"
 	"github.com/boaopt/boa/problems/conditional"
 	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/problems/mixed"
@@ -295,7 +295,7 @@ func autoChoice(st *study.Study) string {
 func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) study.Objective, error) {
 	o := cfg.Objective
 	if o.Function != "" {
-		f, err := bench.FunctionOf(o.Function, cfg.Space)
+		f, err := problems.FunctionOf(o.Function, cfg.Space)
 		if err != nil {
 			return nil, fmt.Errorf("objective.function: %w", err)
 		}
@@ -358,7 +358,7 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 	if f.trials < 1 {
 		return fmt.Errorf("--trials must be at least 1, got %d", f.trials)
 	}
-	p, err := bench.NamedProblem(f.function, f.dim)
+	p, err := problems.Named(f.function, f.dim)
 	if err != nil {
 		return err
 	}

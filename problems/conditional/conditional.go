@@ -25,7 +25,7 @@ import (
 var ErrUnknownProblem = errors.New("unknown conditional benchmark problem")
 
 // Problem is a test problem on a conditional space, to be minimised. It has
-// the method set of bench.Problem; it is immutable and safe for concurrent
+// the method set of problems.Problem; it is immutable and safe for concurrent
 // use.
 type Problem struct {
 	name string

@@ -18,7 +18,7 @@ var ErrUnknownProblem = errors.New("unknown mixed benchmark problem")
 var ErrNoData = errors.New("benchmark data not found")
 
 // Problem is a mixed categorical/continuous test problem to be minimised. It
-// has the method set of bench.Problem. A Problem is immutable and safe for
+// has the method set of problems.Problem. A Problem is immutable and safe for
 // concurrent use.
 type Problem struct {
 	name   string

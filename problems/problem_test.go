@@ -1,4 +1,4 @@
-package bench
+package problems
 
 import (
 	"strings"
@@ -9,8 +9,8 @@ import (
 
 func TestNamedProblem(t *testing.T) {
 	for name, dim := range map[string]int{"branin": 0, "ackley": 5, "func3c": 0, "jenatton": 0} {
-		if _, err := NamedProblem(name, dim); err != nil {
-			t.Errorf("NamedProblem(%q, %d): %v", name, dim, err)
+		if _, err := Named(name, dim); err != nil {
+			t.Errorf("Named(%q, %d): %v", name, dim, err)
 		}
 	}
 	for _, c := range []struct {
@@ -21,8 +21,8 @@ func TestNamedProblem(t *testing.T) {
 		{"pest", 3, "pest has a fixed space; --dim applies to the test functions only"},
 		{"nope", 0, `unknown function "nope"; test functions: `},
 	} {
-		if _, err := NamedProblem(c.name, c.dim); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("NamedProblem(%q, %d) = %v, want an error with %q", c.name, c.dim, err, c.want)
+		if _, err := Named(c.name, c.dim); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Named(%q, %d) = %v, want an error with %q", c.name, c.dim, err, c.want)
 		}
 	}
 }

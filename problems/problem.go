@@ -1,4 +1,4 @@
-package bench
+package problems
 
 import (
 	"errors"
@@ -34,14 +34,14 @@ type TestRegretter interface {
 	TestRegret(a space.Assignment) (float64, bool)
 }
 
-// ParseProblem reads a problem name as given to --problems: a test
+// Parse reads a problem name as given to --problems: a test
 // function ("branin", "ackley:5" for a dimension), a BBOB instance
 // ("bbob:F:D:I" for function F in dimension D, instance I), a mixed
 // categorical problem of the CoCaBO and CASMOPOLITAN papers ("func2c",
 // "pest", "maxsat60", ...), a problem on a conditional space
 // ("jenatton") or the synthetic NAS-Bench-201 oracle ("nb201-synthetic").
-func ParseProblem(spec string) (Problem, error) {
-	if p, found, err := FixedProblem(spec); found && err != nil {
+func Parse(spec string) (Problem, error) {
+	if p, found, err := Fixed(spec); found && err != nil {
 		return nil, fmt.Errorf("problem %q: %w", spec, err)
 	} else if found {
 		return p, nil
@@ -82,12 +82,12 @@ func ParseProblem(spec string) (Problem, error) {
 	return newFunction(spec, fn.Dim, fn.Lower, fn.Upper, fn.F, fn.Optimum), nil
 }
 
-// FixedProblem returns the named problem whose space is fixed: a mixed
+// Fixed returns the named problem whose space is fixed: a mixed
 // problem of the CoCaBO and CASMOPOLITAN papers, a conditional one or the
 // synthetic NAS-Bench-201 oracle.
 // found is false when no such problem has the name; err says why a found
 // one could not be made (MaxSAT-60 without its data).
-func FixedProblem(name string) (p Problem, found bool, err error) {
+func Fixed(name string) (p Problem, found bool, err error) {
 	if name == nas.SyntheticName {
 		return nas.NewSynthetic(), true, nil
 	}
@@ -104,9 +104,9 @@ func FixedProblem(name string) (p Problem, found bool, err error) {
 	return m, true, nil
 }
 
-// FunctionProblem is the test function fn as a problem named after it,
-// with the parameters x1..xd of ParseProblem's functions.
-func FunctionProblem(fn functions.Function) Problem {
+// Function is the test function fn as a problem named after it,
+// with the parameters x1..xd of Parse's functions.
+func Function(fn functions.Function) Problem {
 	return newFunction(fn.Name, fn.Dim, fn.Lower, fn.Upper, fn.F, fn.Optimum)
 }
 
@@ -135,11 +135,11 @@ func FunctionOf(name string, sp *space.Space) (func(space.Assignment) float64, e
 	}, nil
 }
 
-// NamedProblem is the problem boa run --function NAME --dim D minimises:
+// Named is the problem boa run --function NAME --dim D minimises:
 // a test function in dimension dim (0: its default), or a problem whose
-// space is fixed (FixedProblem), for which dim must be 0.
-func NamedProblem(name string, dim int) (Problem, error) {
-	p, found, err := FixedProblem(name)
+// space is fixed (Fixed), for which dim must be 0.
+func Named(name string, dim int) (Problem, error) {
+	p, found, err := Fixed(name)
 	switch {
 	case found && err != nil:
 		return nil, err // e.g. MaxSAT-60 without its data
@@ -156,7 +156,7 @@ func NamedProblem(name string, dim int) (Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return FunctionProblem(fn), nil
+	return Function(fn), nil
 }
 
 // function is a continuous problem on a box, parameters x1..xd.
@@ -207,8 +207,8 @@ type table struct {
 	noisy bool
 }
 
-// TableProblem loads a tabular problem from "KIND:PATH" (--table).
-func TableProblem(spec string, noisy bool) (Problem, error) {
+// Table loads a tabular problem from "KIND:PATH" (--table).
+func Table(spec string, noisy bool) (Problem, error) {
 	kind, path, err := tabular.ParseSpec(spec)
 	if err != nil {
 		return nil, err
