@@ -108,23 +108,19 @@ type CoCaBO struct {
 	// best −y so far among the observations with the played category
 	// [002 §5.3.1]: CoCaBORewardArms, min–max over the variable's
 	// per-category bests (the default, ""), or CoCaBORewardData, min–max
-	// over all observations (mixed spec §4.1 Decision). Deviation from the
-	// spec's Decision, by measurement (docs/cocabo.md): with the data
-	// range, a few very bad observations (Func-2C spans 0.2 to 60) squeeze
-	// the rewards of all decent categories to within 1% of each other, so
-	// EXP3 only random-walks (Fig. 5.2: both agents on cam in 1 of 20
-	// seeds); over the categories' bests the best category always scores 1
-	// and the worst 0, which keeps the scale-free signal of the reference
-	// code's raw −y (17 of 20 seeds).
+	// over all observations (mixed spec §4.1 Decision). The default
+	// deviates from the spec's Decision by measurement: over the data's
+	// range a few very bad observations squeeze the rewards of every
+	// decent category together and EXP3 only random-walks; over the
+	// categories' bests the best scores 1 and the worst 0, the scale-free
+	// signal of the reference code's raw −y (docs/cocabo.md, Fig. 5.2).
 	Reward string
 	// Copula fits the GP to the Gaussian copula transform of y
 	// (transform.GaussianCopula), as casmopolitan does, instead of to
 	// standardised y. Off by default, as in the spec [mixed spec §4.1].
-	// Auto sets it, a measured deviation (docs/samplers.md): with
-	// standardised y a heavy tail squeezes the good values together
-	// (FCNet-naval's errors span 2.5e-5 to 2.8e4), the copula keeps only
-	// their order; it was better on all 10 seeds of FCNet-naval and on 13
-	// of 20 of Func-2C and of Func-3C.
+	// Auto sets it, a measured deviation: with standardised y a heavy tail
+	// squeezes the good values together, the copula keeps only their
+	// order (docs/samplers.md, on FCNet-naval, Func-2C and Func-3C).
 	Copula bool
 	// Logger receives the fallbacks; nil means slog.Default().
 	Logger *slog.Logger
