@@ -22,6 +22,7 @@ import (
 	"github.com/boaopt/boa/space"
 )
 
+// ReproFull reports whether BOA_REPRO=1 asks for the full reproductions.
 func ReproFull() bool { return os.Getenv("BOA_REPRO") == "1" }
 
 // ParallelSeeds runs fn for seeds 1..n on GOMAXPROCS goroutines.
@@ -44,6 +45,7 @@ func ParallelSeeds(n int, fn func(seed int)) {
 	wg.Wait()
 }
 
+// MeanSE is the mean of v and its standard error.
 func MeanSE(v []float64) (mean, se float64) {
 	for _, x := range v {
 		mean += x
@@ -59,6 +61,7 @@ func MeanSE(v []float64) (mean, se float64) {
 	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
 }
 
+// Median is the median of v.
 func Median(v []float64) float64 {
 	s := slices.Clone(v)
 	slices.Sort(s)
@@ -77,6 +80,7 @@ func NeedRepro(t testing.TB, what string) {
 	}
 }
 
+// EnvInt is the positive integer in the environment variable name, else def.
 func EnvInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
 		return v
@@ -104,6 +108,7 @@ func Minimise(t testing.TB, s sampler.Sampler, fn functions.Function, n int, see
 	return best
 }
 
+// UnitSpace is the unit cube in d dimensions, floats x0..x{d-1}.
 func UnitSpace(t testing.TB, d int) *space.Space {
 	t.Helper()
 	ps := make([]space.Param, d)
@@ -193,7 +198,7 @@ func ToyHistory(t testing.TB, c sampler.Sampler, n int, seed uint64) *sampler.Hi
 	return h
 }
 
-// casmoSpaceOf builds a space of nc categorical parameters with levels
+// MixedSpace builds a space of nc categorical parameters with levels
 // choices each and nx floats.
 func MixedSpace(t testing.TB, nc, levels, nx int) *space.Space {
 	t.Helper()
@@ -327,4 +332,41 @@ func RunSession(t testing.TB, p *mixed.Problem, name string, s SequentialSession
 		trace = append(trace, best)
 	}
 	return trace, spent
+}
+
+// DesignPoints is the design size of DesignCases.
+const DesignPoints = 8
+
+// DesignCases are states of a parallel study whose sampler has a design of
+// DesignPoints points (bo.InDesign), with whether its next suggestion is
+// a design point: the design ends once the completed and the pending
+// trials make DesignPoints together (the pending ones are design points
+// still running), not when DesignPoints have completed, which gave w
+// workers w − 1 design points too many; with fewer than half of them
+// completed the model has too little to fit, so the design goes on
+// however many are pending.
+var DesignCases = []struct {
+	Done, Pending int
+	Design        bool
+}{
+	{DesignPoints - 3, 2, true},              // 7 of 8: one design point left
+	{DesignPoints - 3, 3, false},             // the design is complete once the pending ones are in
+	{DesignPoints, 0, false},                 // sequential: as before
+	{DesignPoints/2 - 1, DesignPoints, true}, // too few completed to fit
+	{DesignPoints / 2, DesignPoints / 2, false},
+}
+
+// ParallelHistory is a study on sp with done uniform points evaluated
+// (MixedToy) and pending ones running.
+func ParallelHistory(sp *space.Space, done, pending int) *sampler.History {
+	rng := rand.New(rand.NewPCG(7, 0))
+	h := &sampler.History{Space: sp, Trials: done + pending, Seed: 1, Budget: 40}
+	for range done {
+		u := sp.Sample(rng)
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: MixedToy(sp, u)})
+	}
+	for range pending {
+		h.Pending = append(h.Pending, sp.Sample(rng))
+	}
+	return h
 }
