@@ -113,14 +113,14 @@ func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 		return nil, fmt.Errorf("gpbo: unknown Pending %q (known: %q, %q, %q)", g.Pending, PendingBeliever, PendingLiar, PendingIgnore)
 	}
 	if g.Designing(h) {
-		return bo.FreshDesignPoint(h, bo.SobolPoint(h, h.Trials, g.logger()), rng), nil
+		return bo.FreshDesignPoint(h, bo.SobolPoint(h, h.Trials, g.Log()), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	model, err := g.Fit(sp, h.Observed, rng)
 	if err != nil {
-		g.logger().Warn("gpbo: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
+		g.Log().Warn("gpbo: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
 		return bo.UntriedPoint(h, rng), nil
 	}
 	without := h.WithoutValue()
@@ -136,13 +136,14 @@ func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 	}
 	u, err := g.maximize(sp, model, h, fantasised, rng)
 	if err != nil {
-		g.logger().Warn("gpbo: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
+		g.Log().Warn("gpbo: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
 		return bo.UntriedPoint(h, rng), nil
 	}
 	return u, nil
 }
 
-func (g *GPBO) logger() *slog.Logger {
+// Log is where g reports its fallbacks: Logger, or slog.Default().
+func (g *GPBO) Log() *slog.Logger {
 	if g.Logger != nil {
 		return g.Logger
 	}

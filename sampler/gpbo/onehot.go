@@ -66,7 +66,7 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ra
 	}
 	model, err := o.Fit(sp, h.Observed, rng)
 	if err != nil {
-		o.logger().Warn("onehot-gp: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
+		o.Log().Warn("onehot-gp: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
 		return bo.UntriedPoint(h, rng), nil
 	}
 	model, _ = bo.Believe(sp, model, h.WithoutValue()) // LCB has no incumbent
@@ -90,7 +90,7 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ra
 		Batch:      bo.AcqBatch(model, af, sp.Features),
 	}, rng)
 	if err != nil {
-		o.logger().Warn("onehot-gp: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
+		o.Log().Warn("onehot-gp: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
 		return bo.UntriedPoint(h, rng), nil
 	}
 	return res.X, nil

@@ -3,7 +3,6 @@ package playbook
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -102,19 +101,19 @@ func (p *Playbook) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ra
 		return nil, err
 	}
 	if p.Designing(h) {
-		return bo.FreshDesignPoint(h, bo.SobolPoint(h, h.Trials, p.logger()), rng), nil
+		return bo.FreshDesignPoint(h, bo.SobolPoint(h, h.Trials, p.Model.Log()), rng), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	model, af, err := p.penalised(h, rng)
 	if err != nil {
-		p.logger().Warn("playbook: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
+		p.Model.Log().Warn("playbook: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
 		return bo.UntriedPoint(h, rng), nil
 	}
 	u, err := bo.MaximizeAcquisition(h.Space, model, af, h, p.Model.Candidates, rng)
 	if err != nil {
-		p.logger().Warn("playbook: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
+		p.Model.Log().Warn("playbook: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
 		return bo.UntriedPoint(h, rng), nil
 	}
 	return u, nil
@@ -267,13 +266,6 @@ func (s standardised) MeanGrad(x, dmean []float64) float64 {
 		dmean[i] /= s.scale
 	}
 	return s.toStandard(mean)
-}
-
-func (p *Playbook) logger() *slog.Logger {
-	if p.Model.Logger != nil {
-		return p.Model.Logger
-	}
-	return slog.Default()
 }
 
 func init() {
