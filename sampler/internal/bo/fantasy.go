@@ -38,7 +38,7 @@ func BelieveAll(m *gp.GP, F [][]float64) (*gp.GP, float64) {
 	}
 	means := make([]float64, len(F))
 	m.PredictBatch(F, means, make([]float64, len(F)))
-	return Fantasize(m, F, means)
+	return fantasize(m, F, means)
 }
 
 // Lie adds every pending point of h to the model at the best observed
@@ -52,14 +52,14 @@ func Lie(sp *space.Space, m *gp.GP, h *sampler.History) *gp.GP {
 	for i, p := range h.Pending {
 		F[i], y[i] = sp.Features(p, nil), best
 	}
-	m, _ = Fantasize(m, F, y)
+	m, _ = fantasize(m, F, y)
 	return m
 }
 
-// Fantasize adds the points F (len > 0) to m with the targets y, all at
+// fantasize adds the points F (len > 0) to m with the targets y, all at
 // once, or one by one when that fails, skipping those the model cannot
 // take (e.g. a duplicate); it returns the lowest target added.
-func Fantasize(m *gp.GP, F [][]float64, y []float64) (*gp.GP, float64) {
+func fantasize(m *gp.GP, F [][]float64, y []float64) (*gp.GP, float64) {
 	if fm, err := m.Fantasize(F, y); err == nil {
 		return fm, slices.Min(y)
 	}

@@ -39,7 +39,7 @@ func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function,
 		dom.Candidates = cycleCombos(sp, combos)
 	}
 	var starts [][]float64
-	if x := Incumbent(h); x != nil {
+	if x := incumbent(h); x != nil {
 		starts = [][]float64{x}
 	}
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
@@ -100,7 +100,7 @@ func AcqBatch(model acq.BatchModel, af acq.Function, features func(u, dst []floa
 // since near a narrow optimum the raw candidates rarely land close enough
 // to it (without it, playbook-h's median regret on Ackley-5 with 4
 // workers was 3.01 instead of 2.48; docs/playbook.md).
-func Incumbent(h *sampler.History) []float64 {
+func incumbent(h *sampler.History) []float64 {
 	if i := BestIndex(h.Observed); i >= 0 {
 		return h.Observed[i].X
 	}
