@@ -1,7 +1,8 @@
 // Package constrained provides the constrained test problems of SVM-CBO
 // [004 §7.1.1, App. A.1, App. B], as specified in spec constrained-autotinyml
-// §7.1 and §7.3: a known objective, constraints the optimiser learns only
-// by evaluating, and a known feasible optimum.
+// §7.1 and §7.3, and the latency-constrained NAS-Bench-201 problem of §7.4:
+// a known objective, constraints the optimiser learns only by evaluating
+// (or, for latency, may query first), and a known feasible optimum.
 //
 //	branin_c               Branin rescaled to [0,1]², feasible inside either
 //	                       of two ellipses (two disconnected regions);
@@ -74,6 +75,27 @@
 // constraint is not active at the optimum (toy 1: x* = 1, f* = e^{−3};
 // toy 2: x* = 0.9481, f* = 0.008668), unlike App. B, where the metrics
 // conflict and the optimum lies on m₂ = 0.8 (Table B.1: m₁ = 0.2563).
+//
+// NB201 with a latency limit [spec §7.4]. LoadNB201Latency joins HELP's
+// latencies (Lee et al. 2021; ../shared/data/nb201-latency, 24 device
+// settings, Devices) with the CIFAR-100 table that problems/tabular loads
+// (../shared/data/nb201), read in place. Both files carry the NB201 index
+// and the arch string; the join is by arch string and every row's index
+// must agree. NB201Latency.Problem(device, L, mode), or Get with the name
+// nb201-latency:DEVICE:L[:decoupled], gives the problem: minimise
+// 100 − valid_acc_mean subject to latency_ms ≤ L, over the cells of
+// graph.NB201Space. Evaluate returns the objective and the latency
+// constraint in both modes; in the decoupled mode Latency also answers for
+// any cell without evaluating it, in the coupled mode it refuses (ErrCoupled).
+// The true optimum (Optimum) is found by enumerating all 15,625 cells, and
+// FeasibleShare is the share of cells within the limit. Regret is against
+// that optimum's validation error; TestRegret, as for the unconstrained
+// tables, is the best test accuracy of a feasible cell minus the chosen
+// cell's. LoadHELPReferences reads the cells MetaD2A + HELP found under
+// the constraints of HELP's README [reference code: HayeonLee/HELP], to be
+// printed beside the optimum: several exceed their own limit, so they are
+// reference points, not optima. docs/constraints.md, "NB201 with a latency
+// limit", has the table of the twelve (device, L) pairs.
 //
 // This package is not wired into problems.Parse or the benchmark harness,
 // which have no notion of constraints yet (issue 34); Problem deliberately

@@ -31,9 +31,10 @@
 // do, and an optimiser may propose any grid point). An empty seed field is a
 // missing run: such a configuration is averaged over, and noisy queries draw
 // from, the seeds it has — as for the 7,456 NB201 cells trained twice. For
-// nb201 the optional columns index, valid_acc_mean (which must equal the
-// mean of the seed columns to 1e-6) and test_acc_12ep are checked but not
-// used.
+// nb201 the optional columns valid_acc_mean (which must equal the mean of
+// the seed columns to 1e-6) and test_acc_12ep are checked but not used;
+// index is checked and kept (Table.Index), the key other NB201 data such as
+// latencies are joined on.
 //
 // In the noisy setting a query returns one seed's value drawn uniformly, as
 // the benchmarks' APIs answer a query; otherwise the seed mean

@@ -32,7 +32,8 @@ const (
 
 // loadNB201 reads an NB201 table. The objective is computed from the
 // per-seed validation accuracies; valid_acc_mean, when present, must agree
-// with their mean. index and test_acc_12ep are checked but not used.
+// with their mean. index is kept for joins (Table.Index); test_acc_12ep is
+// checked but not used.
 func loadNB201(r *reader) (*Table, error) {
 	c, err := r.readHeader(nb201Layout)
 	if err != nil {
@@ -74,8 +75,15 @@ func loadNB201(r *reader) (*Table, error) {
 		if t.test[id], _, err = r.float(testCol, 0, 100, "a test accuracy in percent, in [0, 100]", false); err != nil {
 			return nil, err
 		}
-		if err := r.checkNB201Extras(c, row, n); err != nil {
+		k, err := r.checkNB201Extras(c, row, n)
+		if err != nil {
 			return nil, err
+		}
+		if k >= 0 {
+			if t.index == nil {
+				t.index = make([]int, nb201Cells)
+			}
+			t.index[id] = k
 		}
 	}
 	if rows == 0 {
@@ -100,17 +108,22 @@ func loadNB201(r *reader) (*Table, error) {
 // checkNB201Extras checks the optional columns of the current row: index is
 // a whole number, valid_acc_mean is the mean of the n validation runs in
 // row (as objectives 100 − accuracy), test_acc_12ep is a percentage or empty.
-func (r *reader) checkNB201Extras(c columns, row []float64, n int) error {
+// It returns the row's index, −1 without the column, for joins with other
+// NB201 data.
+func (r *reader) checkNB201Extras(c columns, row []float64, n int) (index int, err error) {
+	index = -1
 	if col, ok := c.named["index"]; ok {
 		s := strings.TrimSpace(r.rec[col])
-		if k, err := strconv.Atoi(s); err != nil || k < 0 {
-			return r.errf(col, "%q is not an architecture index (a whole number ≥ 0)", s)
+		k, err := strconv.Atoi(s)
+		if err != nil || k < 0 {
+			return -1, r.errf(col, "%q is not an architecture index (a whole number ≥ 0)", s)
 		}
+		index = k
 	}
 	if col, ok := c.named["valid_acc_mean"]; ok {
 		m, _, err := r.float(col, 0, 100, "the mean validation accuracy, "+percent, false)
 		if err != nil {
-			return err
+			return -1, err
 		}
 		s := 0.0
 		for _, v := range row {
@@ -121,15 +134,15 @@ func (r *reader) checkNB201Extras(c columns, row []float64, n int) error {
 		// The file writes the mean rounded once; 1e-6 points is far above
 		// rounding and far below any real disagreement.
 		if want := s / float64(n); math.Abs(m-want) > 1e-6 {
-			return r.errf(col, "%s is not the mean of the %d validation runs on this row (%s)", r.rec[col], n, strconv.FormatFloat(want, 'g', -1, 64))
+			return -1, r.errf(col, "%s is not the mean of the %d validation runs on this row (%s)", r.rec[col], n, strconv.FormatFloat(want, 'g', -1, 64))
 		}
 	}
 	if col, ok := c.named["test_acc_12ep"]; ok {
 		if _, _, err := r.float(col, 0, 100, percent+" or empty", true); err != nil {
-			return err
+			return -1, err
 		}
 	}
-	return nil
+	return index, nil
 }
 
 // parseArch reads an NB201 arch string |op~0|+|op~0|op~1|+|op~0|op~1|op~2|

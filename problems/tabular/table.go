@@ -79,6 +79,7 @@ type Table struct {
 	vals   []float64 // objective of (id, seed) at id*nseed+seed; NaN where the seed is missing
 	mean   []float64 // seed-mean objective per id
 	test   []float64 // NB201: test accuracy per id; nil for the other kinds
+	index  []int     // NB201: the file's architecture index per id; nil without the column
 	best   int       // id of the lowest seed mean, the first in id order on ties
 	// bestTest is the highest test accuracy (NB201).
 	bestTest float64
@@ -252,6 +253,35 @@ func (t *Table) TestRegret(a space.Assignment) (regret float64, ok bool) {
 		return math.NaN(), false
 	}
 	return t.bestTest - t.test[id], true
+}
+
+// TestAccuracy returns the test accuracy of NB201 cell a (percent), the
+// figure a user of the chosen cell gets; ok is false for the other kinds
+// and for an assignment outside the table.
+func (t *Table) TestAccuracy(a space.Assignment) (acc float64, ok bool) {
+	if t.test == nil {
+		return math.NaN(), false
+	}
+	id, err := t.id(a)
+	if err != nil {
+		return math.NaN(), false
+	}
+	return t.test[id], true
+}
+
+// Index returns the NAS-Bench-201 architecture index of cell a as the
+// file's index column gives it, the key other NB201 data (latencies) are
+// joined on [../shared/data/nb201]; ok is false for the other kinds, for a
+// file without the column and for an assignment outside the table.
+func (t *Table) Index(a space.Assignment) (index int, ok bool) {
+	if t.index == nil {
+		return -1, false
+	}
+	id, err := t.id(a)
+	if err != nil {
+		return -1, false
+	}
+	return t.index[id], true
 }
 
 // BestTestAccuracy returns the highest test accuracy in an NB201 table

@@ -190,6 +190,49 @@ func TestNB201Table(t *testing.T) {
 	}
 }
 
+// Index returns the file's index column, whatever the row order, for
+// joins with other NB201 data; TestAccuracy the cell's test accuracy.
+func TestNB201IndexAndTestAccuracy(t *testing.T) {
+	last := nb201Cells - 1
+	reversed := nb201CSV(func(rows []string) []string {
+		for id, r := range rows {
+			_, rest, _ := strings.Cut(r, ",")
+			rows[id] = fmt.Sprintf("%d,%s", last-id, rest)
+		}
+		return rows
+	})
+	lines := strings.Split(strings.TrimSuffix(reversed, "\n"), "\n")
+	for i, l := range lines {
+		_, lines[i], _ = strings.Cut(l, ",")
+	}
+	noIndex := strings.Join(lines, "\n") + "\n"
+	for _, c := range []struct {
+		name, csv string
+		hasIndex  bool
+	}{{"reversed.csv", reversed, true}, {"noindex.csv", noIndex, false}} {
+		tb, err := Load(NB201, writeFile(t, c.name, c.csv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []int{0, 7, 4321, last} {
+			a := tb.assignment(id)
+			k, ok := tb.Index(a)
+			if ok != c.hasIndex || (ok && k != last-id) {
+				t.Errorf("%s: Index(cell %d) = %d, %v; want %d, %v", c.name, id, k, ok, last-id, c.hasIndex)
+			}
+			if acc, ok := tb.TestAccuracy(a); !ok || !near(acc, 60+float64(id)/1000, 1e-12) {
+				t.Errorf("%s: TestAccuracy(cell %d) = %v, %v", c.name, id, acc, ok)
+			}
+		}
+		if _, ok := tb.Index(space.Assignment{"edge_1_0": "conv"}); ok {
+			t.Errorf("%s: Index of a non-cell ok", c.name)
+		}
+		if _, ok := tb.TestAccuracy(space.Assignment{}); ok {
+			t.Errorf("%s: TestAccuracy of a non-cell ok", c.name)
+		}
+	}
+}
+
 // TestNoisyRealTable checks on real cells that noisy draws are the seed
 // values, all of them, about equally often, repeatably per seed, and that
 // their mean is the deterministic objective.
