@@ -21,6 +21,9 @@
 //	                      [000 ch. 4; spec async-batch-playbook]
 //	sampler/tpe           tpe: the tree-structured Parzen estimator
 //	                      [004 §4.1.3; spec constrained-autotinyml §6]
+//	sampler/smac          smac-like: a random forest, EI maximised by local
+//	                      search, every second trial random (Hutter et al.
+//	                      2011; spec constrained-autotinyml §6)
 //	sampler/cocabo        cocabo (-0, -0.5, -1, -auto): EXP3 agents for the
 //	                      categories, a GP for the rest [000 §5.2–5.5;
 //	                      spec mixed-cocabo-casmopolitan]

@@ -16,5 +16,6 @@ import (
 	_ "github.com/boaopt/boa/sampler/nasbowl"
 	_ "github.com/boaopt/boa/sampler/playbook"
 	_ "github.com/boaopt/boa/sampler/random"
+	_ "github.com/boaopt/boa/sampler/smac"
 	_ "github.com/boaopt/boa/sampler/tpe"
 )

@@ -14,6 +14,7 @@ import (
 	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/sampler/playbook"
+	"github.com/boaopt/boa/sampler/smac"
 	"github.com/boaopt/boa/sampler/tpe"
 	"github.com/boaopt/boa/space"
 )
@@ -40,7 +41,7 @@ func TestNew(t *testing.T) {
 // configuration is proposed once, in the initial design (gpbo's Sobol
 // points; the uniform points of onehot-gp and cocabo, whose designs of 24
 // cover all 12 trials here) as well as by gpbo's model, which enumerates
-// the space exactly, and by TPE's.
+// the space exactly, and by TPE's and smac-like's.
 func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 	sp, err := space.New(
 		space.Param{Name: "opt", Kind: space.Categorical, Choices: []string{"sgd", "adam", "rmsprop"}},
@@ -54,7 +55,9 @@ func TestDiscreteSpaceNeverRepeats(t *testing.T) {
 	}
 	tpe := tpe.New()
 	tpe.Startup = 3
-	for _, s := range []sampler.Sampler{gpbo.New(), gpbo.NewOneHot(), cocabo.New(), tpe, playbook.New(true, true)} {
+	smac := smac.New()
+	smac.InitPoints = 3
+	for _, s := range []sampler.Sampler{gpbo.New(), gpbo.NewOneHot(), cocabo.New(), tpe, playbook.New(true, true), smac} {
 		h := &sampler.History{Space: sp, Seed: 5}
 		seen := map[string]bool{}
 		for i := range 12 {
@@ -160,7 +163,9 @@ func TestFailedPointsAreNotProposedAgain(t *testing.T) {
 	tpe.Startup = 4
 	playbook := playbook.New(true, true)
 	playbook.Model.InitPoints = 4
-	for _, s := range []sampler.Sampler{gpbo.New(), onehot, fast, casmo, auto.New(), tpe, playbook} {
+	smac := smac.New()
+	smac.InitPoints = 4
+	for _, s := range []sampler.Sampler{gpbo.New(), onehot, fast, casmo, auto.New(), tpe, playbook, smac} {
 		h := &sampler.History{Space: sp, Seed: 2}
 		ctx := context.Background()
 		rng := func(i int) *rand.Rand { return rand.New(rand.NewPCG(2, uint64(i))) }
