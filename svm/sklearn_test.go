@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os/exec"
 	"testing"
+
+	"github.com/boaopt/boa/internal/python"
 )
 
 // sklearnScript fits scikit-learn's SVC, the reference code's classifier
@@ -30,12 +32,9 @@ json.dump({"gamma": 1.0 / (X.shape[1] * X.var()),
 // it. Both solve the same strictly convex dual to a tolerance of 1e-8, so the
 // decision values agree to about 1e-6 whatever the pivoting order.
 func TestSklearnParity(t *testing.T) {
-	py, err := exec.LookPath("python3")
+	py, err := python.Find("sklearn", "numpy")
 	if err != nil {
-		t.Skip("python3 not found; skipping the scikit-learn comparison")
-	}
-	if err := exec.Command(py, "-c", "import sklearn, numpy").Run(); err != nil {
-		t.Skip("scikit-learn (python3-sklearn) not installed; skipping the comparison")
+		t.Skipf("scikit-learn (python3-sklearn) not available: %v; skipping the comparison", err)
 	}
 	X, y := noisy(21, 60)
 	rng := rand.New(rand.NewPCG(4, 4))
