@@ -1,11 +1,8 @@
 package forest_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os/exec"
 	"testing"
 
 	"github.com/boaopt/boa/forest"
@@ -70,21 +67,9 @@ func TestAgainstSklearn(t *testing.T) {
 		tc.Q = append(tc.Q, tc.X...)
 		cases = append(cases, tc)
 	}
-	in, err := json.Marshal(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(py, "-c", sklearnScript)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	raw, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", py, err, stderr.String())
-	}
 	var out []struct{ Mean, Var []float64 }
-	if err := json.Unmarshal(raw, &out); err != nil || len(out) != len(cases) {
-		t.Fatalf("python3 output (%d cases, error %v): %.200s", len(out), err, raw)
+	if err := python.RunJSON(py, sklearnScript, cases, &out); err != nil || len(out) != len(cases) {
+		t.Fatalf("scikit-learn script (%d cases for %d): %v", len(out), len(cases), err)
 	}
 	for i, tc := range cases {
 		s := forest.Settings{Trees: 1, NoBootstrap: true, MinLeaf: tc.MinLeaf}

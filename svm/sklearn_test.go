@@ -1,11 +1,8 @@
 package svm
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os/exec"
 	"testing"
 
 	"github.com/boaopt/boa/internal/python"
@@ -43,24 +40,13 @@ func TestSklearnParity(t *testing.T) {
 		T[i] = []float64{rng.Float64(), rng.Float64()}
 	}
 	const C, tol = 2.0, 1e-8
-	in, err := json.Marshal(map[string]any{"X": X, "y": y, "T": T, "C": C, "tol": tol})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(py, "-c", sklearnScript)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("scikit-learn script: %v\n%s", err, stderr.String())
-	}
 	var ref struct {
 		Gamma, Intercept float64
 		Decision         []float64
 	}
-	if err := json.Unmarshal(out, &ref); err != nil {
-		t.Fatalf("scikit-learn output %q: %v", out, err)
+	in := map[string]any{"X": X, "y": y, "T": T, "C": C, "tol": tol}
+	if err := python.RunJSON(py, sklearnScript, in, &ref); err != nil {
+		t.Fatalf("scikit-learn script: %v", err)
 	}
 	m, err := Fit(X, y, Settings{C: C, Tol: tol})
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	interpreters "github.com/boaopt/boa/internal/python"
+
 	"github.com/boaopt/boa/space"
 )
 
@@ -25,8 +27,8 @@ func gone(pid int) bool {
 // anyPython is an interpreter for fake adapters, which need no Optuna.
 func anyPython(t *testing.T) string {
 	t.Helper()
-	if _, err := os.Stat(systemPython); err == nil {
-		return systemPython
+	if _, err := os.Stat(interpreters.System); err == nil {
+		return interpreters.System
 	}
 	p, err := exec.LookPath("python3")
 	if err != nil {
@@ -265,8 +267,8 @@ func TestFindPython(t *testing.T) {
 		t.Error("New with a missing BOA_PYTHON succeeded")
 	}
 	t.Setenv("BOA_PYTHON", "")
-	if py := findPython(); py.path != "" && probeOnce(systemPython).problem == "" && py.path != systemPython {
-		t.Errorf("found %s although %s imports optuna", py.path, systemPython)
+	if py := findPython(); py.path != "" && probeOnce(interpreters.System).problem == "" && py.path != interpreters.System {
+		t.Errorf("found %s although %s imports optuna", py.path, interpreters.System)
 	}
 }
 

@@ -10,10 +10,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-)
 
-// systemPython is where Debian's python3-optuna is importable from.
-const systemPython = "/usr/bin/python3"
+	interpreters "github.com/boaopt/boa/internal/python"
+)
 
 // installHint says how to get the Optuna peers.
 const installHint = "install it with `sudo apt-get install python3-optuna` (or scripts/install-peers.sh), " +
@@ -41,17 +40,7 @@ type probe struct {
 // otherwise /usr/bin/python3 and then python3 on PATH (which may be a pyenv
 // or virtualenv interpreter without Debian's packages).
 func findPython() python {
-	var cands []string
-	if env := os.Getenv("BOA_PYTHON"); env != "" {
-		cands = []string{env}
-	} else {
-		if _, err := os.Stat(systemPython); err == nil {
-			cands = append(cands, systemPython)
-		}
-		if p, err := exec.LookPath("python3"); err == nil && p != systemPython {
-			cands = append(cands, p)
-		}
-	}
+	cands := interpreters.Interpreters()
 	if len(cands) == 0 {
 		return python{reason: "python3-optuna is not installed: no python3 found; " + installHint}
 	}
