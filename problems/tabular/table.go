@@ -245,14 +245,8 @@ func (t *Table) Best() space.Assignment { return t.assignment(t.best) }
 // cell with the best observed validation value). ok is false for the other
 // kinds and for an assignment outside the table.
 func (t *Table) TestRegret(a space.Assignment) (regret float64, ok bool) {
-	if t.test == nil {
-		return math.NaN(), false
-	}
-	id, err := t.id(a)
-	if err != nil {
-		return math.NaN(), false
-	}
-	return t.bestTest - t.test[id], true
+	acc, ok := t.TestAccuracy(a)
+	return t.bestTest - acc, ok
 }
 
 // TestAccuracy returns the test accuracy of NB201 cell a (percent), the
