@@ -13,11 +13,21 @@ import (
 // point in the unit cube, its value in the internal, minimised sense, the
 // batch it was proposed in (storage.Trial.Batch: shared by the trials
 // proposed together, 0 when not recorded) and how its point was chosen.
+//
+// In a study with constraints (History.Constraints) an observation is a
+// computable trial: it has a value, and Slack says how far each
+// constrained metric was outside its limit (≤ 0 where the limit holds,
+// NaN when the trial did not report it). Infeasible is set when a limit
+// does not hold; its value may still teach a model about the objective
+// [spec constrained-autotinyml §1, §3.3 d]. Trials that were not
+// computable (crashed, NaN) are History.Failed.
 type Observation struct {
-	X      []float64
-	Y      float64
-	Batch  int
-	Origin Origin
+	X          []float64
+	Y          float64
+	Batch      int
+	Origin     Origin
+	Slack      []float64 // one per History.Constraints; nil in an unconstrained study
+	Infeasible bool
 }
 
 // Origin says how a trial's point was chosen. The study records it with
@@ -47,6 +57,21 @@ type History struct {
 	Trials   int           // number of trials created so far, of any state: the index of the one being suggested
 	Seed     uint64        // the study's seed, for designs that must be the same on every call
 	Budget   int           // the study's trial budget, trials wanted in all; 0 when it has none
+	// Constraints names the study's constrained metrics, in the order of
+	// Observation.Slack (constraint.Set.Names); empty when it has none.
+	Constraints []string
+}
+
+// Feasible returns the observations that are feasible: all of them in an
+// unconstrained study.
+func (h *History) Feasible() []Observation {
+	out := make([]Observation, 0, len(h.Observed))
+	for _, o := range h.Observed {
+		if !o.Infeasible {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // WithoutValue returns the points of the trials that have no value for the
