@@ -79,10 +79,13 @@ var migrations = [][]string{
 	{ // 3: how a trial's point was chosen (Trial.Origin)
 		`ALTER TABLE trials ADD COLUMN origin TEXT NOT NULL DEFAULT ''`,
 	},
+	{ // 4: whether a COMPLETE trial met the study's constraints (Trial.Feasible): 1, 0, NULL when not judged
+		`ALTER TABLE trials ADD COLUMN feasible {{int}} CHECK (feasible IN (0, 1))`,
+	},
 }
 
 // SchemaVersion is the schema version this build of boa writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migrate brings the database to SchemaVersion in one transaction. The
 // transaction is exclusive (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory

@@ -60,6 +60,7 @@ func testMigrations(t *testing.T, url string, exec func(query string) error) {
 		t.Errorf("study lost on reopen: %v", err)
 	}
 	s.Close()
+	upgradeFromVersion3(t, url, exec)
 	upgradeFromVersion1(t, url, exec)
 	if err := exec(`INSERT INTO schema_version (version, applied_us) VALUES (99, 0)`); err != nil {
 		t.Fatal(err)
@@ -89,7 +90,8 @@ func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error
 		t.Fatal(err)
 	}
 	s.Close()
-	for _, q := range []string{`ALTER TABLE trials DROP COLUMN batch`, `ALTER TABLE trials DROP COLUMN origin`, `DELETE FROM schema_version WHERE version >= 2`} {
+	for _, q := range []string{`ALTER TABLE trials DROP COLUMN batch`, `ALTER TABLE trials DROP COLUMN origin`, `ALTER TABLE trials DROP COLUMN feasible`,
+		`DELETE FROM schema_version WHERE version >= 2`} {
 		if err := exec(q); err != nil {
 			t.Fatalf("back to version 1: %s: %v", q, err)
 		}
@@ -108,6 +110,52 @@ func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error
 	}
 	if got, err := s.GetTrial(t.Context(), tr.ID); err != nil || got.Batch != 2 || got.Origin != "model" {
 		t.Errorf("trial added after the upgrade = %+v, %v; want Batch 2, Origin model", got, err)
+	}
+}
+
+// upgradeFromVersion3 turns the database back into schema version 3 (no
+// trials.feasible) with a COMPLETE trial in it, and checks that Open
+// migrates it: the old trial is not judged, a new one keeps its verdict.
+func upgradeFromVersion3(t *testing.T, url string, exec func(query string) error) {
+	t.Helper()
+	s, err := storage.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.GetStudy(t.Context(), "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	finish := func(s storage.Storage, f storage.Finish) int64 {
+		tr, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1})
+		if err == nil {
+			err = s.FinishTrial(t.Context(), tr.ID, f)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr.ID
+	}
+	one := 1.0
+	old := finish(s, storage.Finish{State: storage.Complete, Value: &one})
+	s.Close()
+	for _, q := range []string{`ALTER TABLE trials DROP COLUMN feasible`, `DELETE FROM schema_version WHERE version >= 4`} {
+		if err := exec(q); err != nil {
+			t.Fatalf("back to version 3: %s: %v", q, err)
+		}
+	}
+	s, err = storage.Open(t.Context(), url)
+	if err != nil {
+		t.Fatalf("open a version-3 database: %v", err)
+	}
+	defer s.Close()
+	if got, err := s.GetTrial(t.Context(), old); err != nil || got.State != storage.Complete || got.Feasible != nil {
+		t.Errorf("trial from version 3 = %+v, %v; want COMPLETE, not judged", got, err)
+	}
+	no := false
+	id := finish(s, storage.Finish{State: storage.Complete, Value: &one, Feasible: &no, Reason: "infeasible: m not reported"})
+	if got, err := s.GetTrial(t.Context(), id); err != nil || got.Feasible == nil || *got.Feasible {
+		t.Errorf("trial finished after the upgrade = %+v, %v; want Feasible false", got, err)
 	}
 }
 

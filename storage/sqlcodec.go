@@ -150,6 +150,18 @@ func floatArg(v *float64) any {
 	return *v
 }
 
+// boolArg writes a verdict as 1 or 0, nil as NULL: an integer column reads
+// the same in both SQL dialects.
+func boolArg(b *bool) any {
+	switch {
+	case b == nil:
+		return nil
+	case *b:
+		return int64(1)
+	}
+	return int64(0)
+}
+
 func timeArg(t time.Time) any {
 	if t.IsZero() {
 		return nil
@@ -166,7 +178,7 @@ func timeCol(v sql.NullInt64) time.Time {
 
 // The columns every trial query selects, in scanTrial's order.
 const trialCols = `t.id, t.study_id, t.number, t.params, t.x, t.state, t.value, t.metrics,
-	t.reason, t.worker, t.log_path, t.retry_of, t.batch, t.origin, t.created_us, t.started_us, t.finished_us, t.heartbeat_us`
+	t.reason, t.worker, t.log_path, t.retry_of, t.batch, t.origin, t.created_us, t.started_us, t.finished_us, t.heartbeat_us, t.feasible`
 
 // trialScanner scans trial rows; one is reused for all rows of a query so
 // the destination list and the scratch buffers for X and metrics (parsed
@@ -178,13 +190,14 @@ type trialScanner struct {
 	state                                 string
 	value                                 sql.NullFloat64
 	created, started, finished, heartbeat sql.NullInt64
+	feasible                              sql.NullInt64
 	dest                                  []any
 }
 
 func newTrialScanner() *trialScanner {
 	c := &trialScanner{}
 	c.dest = []any{&c.t.ID, &c.t.StudyID, &c.t.Number, &c.params, &c.x, &c.state, &c.value, &c.metrics,
-		&c.t.Reason, &c.t.Worker, &c.t.LogPath, &c.t.RetryOf, &c.t.Batch, &c.t.Origin, &c.created, &c.started, &c.finished, &c.heartbeat}
+		&c.t.Reason, &c.t.Worker, &c.t.LogPath, &c.t.RetryOf, &c.t.Batch, &c.t.Origin, &c.created, &c.started, &c.finished, &c.heartbeat, &c.feasible}
 	return c
 }
 
@@ -210,6 +223,10 @@ func (c *trialScanner) scan(r interface{ Scan(...any) error }) (Trial, error) {
 	if c.value.Valid {
 		v := c.value.Float64
 		t.Value = &v
+	}
+	if c.feasible.Valid {
+		f := c.feasible.Int64 == 1
+		t.Feasible = &f
 	}
 	t.Created, t.Started, t.Finished, t.Heartbeat = timeCol(c.created), timeCol(c.started), timeCol(c.finished), timeCol(c.heartbeat)
 	return t, nil

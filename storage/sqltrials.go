@@ -28,7 +28,7 @@ func (s *sqlStore) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 		return Trial{}, err
 	}
 	c := cloneTrial(t)
-	c.Value, c.Metrics, c.Reports, c.Reason = nil, nil, nil, ""
+	c.Value, c.Metrics, c.Reports, c.Reason, c.Feasible = nil, nil, nil, "", nil
 	c.Finished, c.Started, c.Heartbeat = time.Time{}, time.Time{}, time.Time{}
 	c.Created = clock(s.now)
 	if c.State == Running {
@@ -134,10 +134,10 @@ func (s *sqlStore) FinishTrial(ctx context.Context, id int64, f Finish) error {
 		return fmt.Errorf("storage: finish trial %d: metrics: %w", id, err)
 	}
 	// One conditional UPDATE: of two concurrent finishes exactly one matches.
-	const update = `UPDATE trials SET state = $2, value = $3, metrics = $4, reason = $5, finished_us = $6
+	const update = `UPDATE trials SET state = $2, value = $3, metrics = $4, reason = $5, finished_us = $6, feasible = $7
 		WHERE id = $1 AND (state = 'RUNNING' OR (state = 'WAITING' AND $2 = 'FAILED'))`
 	now := clock(s.now)
-	args := []any{id, f.State.String(), floatArg(f.Value), metrics, f.Reason, now.UnixMicro()}
+	args := []any{id, f.State.String(), floatArg(f.Value), metrics, f.Reason, now.UnixMicro(), boolArg(f.Feasible)}
 	var n int64
 	if !f.Requeue {
 		n, err = s.exec(ctx, update, args...)

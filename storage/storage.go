@@ -112,9 +112,13 @@ type Trial struct {
 	Value   *float64 // set for COMPLETE (and optionally PRUNED)
 	Metrics map[string]float64
 	Reports []Report // intermediate values, ordered by step
-	Reason  string   // failure reason
-	Worker  string
-	LogPath string
+	Reason  string   // why it FAILED, or why a COMPLETE trial is infeasible
+	// Feasible is whether a COMPLETE trial met the study's constraints:
+	// nil when not judged (an unconstrained study, a FAILED or PRUNED
+	// trial).
+	Feasible *bool
+	Worker   string
+	LogPath  string
 	// RetryOf is the number of the FAILED trial this one re-runs after a
 	// crash, or -1. Note that the zero value 0 means "a retry of trial 0":
 	// set -1 for an ordinary trial (AddTrial rejects a RetryOf that does not
@@ -138,6 +142,9 @@ type Finish struct {
 	Value   *float64
 	Metrics map[string]float64
 	Reason  string
+	// Feasible (State Complete only) is the constraints' verdict; nil when
+	// the study has none.
+	Feasible *bool
 	// Requeue (State Failed only) also adds a WAITING copy of the trial's
 	// configuration, with RetryOf = its number and its batch, in the same
 	// transaction: an interrupted trial is then never left FAILED without

@@ -84,6 +84,9 @@ func validateFinish(id int64, f Finish) error {
 	if f.State == Complete && f.Value == nil {
 		return invalid("storage: finish trial %d: a COMPLETE trial needs a value", id)
 	}
+	if f.Feasible != nil && f.State != Complete {
+		return invalid("storage: finish trial %d: only a COMPLETE trial is judged feasible or not, not a %v one", id, f.State)
+	}
 	if f.Value != nil && !finite(*f.Value) {
 		return invalid("storage: finish trial %d: value %v is not finite (record the trial as FAILED instead)", id, *f.Value)
 	}
@@ -191,6 +194,10 @@ func cloneTrial(t Trial) Trial {
 	if t.Value != nil {
 		v := *t.Value
 		t.Value = &v
+	}
+	if t.Feasible != nil {
+		f := *t.Feasible
+		t.Feasible = &f
 	}
 	t.Metrics = cloneMap(t.Metrics)
 	if len(t.Reports) == 0 {

@@ -34,6 +34,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"ClaimTrial", testClaimTrial},
 		{"FinishTrial", testFinishTrial},
 		{"FinishRequeue", testFinishRequeue},
+		{"Feasible", testFeasible},
 		{"Heartbeat", testHeartbeat},
 		{"Reports", testReports},
 		{"SetLogPath", testSetLogPath},
