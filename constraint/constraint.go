@@ -74,6 +74,19 @@ func (s Set) Names() []string {
 	return names
 }
 
+// String writes the set as "accuracy >= 0.8, ram_kb <= 256", in Names
+// order, or "none". Two sets with the same limits write the same string.
+func (s Set) String() string {
+	if len(s) == 0 {
+		return "none"
+	}
+	parts := make([]string, 0, len(s))
+	for _, n := range s.Names() {
+		parts = append(parts, n+" "+s[n].String())
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Validate reports the first thing wrong with s, naming the metric: an
 // empty name or one a BOA_METRIC line cannot carry, a limit with neither
 // bound, a bound that is not finite, min > max.

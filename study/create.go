@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
@@ -22,7 +23,7 @@ func New(sp *space.Space, o Options) (*Study, error) {
 	if name == "" {
 		name = "study"
 	}
-	spec := Spec{Name: name, Direction: o.Direction, Space: sp, Seed: o.Seed, Budget: o.Budget, Transform: o.Transform}
+	spec := Spec{Name: name, Direction: o.Direction, Space: sp, Seed: o.Seed, Budget: o.Budget, Transform: o.Transform, Constraints: o.Constraints}
 	if o.Sampler != nil {
 		spec.Sampler = o.Sampler.Name()
 	}
@@ -66,12 +67,15 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 	if _, err := spec.Pruner.Build(); err != nil {
 		return nil, fmt.Errorf("study: pruner: %w", err)
 	}
-	set := settings{Transform: spec.Transform}
+	if err := spec.Constraints.Validate(); err != nil {
+		return nil, fmt.Errorf("study: %w", err)
+	}
+	set := settings{Transform: spec.Transform, Constraints: spec.Constraints}
 	if !spec.Pruner.IsNone() {
 		set.Pruner = &spec.Pruner
 	}
 	var cfg json.RawMessage
-	if set != (settings{}) {
+	if set.Transform != transform.None || set.Pruner != nil || len(set.Constraints) > 0 {
 		if cfg, err = json.Marshal(set); err != nil {
 			return nil, fmt.Errorf("study: %w", err) // an unknown transform
 		}
@@ -89,8 +93,9 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 // settings are the stored study's settings that storage.Study has no
 // column for (its Config). A study without any stores none.
 type settings struct {
-	Transform transform.Transform `json:"transform,omitempty"`
-	Pruner    *pruner.Spec        `json:"pruner,omitempty"`
+	Transform   transform.Transform `json:"transform,omitempty"`
+	Pruner      *pruner.Spec        `json:"pruner,omitempty"`
+	Constraints constraint.Set      `json:"constraints,omitempty"`
 }
 
 func settingsOf(rec storage.Study) (settings, error) {
@@ -117,6 +122,13 @@ func PrunerOf(rec storage.Study) (pruner.Spec, error) {
 		return pruner.Spec{}, err
 	}
 	return *set.Pruner, nil
+}
+
+// ConstraintsOf returns the constraints stored with study rec; empty when
+// it has none.
+func ConstraintsOf(rec storage.Study) (constraint.Set, error) {
+	set, err := settingsOf(rec)
+	return set.Constraints, err
 }
 
 // Open opens the study called name in store; storage.ErrNotFound if there
@@ -161,7 +173,7 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 	}
 	host, _ := os.Hostname()
 	return &Study{
-		store: store, rec: rec, dir: dir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec,
+		store: store, rec: rec, dir: dir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints,
 		worker: fmt.Sprintf("%s:%d", host, os.Getpid()), lease: DefaultLease,
 	}, nil
 }

@@ -20,9 +20,15 @@ func (s *Study) History(ctx context.Context) (*sampler.History, error) {
 
 // history builds the sampler's view of the stored trials: the values of
 // the completed ones transformed (Spec.Transform), then in the minimised
-// sense.
+// sense. In a constrained study each completed trial's slacks and
+// feasibility are judged again from its stored metrics, so that they
+// follow the study's constraints (a NaN metric, which no storage keeps,
+// reads back as not reported: infeasible either way).
 func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed, Budget: s.rec.Budget}
+	if len(s.cons) > 0 {
+		h.Constraints = s.cons.Names()
+	}
 	var values []float64
 	for _, r := range recs {
 		if len(r.X) != s.space.Len() {
@@ -30,7 +36,12 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 		}
 		switch {
 		case r.State == Complete && r.Value != nil && s.tf.Check(*r.Value) == nil:
-			h.Observed = append(h.Observed, sampler.Observation{X: r.X, Batch: r.Batch, Origin: sampler.Origin(r.Origin)})
+			o := sampler.Observation{X: r.X, Batch: r.Batch, Origin: sampler.Origin(r.Origin)}
+			if len(s.cons) > 0 {
+				v := s.cons.Check(r.Metrics)
+				o.Slack, o.Infeasible = v.Slack, !v.Feasible
+			}
+			h.Observed = append(h.Observed, o)
 			values = append(values, *r.Value)
 		case r.State == Waiting || r.State == Running:
 			h.Pending = append(h.Pending, r.X)
@@ -71,8 +82,10 @@ func (s *Study) fromRecords(recs []storage.Trial) ([]Trial, error) {
 }
 
 // Best returns the best COMPLETE trial in the study's direction (the
-// highest value when it maximises; of equal ones, the first); ok is false
-// when there is none. PRUNED trials do not count (Summary.Best).
+// highest value when it maximises; of equal ones, the first), and in a
+// study with constraints the best feasible one; ok is false when there is
+// none (Summary.NoBest says why). PRUNED trials do not count
+// (Summary.Best).
 func (s *Study) Best(ctx context.Context) (best Trial, ok bool, err error) {
 	recs, err := s.store.Trials(ctx, s.rec.ID)
 	if err != nil {

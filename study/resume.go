@@ -11,9 +11,9 @@ import (
 // CheckResume returns nil when spec, read from a study file, still
 // describes the stored study s, so that resuming s with it continues the
 // same optimisation; otherwise an error saying what differs and what to do.
-// The space, direction, transform, budget and pruner are fixed when a
-// study is created: the history, the model's view of it and the pruner's
-// decisions all depend on them. The sampler and the seed may change (a
+// The space, direction, transform, budget, pruner and constraints are
+// fixed when a study is created: the history, the model's view of it, the
+// pruner's decisions and the best trial all depend on them. The sampler and the seed may change (a
 // resumed study may be continued by another sampler). where names the
 // storage in the message (a URL without its password).
 func (s *Study) CheckResume(spec Spec, where string) error {
@@ -29,6 +29,8 @@ func (s *Study) CheckResume(spec Spec, where string) error {
 	case s.Budget() != spec.Budget:
 		// boa run's --trials overrides the file's trials.
 		return fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", s.Name(), where, s.Budget(), spec.Budget)
+	case s.cons.String() != spec.Constraints.String():
+		return fmt.Errorf("study %q in %s has constraints %s, the file says %s; the constraints are fixed when the study is created", s.Name(), where, s.cons, spec.Constraints)
 	case !samePruner(s.PrunerSpec(), spec.Pruner):
 		return fmt.Errorf("study %q in %s has pruner %s, the file says %s; the pruner is fixed when the study is created", s.Name(), where, s.PrunerSpec(), spec.Pruner)
 	}

@@ -31,6 +31,7 @@ func TestCheckResume(t *testing.T) {
 		{func(s *Spec) { s.Transform = transform.Log }, "has transform none, the file says log"},
 		{func(s *Spec) { s.Budget = 20 }, "has a budget of 10 trials, the file (or --trials) says 20"},
 		{func(s *Spec) { s.Pruner = pruner.Spec{} }, "has pruner median, the file says"},
+		{func(s *Spec) { s.Constraints = limits() }, "has constraints none, the file says acc >= 0.8, ram_kb <= 256"},
 	} {
 		s := spec
 		c.change(&s)

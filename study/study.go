@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
@@ -70,6 +71,10 @@ type Spec struct {
 	Budget    int                 // trials wanted; 0 means no limit
 	Transform transform.Transform // what the sampler's model is fitted to (package transform); None by default
 	Pruner    pruner.Spec         // which running trials ShouldPrune stops early; none by default
+	// Constraints are limits on the metrics a trial reports
+	// (Result.Metrics, BOA_METRIC lines): Best is then the best feasible
+	// trial. None by default.
+	Constraints constraint.Set
 }
 
 // Study is an optimisation study kept in a storage. Any number of Study
@@ -85,6 +90,7 @@ type Study struct {
 	sampler sampler.Sampler
 	pruner  pruner.Pruner // nil: none
 	prnSpec pruner.Spec   // the stored pruner's spec (Create, Open)
+	cons    constraint.Set
 	worker  string
 	lease   time.Duration
 }
@@ -98,6 +104,8 @@ type Options struct {
 	Budget    int
 	Transform transform.Transform
 	Pruner    pruner.Pruner // nil means none; any Pruner, the user's own too
+	// Constraints are limits on the metrics a trial reports (Spec.Constraints).
+	Constraints constraint.Set
 }
 
 // Name returns the study's name, unique in its storage.
@@ -122,6 +130,10 @@ func (s *Study) Pruner() pruner.Pruner { return s.pruner }
 // PrunerSpec returns the pruner stored with the study (Spec.Pruner); its
 // Type is "" when there is none, and for New's studies.
 func (s *Study) PrunerSpec() pruner.Spec { return s.prnSpec }
+
+// Constraints returns the study's limits on its trials' metrics; empty
+// when it has none.
+func (s *Study) Constraints() constraint.Set { return s.cons }
 
 // Seed returns the seed every suggestion's random source derives from.
 func (s *Study) Seed() uint64 { return s.rec.Seed }

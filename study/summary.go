@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/boaopt/boa/storage"
 )
@@ -20,10 +21,24 @@ type Summary struct {
 	// re-runs are yet to run.
 	Finished int
 	ReRuns   int // re-runs of interrupted or lost trials waiting to run
+	// Feasible and Infeasible count the COMPLETE trials judged against
+	// the study's constraints; both are 0 in a study without any.
+	Feasible, Infeasible int
 	// Best is the index of the best COMPLETE trial in the study's
 	// direction (of equal ones, the first), -1 when there is none. PRUNED
-	// trials do not count.
+	// trials do not count, nor infeasible ones [spec
+	// constrained-autotinyml §1]: in a constrained study Best is the best
+	// feasible trial.
 	Best int
+}
+
+// NoBest says why there is no best trial (Best < 0): "no COMPLETE trial
+// yet", or "no feasible trial yet: 7 complete, all infeasible".
+func (s Summary) NoBest() string {
+	if s.Infeasible > 0 {
+		return fmt.Sprintf("no feasible trial yet: %d complete, all infeasible", s.Infeasible)
+	}
+	return "no COMPLETE trial yet"
 }
 
 // Summarize summarises the stored trials recs, in order, of a study whose
@@ -33,6 +48,13 @@ func Summarize(dir Direction, recs []storage.Trial) Summary {
 	retried := make(map[int]bool)
 	for _, r := range recs {
 		sum.States[r.State]++
+		if r.State == Complete && r.Feasible != nil {
+			if *r.Feasible {
+				sum.Feasible++
+			} else {
+				sum.Infeasible++
+			}
+		}
 		if r.RetryOf >= 0 {
 			retried[r.RetryOf] = true
 			if r.State == Waiting {
@@ -58,7 +80,8 @@ func (s *Study) Summary(ctx context.Context) (Summary, error) {
 }
 
 // bestOf is the index of the best COMPLETE trial of recs in direction
-// dir, the first of equal ones; -1 when there is none.
+// dir that is not infeasible, the first of equal ones; -1 when there is
+// none.
 func bestOf(dir Direction, recs []storage.Trial) int {
 	b := -1
 	better := func(v, than float64) bool {
@@ -68,7 +91,7 @@ func bestOf(dir Direction, recs []storage.Trial) int {
 		return v < than
 	}
 	for i, r := range recs {
-		if r.State == Complete && r.Value != nil && (b < 0 || better(*r.Value, *recs[b].Value)) {
+		if r.State == Complete && r.Value != nil && (r.Feasible == nil || *r.Feasible) && (b < 0 || better(*r.Value, *recs[b].Value)) {
 			b = i
 		}
 	}

@@ -15,7 +15,7 @@ type Result struct {
 	Value   float64            // the objective in the user's sense
 	Err     error              // non-nil: the trial FAILED with this reason
 	Pruned  bool               // stopped early by a pruner; Value is the last intermediate value
-	Metrics map[string]float64 // extra metrics and constraint values
+	Metrics map[string]float64 // extra metrics and the values Spec.Constraints limit; NaN ones make the trial infeasible
 	// Requeue (with Err) says the trial was interrupted, not at fault: its
 	// configuration is run again. An Err wrapping context.Canceled or
 	// context.DeadlineExceeded says the same.
@@ -36,6 +36,14 @@ type Result struct {
 // worker twice should not be tried forever). A NUL
 // byte or invalid UTF-8 in the reason or a metric name (a crashing
 // program's output) becomes U+FFFD, which every storage can keep.
+//
+// In a study with constraints a COMPLETE trial is judged by the metrics
+// it reported (constraint.Set.Check): its verdict is stored with it, and
+// the reason says which limits did not hold. A FAILED trial was not
+// computable and a PRUNED one has no final value: neither is judged
+// [spec constrained-autotinyml §1]. NaN and infinite metrics are judged
+// (a NaN limit metric does not hold) before they are dropped, since no
+// storage keeps them.
 func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
 	if err := s.store.FinishTrial(ctx, id, s.finish(r)); err != nil {
 		return s.errorf("tell trial %d: %w", id, err)
@@ -57,6 +65,9 @@ func (s *Study) finish(r Result) storage.Finish {
 		f.Value = &r.Value
 		if err := s.tf.Check(r.Value); err != nil {
 			f.State, f.Value, f.Reason = Failed, nil, fmt.Sprintf("objective returned %v, but %v", r.Value, err)
+		} else if len(s.cons) > 0 {
+			v := s.cons.Check(r.Metrics)
+			f.Feasible, f.Reason = &v.Feasible, storable(v.Reason)
 		}
 	}
 	return f

@@ -28,19 +28,23 @@ type Report = storage.Report
 
 // Trial is one evaluation of the objective.
 type Trial struct {
-	ID       int64            // unique in the storage
-	Number   int              // 0-based position in the study
-	Params   space.Assignment // the configuration, in the user's units
-	X        []float64        // the same configuration encoded in the unit cube
-	State    State
-	Value    float64            // the objective in the user's sense (COMPLETE trials; PRUNED ones: the value they stopped at)
-	Metrics  map[string]float64 // extra metrics; an objective may set them while it runs
-	Reports  []Report           // intermediate values, ordered by step
-	Reason   string             // why the trial FAILED
-	Worker   string             // who ran it
-	RetryOf  int                // number of the trial this one re-runs after a crash, or -1
-	Batch    int                // the batch AskBatch proposed it in (shared by its trials), or 0
-	Origin   sampler.Origin     // how its point was chosen: design, model, user (enqueued), or "" (not recorded)
+	ID      int64            // unique in the storage
+	Number  int              // 0-based position in the study
+	Params  space.Assignment // the configuration, in the user's units
+	X       []float64        // the same configuration encoded in the unit cube
+	State   State
+	Value   float64            // the objective in the user's sense (COMPLETE trials; PRUNED ones: the value they stopped at)
+	Metrics map[string]float64 // extra metrics; an objective may set them while it runs
+	Reports []Report           // intermediate values, ordered by step
+	Reason  string             // why the trial FAILED, or why a COMPLETE one is infeasible
+	// Feasible says whether a COMPLETE trial met the study's constraints;
+	// nil when it was not judged: the study has none, or the trial did not
+	// complete.
+	Feasible *bool
+	Worker   string         // who ran it
+	RetryOf  int            // number of the trial this one re-runs after a crash, or -1
+	Batch    int            // the batch AskBatch proposed it in (shared by its trials), or 0
+	Origin   sampler.Origin // how its point was chosen: design, model, user (enqueued), or "" (not recorded)
 	LogPath  string
 	Started  time.Time
 	Finished time.Time
@@ -100,7 +104,7 @@ func param[T any](t *Trial, name string) T {
 func fromRecord(sp *space.Space, r storage.Trial) (Trial, error) {
 	t := Trial{
 		ID: r.ID, Number: r.Number, X: r.X, State: r.State, Metrics: r.Metrics, Reports: r.Reports,
-		Reason: r.Reason, Worker: r.Worker, RetryOf: r.RetryOf, Batch: r.Batch, Origin: sampler.Origin(r.Origin), LogPath: r.LogPath,
+		Reason: r.Reason, Feasible: r.Feasible, Worker: r.Worker, RetryOf: r.RetryOf, Batch: r.Batch, Origin: sampler.Origin(r.Origin), LogPath: r.LogPath,
 		Started: r.Started, Finished: r.Finished,
 	}
 	if r.Value != nil {
