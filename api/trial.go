@@ -3,9 +3,11 @@ package api
 import "time"
 
 // Trial is a trial as GET /api/v1/studies/{name}/trials and .../best
-// answer it. Every field is always written: null for what a trial does not
-// have (a value, a start or finish time, retry_of, batch), {} and [] for no
-// metrics and no reports.
+// answer it. Every field but feasible is always written: null for what a
+// trial does not have (a value, a start or finish time, retry_of, batch),
+// {} and [] for no metrics and no reports. Feasible is written for the
+// COMPLETE trials of a study with constraints only, so that an
+// unconstrained study's trials read as before.
 //
 // P is how the parameters are held: the server writes the stored JSON
 // text as it is (json.RawMessage), the client reads them into a
@@ -19,7 +21,8 @@ type Trial[P any] struct {
 	Value    *float64           `json:"value"` // COMPLETE trials, and PRUNED ones: the value they stopped at
 	Metrics  map[string]float64 `json:"metrics"`
 	Reports  []Report           `json:"reports"`
-	Reason   string             `json:"reason"` // why it FAILED
+	Reason   string             `json:"reason"`             // why it FAILED, or why a COMPLETE trial is infeasible
+	Feasible *bool              `json:"feasible,omitempty"` // whether a COMPLETE trial met the study's constraints; absent when not judged
 	Worker   string             `json:"worker"`
 	Started  *time.Time         `json:"started"`
 	Finished *time.Time         `json:"finished"`

@@ -54,7 +54,7 @@ type Result struct {
 	State   string             // "" or "COMPLETE", "PRUNED" or "FAILED"
 	Value   float64            // the objective (COMPLETE and PRUNED)
 	Reason  string             // why it FAILED
-	Metrics map[string]float64 // extra metrics and constraint values
+	Metrics map[string]float64 // extra metrics and the values the study's constraints limit (NaN allowed)
 	// Requeue (FAILED only) asks the server to run the configuration
 	// again, once, as after a crash: for a trial the worker interrupted.
 	Requeue bool
@@ -156,10 +156,14 @@ func (c *Client) Tell(ctx context.Context, id int64, r Result) error {
 		req["value"] = r.Value
 	}
 	if len(r.Metrics) > 0 {
-		m := make(map[string]float64, len(r.Metrics))
+		// JSON has no NaN nor Infinity: they go as the strings "NaN",
+		// "+Inf", "-Inf", which the server reads as a metric's value (a
+		// constraint on a NaN metric does not hold).
+		m := make(map[string]any, len(r.Metrics))
 		for k, v := range r.Metrics {
-			if !math.IsNaN(v) && !math.IsInf(v, 0) { // JSON cannot carry them; study.Tell drops them too
-				m[k] = v
+			m[k] = v
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				m[k] = strconv.FormatFloat(v, 'g', -1, 64)
 			}
 		}
 		req["metrics"] = m

@@ -20,7 +20,7 @@ type Trial = api.Trial[space.Assignment]
 // TrialOf is t in its exported form.
 func TrialOf(t study.Trial) Trial {
 	j := Trial{ID: t.ID, Number: t.Number, State: t.State.String(), Params: t.Params, Metrics: t.Metrics,
-		Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Worker: t.Worker, Started: api.Time(t.Started),
+		Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Feasible: t.Feasible, Worker: t.Worker, Started: api.Time(t.Started),
 		Finished: api.Time(t.Finished), RetryOf: api.RetryOf(t.RetryOf), Batch: api.Batch(t.Batch), Origin: string(t.Origin)}
 	if t.State == study.Complete || t.State == study.Pruned {
 		v := t.Value
@@ -49,7 +49,7 @@ func JSON(w io.Writer, trials []study.Trial) error {
 
 // csvSystemColumns are the CSV columns that are not a parameter or a
 // metric.
-var csvSystemColumns = []string{"number", "state", "value", "reason", "batch", "origin"}
+var csvSystemColumns = []string{"number", "state", "value", "reason", "batch", "origin", "feasible"}
 
 // csvParamColumn is the CSV header of parameter name: the name itself,
 // or param:NAME when the name would be taken for another column (a
@@ -66,9 +66,11 @@ func csvParamColumn(name string) string {
 
 // CSV writes one row per trial: number, state, value, one column per
 // parameter (empty when inactive; csvParamColumn names it), the metrics
-// named in any trial, the reason a trial failed and its batch (empty when
-// none). New columns go last, so that scripts reading columns by position
-// keep working.
+// named in any trial, the reason a trial failed (or is infeasible), its
+// batch (empty when none), its origin and whether it met the study's
+// constraints (true or false; empty when not judged: a study without
+// constraints, a trial that did not complete). New columns go last, so
+// that scripts reading columns by position keep working.
 func CSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 	var metrics []string
 	seen := map[string]bool{}
@@ -88,7 +90,7 @@ func CSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 	for _, m := range metrics {
 		head = append(head, "metric:"+m)
 	}
-	head = append(head, "reason", "batch", "origin")
+	head = append(head, "reason", "batch", "origin", "feasible")
 	_ = cw.Write(head)
 	for _, t := range trials {
 		row := []string{strconv.Itoa(t.Number), t.State.String(), ""}
@@ -113,7 +115,11 @@ func CSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 		if t.Batch > 0 {
 			batch = strconv.Itoa(t.Batch)
 		}
-		row = append(row, firstLine(t.Reason), batch, string(t.Origin))
+		feasible := ""
+		if t.Feasible != nil {
+			feasible = strconv.FormatBool(*t.Feasible)
+		}
+		row = append(row, firstLine(t.Reason), batch, string(t.Origin), feasible)
 		_ = cw.Write(row)
 	}
 	cw.Flush()

@@ -20,6 +20,7 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 	sp, err := space.New(
 		space.Param{Name: "batch", Kind: space.Int, Low: 1, High: 4},
 		space.Param{Name: "origin", Kind: space.Bool},
+		space.Param{Name: "feasible", Kind: space.Bool},
 		space.Param{Name: "value", Kind: space.Float, Low: 0, High: 1},
 		space.Param{Name: "metric:acc", Kind: space.Bool},
 		space.Param{Name: "param:lr", Kind: space.Float, Low: 0, High: 1},
@@ -29,13 +30,14 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	no := false
 	trials := []study.Trial{{
-		Number: 0, State: study.Complete, Value: 0.5, Batch: 7, Origin: sampler.OriginModel,
-		Params:  space.Assignment{"batch": int64(3), "origin": true, "value": 0.25, "metric:acc": true, "param:lr": 0.125, "lr": 0.0625, "Number": int64(9)},
+		Number: 0, State: study.Complete, Value: 0.5, Batch: 7, Origin: sampler.OriginModel, Feasible: &no, Reason: "infeasible: acc = 0.75, want >= 0.8",
+		Params:  space.Assignment{"batch": int64(3), "origin": true, "feasible": true, "value": 0.25, "metric:acc": true, "param:lr": 0.125, "lr": 0.0625, "Number": int64(9)},
 		Metrics: map[string]float64{"acc": 0.75},
 	}, {
 		Number: 1, State: study.Failed, Reason: "exit code 3\nmore", Batch: 8,
-		Params: space.Assignment{"batch": int64(1), "origin": false, "value": 0.5, "metric:acc": false, "param:lr": 1.0, "lr": 0.0, "Number": int64(0)},
+		Params: space.Assignment{"batch": int64(1), "origin": false, "feasible": false, "value": 0.5, "metric:acc": false, "param:lr": 1.0, "lr": 0.0, "Number": int64(0)},
 	}}
 	var buf bytes.Buffer
 	if err := CSV(&buf, sp, trials); err != nil {
@@ -46,7 +48,7 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := rows[0]
-	want := "number,state,value,param:batch,param:origin,param:value,param:metric:acc,param:param:lr,lr,Number,metric:acc,reason,batch,origin"
+	want := "number,state,value,param:batch,param:origin,param:feasible,param:value,param:metric:acc,param:param:lr,lr,Number,metric:acc,reason,batch,origin,feasible"
 	if got := strings.Join(head, ","); got != want {
 		t.Fatalf("header\n%s\nwant\n%s", got, want)
 	}
@@ -58,8 +60,8 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 	get := func(row []string, col string) string { return row[slices.Index(head, col)] }
 	for col, want := range map[string]string{
 		"number": "0", "value": "0.5", "param:batch": "3", "param:value": "0.25", "param:metric:acc": "true",
-		"param:param:lr": "0.125", "lr": "0.0625", "Number": "9", "metric:acc": "0.75", "batch": "7", "reason": "",
-		"param:origin": "true", "origin": "model",
+		"param:param:lr": "0.125", "lr": "0.0625", "Number": "9", "metric:acc": "0.75", "batch": "7", "reason": "infeasible: acc = 0.75, want >= 0.8",
+		"param:origin": "true", "origin": "model", "param:feasible": "true", "feasible": "false",
 	} {
 		if got := get(rows[1], col); got != want {
 			t.Errorf("row 0, column %s: %q, want %q", col, got, want)
@@ -67,6 +69,9 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 	}
 	if got := get(rows[2], "reason"); got != "exit code 3" {
 		t.Errorf("row 1, reason %q, want the first line of the reason", got)
+	}
+	if got := get(rows[2], "feasible"); got != "" {
+		t.Errorf("row 1, feasible %q, want empty: a FAILED trial is not judged", got)
 	}
 	if got := get(rows[2], "metric:acc"); got != "" {
 		t.Errorf("row 1, metric:acc %q, want empty", got)
@@ -81,7 +86,7 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 	if err := CSV(&buf, plain, nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.TrimSpace(buf.String()); got != "number,state,value,x,batch_size,reason,batch,origin" {
+	if got := strings.TrimSpace(buf.String()); got != "number,state,value,x,batch_size,reason,batch,origin,feasible" {
 		t.Errorf("header without clashes: %s", got)
 	}
 }

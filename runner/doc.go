@@ -29,11 +29,13 @@
 // ignored; every other line is ordinary output):
 //
 //	BOA_RESULT <value>          the objective; required; the last one wins
-//	BOA_METRIC <name> <value>   an extra metric or constraint value; the last valid one per name wins
+//	BOA_METRIC <name> <value>   an extra metric or a constrained metric's value; the last valid one per name wins
 //	BOA_REPORT <step> <value>   an intermediate value (learning curve), step an integer
 //
 // Values are decimal floats (0.083, -1, 3e-2; not hex floats, nor with _
-// between digits) and must be finite. The trial is FAILED, with a
+// between digits) and must be finite, but for a metric's: nan and inf are
+// metric values, which a study's constraints judge (a constraint on a
+// metric reported as nan does not hold). The trial is FAILED, with a
 // short reason that a user reads in `boa trials`, when the command exits
 // non-zero ("exit code 2: <last lines of stderr>"), runs past its timeout
 // ("timed out after 10m"), is interrupted ("interrupted"), prints no
@@ -41,11 +43,12 @@
 // finite (the reason quotes the line). Malformed lines are judged when the
 // command has finished: it is not stopped early for them.
 //
-// Nothing else fails a trial. A malformed or non-finite BOA_METRIC or
-// BOA_REPORT line (a diverged epoch printing a nan loss) is dropped: a
-// metric keeps its last valid value, a bad report is not reported. A log
-// file that cannot be created or written costs the log. Both are returned
-// in Result.Warnings for the caller to print.
+// Nothing else fails a trial. A malformed BOA_METRIC line, or a
+// malformed or non-finite BOA_REPORT line (a diverged epoch printing a
+// nan loss), is dropped: a metric keeps its last valid value, a bad
+// report is not reported. A log file that cannot be created or written
+// costs the log. Both are returned in Result.Warnings for the caller to
+// print.
 //
 // # Processes
 //

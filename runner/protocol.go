@@ -129,7 +129,10 @@ func (p *parser) parseLine(s string) {
 			p.fail(kwMetric, bad("a metric name has at most %d bytes and no NUL character", MaxMetricName))
 			return
 		}
-		v, err := parseValue(f[2])
+		// A metric may be NaN or infinite: it is a constraint's value
+		// to judge (a NaN one makes the trial infeasible, with that
+		// reason), not a number to learn from [spec constrained-autotinyml §1].
+		v, err := parseNumber(f[2])
 		if err != nil {
 			p.fail(kwMetric, bad("%v", err))
 			return
@@ -212,15 +215,22 @@ func (p *parser) err() error {
 // a spreadsheet) take differently or not at all: such a value is more
 // likely a bug in the command's printing than a meant number.
 func parseValue(s string) (float64, error) {
+	v, err := parseNumber(s)
+	if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+		return 0, fmt.Errorf("%s is not a finite number", s)
+	}
+	return v, err
+}
+
+// parseNumber is parseValue that also takes nan and inf, as a metric's
+// value.
+func parseNumber(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, fmt.Errorf("%q is not a number", s)
 	}
 	if strings.ContainsAny(s, "xX_") { // no decimal, inf or nan spelling has them
 		return 0, fmt.Errorf("%q is not a decimal number", s)
-	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%s is not a finite number", s)
 	}
 	return v, nil
 }

@@ -67,10 +67,12 @@ func TestRunOutcomes(t *testing.T) {
 		// the trial stands on its BOA_RESULT.
 		{name: "malformed metric", script: "echo BOA_METRIC acc; echo BOA_RESULT 1", value: 1,
 			warning: `dropped line 1 "BOA_METRIC acc": want BOA_METRIC <name> <value>`},
+		// A NaN or infinite metric is a value: a constraint on it does not
+		// hold (a NaN one) or is judged by it.
 		{name: "NaN metric then valid", script: "echo BOA_METRIC acc nan; echo BOA_METRIC acc 0.9; echo BOA_RESULT 1",
-			value: 1, metrics: map[string]float64{"acc": 0.9}, warning: `dropped line 1 "BOA_METRIC acc nan": nan is not a finite number`},
+			value: 1, metrics: map[string]float64{"acc": 0.9}},
 		{name: "valid metric then Inf", script: "echo BOA_METRIC acc 0.9; echo BOA_METRIC acc -Inf; echo BOA_RESULT 1",
-			value: 1, metrics: map[string]float64{"acc": 0.9}, warning: `dropped line 2 "BOA_METRIC acc -Inf": -Inf is not a finite number`},
+			value: 1, metrics: map[string]float64{"acc": math.Inf(-1)}},
 		{name: "metric name too long", script: "echo BOA_METRIC " + strings.Repeat("m", MaxMetricName+1) + " 1; echo BOA_METRIC ok 2; echo BOA_RESULT 1",
 			value: 1, metrics: map[string]float64{"ok": 2},
 			warning: `dropped line 1 "BOA_METRIC ` + strings.Repeat("m", 80-len("BOA_METRIC ")) + `…": a metric name has at most 256 bytes and no NUL character`},
@@ -80,11 +82,11 @@ func TestRunOutcomes(t *testing.T) {
 			warning: `dropped line 1 "BOA_REPORT 1.5 2": step "1.5" is not an integer ≥ 0`},
 		{name: "negative step", script: "echo BOA_REPORT -1 2; echo BOA_REPORT 0 3; echo BOA_RESULT 1", value: 1,
 			reports: []Report{{0, 3}}, warning: `dropped line 1 "BOA_REPORT -1 2": step "-1" is not an integer ≥ 0`},
-		{name: "diverged epochs", script: "echo BOA_REPORT 1 0.5; echo BOA_REPORT 2 nan; echo BOA_REPORT 3 x; echo BOA_METRIC loss nan; echo BOA_RESULT 1",
+		{name: "diverged epochs", script: "echo BOA_REPORT 1 0.5; echo BOA_REPORT 2 nan; echo BOA_REPORT 3 x; echo BOA_METRIC loss 1x; echo BOA_RESULT 1",
 			value: 1, reports: []Report{{1, 0.5}},
 			warning: `dropped 3 bad BOA_METRIC/BOA_REPORT lines, the first: line 2 "BOA_REPORT 2 nan": nan is not a finite number`},
-		{name: "bad metric and no result", script: "echo BOA_METRIC acc nan", wantErr: "no BOA_RESULT line on stdout", fullText: true,
-			warning: `dropped line 1 "BOA_METRIC acc nan": nan is not a finite number`},
+		{name: "bad metric and no result", script: "echo BOA_METRIC acc 1x", wantErr: "no BOA_RESULT line on stdout", fullText: true,
+			warning: `dropped line 1 "BOA_METRIC acc 1x": "1x" is not a number`},
 
 		{name: "exit code with stderr tail", script: "echo BOA_RESULT 1; for w in one two three four; do echo $w >&2; done; echo >&2; exit 3",
 			value: 1, exit: 3, wantErr: "exit code 3: two | three | four", fullText: true},
@@ -429,5 +431,19 @@ func TestShortDuration(t *testing.T) {
 		if got := shortDuration(d); got != want {
 			t.Errorf("shortDuration(%v) = %q; want %q", d, got, want)
 		}
+	}
+}
+
+// TestNaNMetricIsKept: BOA_METRIC name nan reaches the caller as NaN, so
+// that a constraint on it makes the trial infeasible with the reason "name
+// is NaN" [spec constrained-autotinyml §1]; the last line wins as ever.
+func TestNaNMetricIsKept(t *testing.T) {
+	t.Parallel()
+	res, err := Run(context.Background(), sh("echo BOA_METRIC ram_kb 12; echo BOA_METRIC ram_kb nan; echo BOA_METRIC acc NaN; echo BOA_RESULT 1"), Trial{}, nil)
+	if err != nil || len(res.Warnings) > 0 {
+		t.Fatalf("Run: %v, warnings %q", err, res.Warnings)
+	}
+	if len(res.Metrics) != 2 || !math.IsNaN(res.Metrics["ram_kb"]) || !math.IsNaN(res.Metrics["acc"]) {
+		t.Errorf("Metrics = %v, want ram_kb and acc NaN", res.Metrics)
 	}
 }

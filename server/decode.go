@@ -217,6 +217,19 @@ func number(field string, raw json.RawMessage) (float64, error) {
 	return f, nil
 }
 
+// metric reads a metric's value: a number, or the string "NaN", "+Inf"
+// or "-Inf" (JSON has neither), which a constraint judges: a constraint
+// on a metric reported as NaN does not hold.
+func metric(field string, raw json.RawMessage) (float64, error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			return f, nil
+		}
+	}
+	return number(field, raw)
+}
+
 // clip shortens a value quoted in an error message.
 func clip(b []byte) string {
 	const max = 40

@@ -62,7 +62,7 @@ func TestBadInputs(t *testing.T) {
 		{"tell failed with value", "POST", "/api/v1/trials/1/tell", `{"state":"FAILED","value":1}`, 400, "FAILED trial has no value"},
 		{"tell reason when complete", "POST", "/api/v1/trials/1/tell", `{"value":1,"reason":"x"}`, 400, "only a FAILED trial has a reason"},
 		{"tell requeue when complete", "POST", "/api/v1/trials/1/tell", `{"value":1,"requeue":true}`, 400, "only a FAILED trial can be re-queued"},
-		{"tell metric NaN", "POST", "/api/v1/trials/1/tell", `{"value":1,"metrics":{"acc":"NaN"}}`, 400, "metrics.acc"},
+		{"tell metric string", "POST", "/api/v1/trials/1/tell", `{"value":1,"metrics":{"acc":"high"}}`, 400, "metrics.acc: want a number, got the string"},
 		{"tell metric object", "POST", "/api/v1/trials/1/tell", `{"value":1,"metrics":{"acc":{}}}`, 400, "metrics.acc: want a number"},
 		{"tell metric no name", "POST", "/api/v1/trials/1/tell", `{"value":1,"metrics":{"":1}}`, 400, "needs a name"},
 		{"tell metrics list", "POST", "/api/v1/trials/1/tell", `{"value":1,"metrics":[1]}`, 400, `field "metrics"`},

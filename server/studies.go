@@ -113,10 +113,11 @@ func (s *server) best(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b := study.Summarize(direction(st), trials).Best
-	if b < 0 {
-		return errorf(http.StatusNotFound, "study %q has no COMPLETE trial yet", st.Name)
+	sum := study.Summarize(direction(st), trials)
+	if sum.Best < 0 {
+		return errorf(http.StatusNotFound, "study %q has %s", st.Name, sum.NoBest())
 	}
+	b := sum.Best
 	writeJSON(w, http.StatusOK, toTrialJSON(trials[b]))
 	return nil
 }

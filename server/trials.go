@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -238,7 +239,7 @@ func parseTell(req tellRequest) (outcome, error) {
 			if err := text("metric name", k, 256); err != nil { // runner.MaxMetricName
 				return o, err
 			}
-			v, err := number(fmt.Sprintf("metrics.%s", k), raw)
+			v, err := metric(fmt.Sprintf("metrics.%s", k), raw)
 			if err != nil {
 				return o, err
 			}
@@ -268,12 +269,16 @@ func cleanReason(s string) string {
 
 // same reports whether a finished trial already holds outcome o: then a
 // repeated tell (a retry whose first answer was lost) succeeds again.
+// A trial keeps only its finite metrics, and a COMPLETE one the reason
+// it is infeasible, which the worker did not send.
 func (o outcome) same(t storage.Trial) bool {
-	if t.State != o.state || t.Reason != o.reason || len(t.Metrics) != len(o.metrics) || !maps.Equal(t.Metrics, o.metrics) {
+	kept := maps.Clone(o.metrics)
+	maps.DeleteFunc(kept, func(_ string, v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
+	if t.State != o.state || !maps.Equal(t.Metrics, kept) {
 		return false
 	}
 	if o.state == storage.Failed {
-		return true
+		return t.Reason == o.reason
 	}
 	return t.Value != nil && o.value != nil && *t.Value == *o.value
 }
@@ -331,7 +336,10 @@ func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rec.State, rec.Value, rec.Reason = o.state, o.value, o.reason
+	// Read back: the study has judged the trial against its constraints.
+	if rec, err = s.trial(r.Context(), id); err != nil {
+		return err
+	}
 	writeJSON(w, http.StatusOK, tellAnswer(rec))
 	return nil
 }
@@ -375,7 +383,7 @@ func describe(t storage.Trial) string {
 }
 
 func tellAnswer(t storage.Trial) tellResponse {
-	return tellResponse{ID: t.ID, Number: t.Number, State: t.State.String(), Value: t.Value, Reason: t.Reason}
+	return tellResponse{ID: t.ID, Number: t.Number, State: t.State.String(), Value: t.Value, Reason: t.Reason, Feasible: t.Feasible}
 }
 
 // trial reads trial id, a 404 naming it when there is none.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/api"
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/space"
@@ -32,8 +33,14 @@ type studyJSON struct {
 	Trials    int             `json:"trials"` // stored trials, re-runs included
 	Used      int             `json:"used"`   // trials counted against the budget (re-runs take their original's place)
 	States    map[string]int  `json:"states"` // trials per state
-	BestValue *float64        `json:"best_value"`
-	BestTrial *int            `json:"best_trial"` // number of the best trial
+	// Constraints are the study's limits on its trials' metrics, when it
+	// has any; Feasible and Infeasible then count its COMPLETE trials by
+	// verdict, and the best trial is the best feasible one.
+	Constraints constraint.Set `json:"constraints,omitempty"`
+	Feasible    *int           `json:"feasible,omitempty"`
+	Infeasible  *int           `json:"infeasible,omitempty"`
+	BestValue   *float64       `json:"best_value"`
+	BestTrial   *int           `json:"best_trial"` // number of the best trial
 }
 
 // trialJSON is a trial as GET .../trials and .../best answer it: the
@@ -64,7 +71,10 @@ type tellResponse struct {
 	Number int      `json:"number"`
 	State  string   `json:"state"`
 	Value  *float64 `json:"value"`
-	Reason string   `json:"reason,omitempty"`
+	Reason string   `json:"reason,omitempty"` // why it FAILED, or why it is infeasible
+	// Feasible is the verdict of the study's constraints on a COMPLETE
+	// trial; absent when not judged.
+	Feasible *bool `json:"feasible,omitempty"`
 }
 
 func params(raw json.RawMessage) json.RawMessage {
@@ -77,7 +87,7 @@ func params(raw json.RawMessage) json.RawMessage {
 func toTrialJSON(t storage.Trial) trialJSON {
 	out := trialJSON{
 		ID: t.ID, Number: t.Number, State: t.State.String(), Params: params(t.Params), Value: t.Value,
-		Metrics: t.Metrics, Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Worker: t.Worker,
+		Metrics: t.Metrics, Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Feasible: t.Feasible, Worker: t.Worker,
 		Started: api.Time(t.Started), Finished: api.Time(t.Finished), RetryOf: api.RetryOf(t.RetryOf), Batch: api.Batch(t.Batch),
 		Origin: t.Origin,
 	}
@@ -108,7 +118,13 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	if p, err := study.PrunerOf(st); err == nil && p.Type != "" {
 		out.Pruner = &p
 	}
+	if c, err := study.ConstraintsOf(st); err == nil && len(c) > 0 {
+		out.Constraints = c
+	}
 	sum := study.Summarize(direction(st), trials)
+	if out.Constraints != nil {
+		out.Feasible, out.Infeasible = &sum.Feasible, &sum.Infeasible
+	}
 	out.Used = sum.Used
 	for state, n := range sum.States {
 		out.States[state.String()] = n

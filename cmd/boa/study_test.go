@@ -106,7 +106,7 @@ func TestRunStudyFileThenInspect(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(rows) != 13 || strings.Join(rows[0], ",") != "number,state,value,x,n,act,metric:n2,reason,batch,origin" {
+	if err != nil || len(rows) != 13 || strings.Join(rows[0], ",") != "number,state,value,x,n,act,metric:n2,reason,batch,origin,feasible" {
 		t.Fatalf("csv: %v, %d rows, header %v", err, len(rows), rows[0])
 	}
 	for i, tr := range trials {
