@@ -18,17 +18,20 @@ const DefaultStorage = "sqlite:boa.db"
 
 // Study is a study file.
 type Study struct {
-	Name      string       `yaml:"name" json:"name"`
-	Direction string       `yaml:"direction,omitempty" json:"direction,omitempty"` // minimize (default) or maximize
-	Storage   string       `yaml:"storage,omitempty" json:"storage,omitempty"`     // storage URL; default DefaultStorage
-	Sampler   string       `yaml:"sampler,omitempty" json:"sampler,omitempty"`     // default auto
-	Trials    int          `yaml:"trials,omitempty" json:"trials,omitempty"`       // budget; 0 means no limit
-	Workers   int          `yaml:"workers,omitempty" json:"workers,omitempty"`     // trials at once in `boa run`; default 1
-	Seed      uint64       `yaml:"seed,omitempty" json:"seed,omitempty"`
-	Transform string       `yaml:"transform,omitempty" json:"transform,omitempty"` // none (default), log or copula: what the model is fitted to
-	Pruner    *Pruner      `yaml:"pruner,omitempty" json:"pruner,omitempty"`       // which running trials stop early; none by default
-	Space     *space.Space `yaml:"space" json:"space"`
-	Objective *Objective   `yaml:"objective,omitempty" json:"objective,omitempty"`
+	Name      string  `yaml:"name" json:"name"`
+	Direction string  `yaml:"direction,omitempty" json:"direction,omitempty"` // minimize (default) or maximize
+	Storage   string  `yaml:"storage,omitempty" json:"storage,omitempty"`     // storage URL; default DefaultStorage
+	Sampler   string  `yaml:"sampler,omitempty" json:"sampler,omitempty"`     // default auto
+	Trials    int     `yaml:"trials,omitempty" json:"trials,omitempty"`       // budget; 0 means no limit
+	Workers   int     `yaml:"workers,omitempty" json:"workers,omitempty"`     // trials at once in `boa run`; default 1
+	Seed      uint64  `yaml:"seed,omitempty" json:"seed,omitempty"`
+	Transform string  `yaml:"transform,omitempty" json:"transform,omitempty"` // none (default), log or copula: what the model is fitted to
+	Pruner    *Pruner `yaml:"pruner,omitempty" json:"pruner,omitempty"`       // which running trials stop early; none by default
+	// Constraints are limits on the metrics the trials report
+	// (BOA_METRIC lines); none by default.
+	Constraints Constraints  `yaml:"constraints,omitempty" json:"constraints,omitempty"`
+	Space       *space.Space `yaml:"space" json:"space"`
+	Objective   *Objective   `yaml:"objective,omitempty" json:"objective,omitempty"`
 }
 
 // Objective is what a trial runs: a command (DESIGN.md §2.3) or, for demos

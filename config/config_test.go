@@ -140,6 +140,20 @@ func TestErrors(t *testing.T) {
 		{"field given twice", "name: a\nname: b\n" + space, []string{"line 2: name: given twice (lines 1 and 2)"}},
 		{"not a mapping", "- name: a\n", []string{"line 1", "mapping", "got a list"}},
 		{"comments only", "# nothing yet\n", []string{"empty"}},
+		{"constraint min > max", "name: a\nconstraints:\n  acc: {min: 0.9, max: 0.5}\n" + space, []string{"line 3: constraints.acc: min 0.9 is greater than max 0.5"}},
+		{"constraint not a number", "name: a\nconstraints:\n  ram_kb: {max: lots}\n" + space, []string{`line 3: constraints.ram_kb.max: want a number, got "lots"`}},
+		{"constraint unknown key", "name: a\nconstraints:\n  ram_kb: {maximum: 3}\n" + space, []string{"line 3: constraints.ram_kb.maximum: unknown field; the fields are min, max"}},
+		{"constraint no bound", "name: a\nconstraints:\n  ram_kb: {}\n" + space, []string{"line 3: constraints.ram_kb: give min, max or both"}},
+		{"constraint not a limit", "name: a\nconstraints:\n  ram_kb: 256\n" + space, []string{`line 3: constraints.ram_kb: want a limit such as {max: 256}`, `got "256"`}},
+		{"constraint infinite", "name: a\nconstraints:\n  ram_kb: {max: .inf}\n" + space, []string{"line 3: constraints.ram_kb: the limits must be finite numbers"}},
+		{"constraint given twice", "name: a\nconstraints:\n  ram_kb: {max: 1}\n  ram_kb: {max: 2}\n" + space, []string{"line 4: constraints.ram_kb: given twice (lines 3 and 4)"}},
+		{"constraints empty", "name: a\nconstraints: {}\n" + space, []string{"line 2: constraints: empty", "leave constraints out"}},
+		{"constraints a list", "name: a\nconstraints: [ram_kb]\n" + space, []string{"line 2: constraints: want a mapping of limits such as {ram_kb: {max: 256}"}},
+		{"constraint name with a space", "name: a\nconstraints:\n  ram kb: {max: 1}\n" + space, []string{`line 3: constraints.ram kb: "ram kb" is not a metric name a trial can report`}},
+		// A built-in function reports what problems.Metrics says: a limit
+		// on anything else could never hold.
+		{"constraint on a metric the function does not report", "name: a\nconstraints:\n  ram_kb: {max: 1}\nspace:\n  x: {type: float, low: 0, high: 1}\n  y: {type: float, low: 0, high: 1}\nobjective: {function: branin}\n",
+			[]string{"line 3: constraints.ram_kb: the built-in function branin does not report ram_kb, so the limit could never hold; it reports no metrics"}},
 		{"conditional space for cocabo", "name: a\nsampler: cocabo\n" + conditional, []string{"sampler", "cocabo", `"degree" is conditional`}},
 		{"conditional space for casmopolitan", "name: a\nsampler: casmopolitan\n" + conditional, []string{"sampler", "casmopolitan", `"degree" is conditional`}},
 	} {
@@ -165,11 +179,17 @@ func TestJSONErrors(t *testing.T) {
 		`{"name":"a"}`:                      "",
 		`[1,2]`:                             "",
 		// Type errors name the field, as the YAML side does.
-		`{"name":"a","trials":"x",` + sp + `}`:                 "study: trials: want an integer, got a string",
-		`{"name":"a","trials":1.5,` + sp + `}`:                 "study: trials: want an integer, got 1.5",
-		`{"name":"a","seed":-1,` + sp + `}`:                    "study: seed: want an integer ≥ 0, got -1",
-		`{"name":"a","workers":true,` + sp + `}`:               "study: workers: want an integer, got a boolean",
-		`{"name":"a","objective":{"command":"ls"},` + sp + `}`: "study: objective.command: want a list, got a string",
+		`{"name":"a","trials":"x",` + sp + `}`:                            "study: trials: want an integer, got a string",
+		`{"name":"a","trials":1.5,` + sp + `}`:                            "study: trials: want an integer, got 1.5",
+		`{"name":"a","seed":-1,` + sp + `}`:                               "study: seed: want an integer ≥ 0, got -1",
+		`{"name":"a","workers":true,` + sp + `}`:                          "study: workers: want an integer, got a boolean",
+		`{"name":"a","objective":{"command":"ls"},` + sp + `}`:            "study: objective.command: want a list, got a string",
+		`{"name":"a","constraints":{"ram":{"maximum":3}},` + sp + `}`:     `study: constraints.ram: unknown field "maximum"; a limit has the fields min and max`,
+		`{"name":"a","constraints":{"ram":{"max":"3"}},` + sp + `}`:       "study: constraints.ram.max: want a number, got a string",
+		`{"name":"a","constraints":{"ram":3},` + sp + `}`:                 `study: constraints.ram: want a limit such as {"max": 256}`,
+		`{"name":"a","constraints":[],` + sp + `}`:                        "study: constraints: want an object of limits",
+		`{"name":"a","constraints":{},` + sp + `}`:                        "constraints: empty",
+		`{"name":"a","constraints":{"ram":{"min":3,"max":1}},` + sp + `}`: "constraints.ram: min 3 is greater than max 1",
 	} {
 		_, err := ParseJSON([]byte(doc))
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -32,6 +32,8 @@ func FuzzParseYAML(f *testing.F) {
 		"name: svm-digits\ndirection: minimize\nsampelr: auto\ntrials: -5\nworkers: 4\nseed: 1\nspace:\n  C:      {type: float, low: 0, high: 1.0e3, log: true}\n  kernel: {type: categorical, choices: [rbf, poly, linear]}\n  degree: {type: int, low: 2, high: 5, when: {kernal: [poly]}}\nobjective:\n  command: [python3, train.py, --C, \"{C}\", --kernel, \"{kernl}\"]\n  timeout: 10 minutes\n",
 		"name: a\npruner: {type: hyperband, reduction_factor: 3, estimator: tse-e, e: 2}\nspace:\n  x: {type: float, low: 0, high: 1}\n",
 		"name: a\npruner: median\nspace:\n  x: {type: float, low: 0, high: 1}\n",
+		"name: a\nconstraints: {ram_kb: {max: 256}, acc: {min: 0.8, max: 1}}\nspace:\n  x: {type: float, low: 0, high: 1}\n",
+		"name: a\nconstraints:\n  ram_kb: {max: 1e3, min: -2.5}\n  ram_kb: {maximum: 1}\nspace:\n  x: {type: float, low: 0, high: 1}\n",
 		"a: &a [*a]\n",
 		"[1, 2]\n",
 		"",

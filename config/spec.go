@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"
@@ -26,7 +27,7 @@ func (s *Study) Spec() (study.Spec, error) {
 	}
 	return study.Spec{
 		Name: s.Name, Direction: dir, Space: s.Space, Sampler: s.SamplerName(),
-		Seed: s.Seed, Budget: s.Trials, Transform: tf, Pruner: s.PrunerSpec(),
+		Seed: s.Seed, Budget: s.Trials, Transform: tf, Pruner: s.PrunerSpec(), Constraints: constraint.Set(s.Constraints),
 	}, nil
 }
 

@@ -17,6 +17,7 @@ trials: 20
 seed: 3
 transform: log
 pruner: median
+constraints: {ram_kb: {max: 256}, accuracy: {min: 0.8}}
 space:
   x: {type: float, low: 0, high: 1}
 `))
@@ -28,7 +29,8 @@ space:
 		t.Fatal(err)
 	}
 	if spec.Name != "s" || spec.Direction != study.Maximize || spec.Sampler != "auto" || spec.Seed != 3 ||
-		spec.Budget != 20 || spec.Transform != transform.Log || spec.Pruner.Type != "median" || spec.Space != cfg.Space {
+		spec.Budget != 20 || spec.Transform != transform.Log || spec.Pruner.Type != "median" || spec.Space != cfg.Space ||
+		spec.Constraints.String() != "accuracy >= 0.8, ram_kb <= 256" {
 		t.Errorf("Spec() = %+v", spec)
 	}
 	cfg.Transform = "cube"

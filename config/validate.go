@@ -58,6 +58,9 @@ func (s *Study) validate(f fileInfo) []error {
 			add("pruner", "%v", err)
 		}
 	}
+	if !f.failed["constraints"] {
+		s.validateConstraints(add)
+	}
 	if s.Trials < 0 {
 		add("trials", "must be 0 (no limit) or more, got %d", s.Trials)
 	}

@@ -64,6 +64,9 @@ func ParseYAML(data []byte) (*Study, error) {
 		if strings.HasPrefix(field, "objective.") {
 			info.failed["objective"] = true // its checks need every field read
 		}
+		if strings.HasPrefix(field, "constraints.") {
+			info.failed["constraints"] = true // a limit not read is not judged
+		}
 	}
 	eachField(root, "", studyFields, lines, add, func(key, val *yaml.Node) {
 		f := key.Value
@@ -88,6 +91,10 @@ func ParseYAML(data []byte) (*Study, error) {
 			if !isNull(val) {
 				s.Pruner = &Pruner{}
 				parsePruner(key, val, &s.Pruner.Spec, lines, add)
+			}
+		case "constraints":
+			if !isNull(val) {
+				parseConstraints(key, val, &s.Constraints, lines, add)
 			}
 		case "space":
 			if isNull(val) {
@@ -127,7 +134,7 @@ func ParseYAML(data []byte) (*Study, error) {
 }
 
 var (
-	studyFields     = []string{"name", "direction", "storage", "sampler", "trials", "workers", "seed", "transform", "pruner", "space", "objective"}
+	studyFields     = []string{"name", "direction", "storage", "sampler", "trials", "workers", "seed", "transform", "pruner", "constraints", "space", "objective"}
 	objectiveFields = []string{"command", "function", "timeout", "env", "dir", "logs"}
 )
 

@@ -135,6 +135,16 @@ func FunctionOf(name string, sp *space.Space) (func(space.Assignment) float64, e
 	}, nil
 }
 
+// metrics are the metrics each built-in function reports besides its
+// value, by name: what a study file's constraints may limit.
+var metrics = map[string][]string{}
+
+// Metrics returns the names of the metrics the built-in function name
+// reports besides its value (objective.function in a study file), sorted;
+// a study's constraints on any other metric could never hold. None for the
+// unconstrained test functions.
+func Metrics(name string) []string { return metrics[name] }
+
 // Named is the problem boa run --function NAME --dim D minimises:
 // a test function in dimension dim (0: its default), or a problem whose
 // space is fixed (Fixed), for which dim must be 0.
