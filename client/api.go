@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/api"
+	"github.com/boaopt/boa/constraint"
 )
 
 // Study is a study's summary.
@@ -27,8 +28,14 @@ type Study struct {
 	Trials    int             `json:"trials"` // stored trials, re-runs included
 	Used      int             `json:"used"`   // trials counted against the budget
 	States    map[string]int  `json:"states"` // trials per state (COMPLETE, RUNNING, ...)
-	BestValue *float64        `json:"best_value"`
-	BestTrial *int            `json:"best_trial"`
+	// Constraints are the study's limits on its trials' metrics, nil when
+	// it has none; Feasible and Infeasible then count its COMPLETE trials,
+	// and the best trial is the best feasible one.
+	Constraints constraint.Set `json:"constraints"`
+	Feasible    int            `json:"feasible"`
+	Infeasible  int            `json:"infeasible"`
+	BestValue   *float64       `json:"best_value"`
+	BestTrial   *int           `json:"best_trial"`
 }
 
 // Trial is one trial, in the API's form (package api). Params values are

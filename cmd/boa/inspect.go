@@ -178,8 +178,11 @@ func trialsCmd() *cobra.Command {
 				}
 				printTrialTable(cmd.OutOrStdout(), st.Space(), trials, true)
 				for _, t := range trials {
-					if t.State == study.Failed {
+					switch {
+					case t.State == study.Failed:
 						fmt.Fprintf(cmd.OutOrStdout(), "trial %d failed: %s\n", t.Number, firstLine(t.Reason))
+					case infeasible(t):
+						fmt.Fprintf(cmd.OutOrStdout(), "trial %d %s\n", t.Number, t.Reason)
 					}
 				}
 				return nil
@@ -206,13 +209,24 @@ func bestCmd() *cobra.Command {
 					return err
 				}
 				if !ok {
+					sum, err := st.Summary(cmd.Context())
+					if err != nil {
+						return err
+					}
+					if sum.Infeasible > 0 {
+						return fmt.Errorf("study %s has %s (boa trials %s shows why)", st.Name(), sum.NoBest(), st.Name())
+					}
 					return fmt.Errorf("study %s has no completed trial yet", st.Name())
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
 					return json.NewEncoder(w).Encode(export.TrialOf(best))
 				}
-				fmt.Fprintf(w, "study %s, best trial %d (%s): value %.6g\n", st.Name(), best.Number, st.Direction(), best.Value)
+				label := "best trial"
+				if c := st.Constraints(); len(c) > 0 {
+					label = "best feasible trial (constraints " + c.String() + ")"
+				}
+				fmt.Fprintf(w, "study %s, %s %d (%s): value %.6g\n", st.Name(), label, best.Number, st.Direction(), best.Value)
 				for _, name := range st.Space().Names() {
 					if v, ok := best.Params[name]; ok {
 						fmt.Fprintf(w, "  %s = %s\n", name, paramText(v))

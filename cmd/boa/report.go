@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -17,6 +18,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
 )
@@ -32,7 +34,7 @@ func newProgress(ctx context.Context, w io.Writer, total, done int, quiet bool, 
 	var mu sync.Mutex
 	best, have := 0.0, false
 	better := func(t study.Trial) bool {
-		if t.State != study.Complete {
+		if t.State != study.Complete || infeasible(t) {
 			return false
 		}
 		if !have || (dir == study.Minimize && t.Value < best) || (dir == study.Maximize && t.Value > best) {
@@ -74,9 +76,11 @@ func newProgress(ctx context.Context, w io.Writer, total, done int, quiet bool, 
 		}
 		better(t)
 		detail := fmt.Sprintf("value %-12.6g", t.Value)
-		switch t.State {
-		case study.Complete:
-		case study.Pruned:
+		switch {
+		case infeasible(t):
+			detail += "  " + firstLine(t.Reason)
+		case t.State == study.Complete:
+		case t.State == study.Pruned:
 			detail = fmt.Sprintf("PRUNED at step %d, value %.6g", lastStep(t.Reports), t.Value)
 		default:
 			detail = fmt.Sprintf("%s: %s", t.State, firstLine(t.Reason))
@@ -104,17 +108,30 @@ func firstLine(s string) string {
 }
 
 // printStudySummary prints the state counts, the best trial and the top
-// five trials of a study.
+// five trials of a study; in a constrained study the feasible, infeasible
+// and failed (not computable) counts, and the best feasible trials.
 func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 	counts := map[study.State]int{}
+	feasible := 0
 	for _, t := range trials {
 		counts[t.State]++
+		if t.Feasible != nil && *t.Feasible {
+			feasible++
+		}
 	}
 	fmt.Fprintf(w, "\nstudy %s (%s, sampler %s): %d trials: %d complete, %d failed, %d pruned, %d running, %d waiting\n",
 		st.Name(), st.Direction(), modelLabel(st), len(trials), counts[study.Complete], counts[study.Failed],
 		counts[study.Pruned], counts[study.Running], counts[study.Waiting])
-	done := slices.DeleteFunc(slices.Clone(trials), func(t study.Trial) bool { return t.State != study.Complete })
-	if len(done) == 0 {
+	if c := st.Constraints(); len(c) > 0 {
+		fmt.Fprintf(w, "constraints %s: %d feasible, %d infeasible, %d failed (not computable)\n",
+			c, feasible, counts[study.Complete]-feasible, counts[study.Failed])
+	}
+	done := slices.DeleteFunc(slices.Clone(trials), func(t study.Trial) bool { return t.State != study.Complete || infeasible(t) })
+	switch {
+	case len(done) == 0 && counts[study.Complete] > 0:
+		fmt.Fprintf(w, "no feasible trial yet: %d complete, all infeasible\n", counts[study.Complete])
+		return
+	case len(done) == 0:
 		fmt.Fprintln(w, "no trial completed")
 		return
 	}
@@ -130,14 +147,21 @@ func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 		}
 		return 0
 	})
-	fmt.Fprintf(w, "best: trial %d, value %.6g\n\n", done[0].Number, done[0].Value)
+	label := "best"
+	if len(st.Constraints()) > 0 {
+		label = "best feasible"
+	}
+	fmt.Fprintf(w, "%s: trial %d, value %.6g\n\n", label, done[0].Number, done[0].Value)
 	printTrialTable(w, st.Space(), done[:min(5, len(done))], false)
 }
 
 // printTrialTable prints trials as an aligned table, one column per
 // parameter and per metric, and with withWorker the worker that ran each
 // (host:pid for boa run, the worker's name through the HTTP API) last.
+// Trials judged against constraints get a FEASIBLE column (yes, no, or -
+// for a trial not judged).
 func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWorker bool) {
+	judged := slices.ContainsFunc(trials, func(t study.Trial) bool { return t.Feasible != nil })
 	var metrics []string
 	for _, t := range trials {
 		for k := range t.Metrics {
@@ -149,6 +173,9 @@ func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWor
 	slices.Sort(metrics)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{"TRIAL", "STATE", "VALUE"}
+	if judged {
+		head = append(head, "FEASIBLE")
+	}
 	head = append(head, sp.Names()...)
 	for _, m := range metrics {
 		// A metric named like a parameter (or a column of the table)
@@ -164,6 +191,9 @@ func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWor
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, t := range trials {
 		row := []string{fmt.Sprint(t.Number), t.State.String(), valueText(t)}
+		if judged {
+			row = append(row, feasibleText(t))
+		}
 		for _, name := range sp.Names() {
 			row = append(row, cellText(t.Params, name))
 		}
@@ -176,6 +206,60 @@ func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWor
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
+}
+
+// infeasible reports whether t was judged infeasible.
+func infeasible(t study.Trial) bool { return t.Feasible != nil && !*t.Feasible }
+
+func feasibleText(t study.Trial) string {
+	switch {
+	case t.Feasible == nil:
+		return "-"
+	case *t.Feasible:
+		return "yes"
+	}
+	return "no"
+}
+
+// metricCheck warns once on w when none of the first completed trials of
+// a constrained study reported a constrained metric: every trial is then
+// infeasible, most often for a typo in constraints: or in the command's
+// BOA_METRIC line, which is best seen early.
+func metricCheck(w io.Writer, cons constraint.Set, first int) func(study.Trial) {
+	n, seen, reported := 0, map[string]bool{}, map[string]bool{}
+	return func(t study.Trial) {
+		if n >= first || t.State != study.Complete {
+			return
+		}
+		n++
+		missing := strings.Split(strings.TrimPrefix(t.Reason, "infeasible: "), "; ")
+		for _, name := range cons.Names() {
+			if !slices.Contains(missing, name+" not reported") {
+				seen[name] = true
+			}
+		}
+		for k := range t.Metrics {
+			reported[k] = true
+		}
+		if n < first {
+			return
+		}
+		var never []string
+		for _, name := range cons.Names() {
+			if !seen[name] {
+				never = append(never, name)
+			}
+		}
+		if len(never) > 0 {
+			others := "none"
+			if len(reported) > 0 {
+				others = strings.Join(slices.Sorted(maps.Keys(reported)), ", ")
+			}
+			fmt.Fprintf(w, "boa: warning: none of the first %d completed trials reported %s, so every one is infeasible; "+
+				"check the name in constraints: against the command's BOA_METRIC lines (the trials reported: %s)\n",
+				n, strings.Join(never, ", "), others)
+		}
+	}
 }
 
 // cellText is m[key] as the tables print it, or "-" when absent.

@@ -168,8 +168,13 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if again > 0 {
 		fmt.Fprintf(stderr, "boa: %d interrupted or lost trials run again first\n", again)
 	}
-	progress := newProgress(ctx, stderr, cfg.Trials, done, false, st.Direction(), before)
-	err = st.Optimize(ctx, objective(st), 0, study.OptimizeOptions{Workers: max(1, cfg.Workers), OnTrial: progress})
+	onTrial := newProgress(ctx, stderr, cfg.Trials, done, false, st.Direction(), before)
+	if c := st.Constraints(); len(c) > 0 && cfg.Objective.Function == "" {
+		check := metricCheck(stderr, c, min(3, cfg.Trials-done))
+		progress := onTrial
+		onTrial = func(t study.Trial) { progress(t); check(t) }
+	}
+	err = st.Optimize(ctx, objective(st), 0, study.OptimizeOptions{Workers: max(1, cfg.Workers), OnTrial: onTrial})
 	trials, terr := st.Trials(context.WithoutCancel(ctx))
 	switch {
 	case terr != nil && err != nil:
