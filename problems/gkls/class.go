@@ -3,7 +3,7 @@ package gkls
 import "fmt"
 
 // Class returns the class of spec §7.2 in dimension 2..5, "simple" or
-// "hard" (Sergeyev et al. 2018, as 004 §7.1.2 uses them): 30 minima,
+// "hard" [Sergeyev et al. 2018], as 004 §7.1.2 uses them: 30 minima,
 // global value −1, and the distance r and radius ρ of the spec's table.
 func Class(dim int, class string) (Params, error) {
 	type rr struct{ dist, radius float64 }

@@ -1,5 +1,5 @@
 // Package gkls is the GKLS generator of test functions with known minima
-// (Gaviano, Kvasov, Lera and Sergeyev 2003, ACM TOMS Algorithm 829), D-type
+// [Gaviano et al. 2003] (ACM TOMS Algorithm 829), D-type
 // (continuously differentiable), on [−1, 1]^n, as spec
 // constrained-autotinyml §7.2 asks: a paraboloid with m − 1 balls where a
 // cubic makes a local minimum, one of them the global minimum f* at
@@ -17,7 +17,7 @@
 // Standin adds synthetic constraints to a GKLS function: p1 ball
 // exclusions, p2 half-spaces, p3 smooth non-linear constraints, five of
 // them active at the global minimiser by construction. It is a stand-in
-// for the "Emmental-type" constrained GKLS of Sergeyev et al., whose
+// for the "Emmental-type" constrained GKLS [Sergeyev et al. 2017], whose
 // formulas the thesis does not give [spec §7.2 Decision]; the published
 // Tables A.2–A.5 are not reproduced with it.
 package gkls

@@ -33,7 +33,7 @@ type Function struct {
 	globalAt int
 }
 
-// Params are the parameters of a GKLS class [Gaviano et al. 2003, §2].
+// Params are the parameters of a GKLS class [Gaviano et al. 2003 §2].
 type Params struct {
 	Dim         int     // n ≥ 2
 	Minima      int     // m ≥ 2, counting the paraboloid's and the global one

@@ -7,9 +7,8 @@ import (
 )
 
 // Standin is a GKLS function under synthetic constraints, a stand-in for
-// the "Emmental-type" constrained GKLS of Sergeyev, Kvasov and
-// Mukhametzhanov (LION 2017), whose constraint formulas 004 does not give
-// [spec §7.2 Decision]: p1 balls the point must stay out of, p2
+// the "Emmental-type" constrained GKLS [Sergeyev et al. 2017], whose
+// constraint formulas 004 does not give [spec §7.2 Decision]: p1 balls the point must stay out of, p2
 // half-spaces and p3 smooth non-linear constraints, each g_k(x) ≤ 0, with
 // Active of them made active at the GKLS global minimiser x* by
 // construction and the others holding there with slack. x* is feasible
