@@ -8,6 +8,8 @@
 //	goptuna-cmaes  Goptuna v0.9.0 CMA-ES, in-process
 //	optuna-tpe     Optuna TPESampler(seed)
 //	optuna-tpe-cl  Optuna TPESampler(seed, constant_liar=True), for parallel workers
+//	optuna-tpe-c   Optuna TPESampler(seed, constraints_func=...) over the metrics a
+//	               trial reported (user attributes "metric:NAME"), for constrained problems
 //	optuna-cmaes   Optuna CmaEsSampler(seed, independent RandomSampler(seed))
 //	optuna-random  Optuna RandomSampler(seed)
 //
