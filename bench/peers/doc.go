@@ -2,7 +2,7 @@
 // the same search spaces, for the benchmark harness (DESIGN.md §2.5; peers
 // and versions in ../shared/specs/peers-and-benchmarks.md §1.4, §4).
 //
-// Six peers, each driven through the same ask/tell Session:
+// Seven peers, each driven through the same ask/tell Session:
 //
 //	goptuna-tpe    Goptuna v0.9.0 TPE, in-process
 //	goptuna-cmaes  Goptuna v0.9.0 CMA-ES, in-process
