@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"path/filepath"
 	"regexp"
 
@@ -70,6 +71,9 @@ func (r *Report) curvePlot(problem, file string) error {
 				continue
 			}
 			m, q1, q3 := Median(v), Quantile(v, 0.25), Quantile(v, 0.75)
+			if math.IsInf(q3, 1) {
+				continue // a quarter of the runs have no feasible point yet
+			}
 			if asRegret {
 				m, q1, q3 = max(m, floor), max(q1, floor), max(q3, floor)
 			}

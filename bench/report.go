@@ -99,6 +99,10 @@ func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) erro
 		if hasTestRegret(runs) {
 			head = append(head, "median test regret")
 		}
+		constrained := runs[0].FeasibleShare != nil
+		if constrained {
+			head = append(head, "feasible share", "runs without a feasible point")
+		}
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, s := range r.Summary {
 			if s.Problem != problem {
@@ -107,11 +111,14 @@ func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) erro
 			row := []string{"`" + s.Sampler + "`"}
 			for _, c := range checkpoints {
 				vals := valuesAt(runs, s.Sampler, checkpoint(c, budget), metric == "regret")
-				row = append(row, fmt.Sprintf("%.4g (%.2g)", Median(vals), IQR(vals)))
+				row = append(row, medianIQR(vals))
 			}
 			row = append(row, fmt.Sprintf("%.2f", s.MeanRank), fmt.Sprint(s.Wins), fmt.Sprintf("%.3g", s.MedianSuggestSeconds))
 			if s.MedianTestRegret != nil {
 				row = append(row, fmt.Sprintf("%.4g", *s.MedianTestRegret))
+			}
+			if constrained && s.FeasibleShare != nil {
+				row = append(row, fmt.Sprintf("%.3f", *s.FeasibleShare), fmt.Sprint(s.NoFeasible))
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 		}
@@ -121,6 +128,19 @@ func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) erro
 		fmt.Fprintf(w, "![%s](%s)\n\n", strings.TrimSuffix(p, ".png"), p)
 	}
 	return nil
+}
+
+// medianIQR writes the median and IQR of vals; "no feasible point" when
+// half of the runs have none yet (the median is +Inf).
+func medianIQR(vals []float64) string {
+	m, iqr := Median(vals), IQR(vals)
+	switch {
+	case math.IsInf(m, 1):
+		return "no feasible point"
+	case math.IsInf(iqr, 1):
+		return fmt.Sprintf("%.4g (–)", m)
+	}
+	return fmt.Sprintf("%.4g (%.2g)", m, iqr)
 }
 
 func checkpoint(frac float64, budget int) int { return max(1, int(math.Round(frac*float64(budget)))) }

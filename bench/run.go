@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/problems"
 	"github.com/boaopt/boa/space"
 )
@@ -33,14 +34,15 @@ type RunResult struct {
 	Problem        string    `json:"problem"`
 	Sampler        string    `json:"sampler"`
 	Seed           int       `json:"seed"`
-	Batch          int       `json:"batch,omitempty"`       // batch size when > 1
-	Workers        int       `json:"workers,omitempty"`     // asynchronous workers when > 1
-	Best           []float64 `json:"best"`                  // best value so far after each evaluation
-	FinalBest      Number    `json:"final_best"`            // Best at the budget; null if the run failed
-	Regret         *float64  `json:"regret"`                // FinalBest − optimum; null when the optimum is unknown
-	TestRegret     *float64  `json:"test_regret,omitempty"` // NAS-Bench-201: test-accuracy regret of the incumbent
-	SuggestSeconds []float64 `json:"suggest_seconds"`       // time of each Ask
-	Error          string    `json:"error,omitempty"`       // why the run stopped early
+	Batch          int       `json:"batch,omitempty"`          // batch size when > 1
+	Workers        int       `json:"workers,omitempty"`        // asynchronous workers when > 1
+	Best           Trace     `json:"best"`                     // best value so far after each evaluation (feasible ones only on a constrained problem; null before the first)
+	FinalBest      Number    `json:"final_best"`               // Best at the budget; null if the run failed or found no feasible point
+	Regret         *float64  `json:"regret"`                   // FinalBest − optimum (feasible regret); null when the optimum is unknown or no point was feasible
+	TestRegret     *float64  `json:"test_regret,omitempty"`    // NAS-Bench-201: test-accuracy regret of the incumbent
+	FeasibleShare  *float64  `json:"feasible_share,omitempty"` // constrained problems: the share of evaluations that were feasible
+	SuggestSeconds []float64 `json:"suggest_seconds"`          // time of each Ask
+	Error          string    `json:"error,omitempty"`          // why the run stopped early
 
 	optimum float64 // the problem's, when Regret is set
 }
@@ -151,12 +153,16 @@ func runOne(ctx context.Context, p problems.Problem, sampler string, seed int, c
 		r.Error = err.Error()
 		return r
 	}
-	s, err := NewSession(ctx, sampler, p.Space(), uint64(seed), cfg.Budget)
+	run := &running{RunResult: &r, p: p, rng: rand.New(rand.NewPCG(uint64(seed), 0xbe4c))}
+	if c, ok := p.(Constrained); ok {
+		run.cons = c
+		run.limits = c.Constraints()
+	}
+	s, err := newSession(ctx, sampler, p.Space(), uint64(seed), cfg.Budget, run.limits)
 	if err != nil {
 		return fail(err)
 	}
 	defer s.Close()
-	run := &running{RunResult: &r, p: p, rng: rand.New(rand.NewPCG(uint64(seed), 0xbe4c))}
 	if cfg.Workers > 1 {
 		r.Workers = cfg.Workers
 		err = runAsync(ctx, s, seed, cfg, run)
@@ -167,7 +173,11 @@ func runOne(ctx context.Context, p problems.Problem, sampler string, seed int, c
 		return fail(err)
 	}
 	r.FinalBest = Number(r.Best[len(r.Best)-1])
-	if opt, ok := p.Optimum(); ok {
+	if run.cons != nil {
+		share := float64(run.feasible) / float64(len(r.Best))
+		r.FeasibleShare = &share
+	}
+	if opt, ok := p.Optimum(); ok && !math.IsInf(float64(r.FinalBest), 1) {
 		reg := float64(r.FinalBest) - opt
 		r.Regret, r.optimum = &reg, opt
 	}
@@ -185,18 +195,35 @@ type running struct {
 	*RunResult
 	p         problems.Problem
 	rng       *rand.Rand
-	incumbent space.Assignment // the best configuration so far
+	incumbent space.Assignment // the best (feasible) configuration so far
+	cons      Constrained      // p, when it is constrained
+	limits    constraint.Set   // cons's constraints
+	feasible  int              // feasible evaluations so far
 }
 
-func (r *running) evaluate(a space.Assignment) (float64, error) { return r.p.Evaluate(a, r.rng) }
+// evaluate returns a's value and, on a constrained problem, its metrics.
+func (r *running) evaluate(a space.Assignment) (float64, map[string]float64, error) {
+	if r.cons != nil {
+		return r.cons.Measure(a, r.rng)
+	}
+	v, err := r.p.Evaluate(a, r.rng)
+	return v, nil, err
+}
 
-// record appends a completed evaluation to the best-so-far trace.
-func (r *running) record(a space.Assignment, v float64) {
+// record appends a completed evaluation to the best-so-far trace. On a
+// constrained problem only a feasible evaluation counts: the trace is the
+// feasible regret's [spec constrained-autotinyml §7.4], +Inf (null in
+// JSON) until the first feasible point.
+func (r *running) record(a space.Assignment, v float64, metrics map[string]float64) {
 	best := math.Inf(1)
 	if n := len(r.Best); n > 0 {
 		best = r.Best[n-1]
 	}
-	if v < best {
+	feasible := r.cons == nil || r.limits.Check(metrics).Feasible
+	if feasible && r.cons != nil {
+		r.feasible++
+	}
+	if feasible && v < best {
 		best, r.incumbent = v, a
 	}
 	r.Best = append(r.Best, best)
@@ -231,12 +258,12 @@ func runBatches(ctx context.Context, s Session, sampler string, cfg Config, r *r
 			return fmt.Errorf("ask %d: no configuration proposed", len(r.Best))
 		}
 		for _, a := range as {
-			v, err := r.evaluate(a)
+			v, m, err := r.evaluate(a)
 			if err != nil {
 				return fmt.Errorf("evaluation %d: %w", len(r.Best), err)
 			}
-			r.record(a, v)
-			if err := s.Tell(ctx, v); err != nil {
+			r.record(a, v, m)
+			if err := tell(ctx, s, v, m); err != nil {
 				return fmt.Errorf("tell %d: %w", len(r.Best)-1, err)
 			}
 		}
@@ -255,10 +282,11 @@ func runBatches(ctx context.Context, s Session, sampler string, cfg Config, r *r
 // completion; the run is as deterministic as a sequential one.
 func runAsync(ctx context.Context, s Session, seed int, cfg Config, r *running) error {
 	type job struct {
-		id     int64
-		a      space.Assignment
-		v, end float64
-		worker int
+		id      int64
+		a       space.Assignment
+		v, end  float64
+		metrics map[string]float64
+		worker  int
 	}
 	durations := rand.New(rand.NewPCG(uint64(seed), 0xa5c1))
 	sigma := math.Sqrt(math.Pi / 2)
@@ -276,12 +304,12 @@ func runAsync(ctx context.Context, s Session, seed int, cfg Config, r *running) 
 		if err != nil {
 			return fmt.Errorf("ask %d: %w", asked, err)
 		}
-		v, err := r.evaluate(a)
+		v, m, err := r.evaluate(a)
 		if err != nil {
 			return fmt.Errorf("evaluation %d: %w", asked, err)
 		}
 		asked++
-		busy = append(busy, job{id: id, a: a, v: v, end: now + sigma*math.Abs(durations.NormFloat64()), worker: worker})
+		busy = append(busy, job{id: id, a: a, v: v, metrics: m, end: now + sigma*math.Abs(durations.NormFloat64()), worker: worker})
 		return nil
 	}
 	for w := range min(cfg.Workers, cfg.Budget) {
@@ -294,8 +322,8 @@ func runAsync(ctx context.Context, s Session, seed int, cfg Config, r *running) 
 			return cmp.Or(cmp.Compare(a.end, b.end), cmp.Compare(a.worker, b.worker))
 		})
 		busy = slices.DeleteFunc(busy, func(j job) bool { return j.id == next.id })
-		r.record(next.a, next.v)
-		if err := s.TellTrial(ctx, next.id, next.v); err != nil {
+		r.record(next.a, next.v, next.metrics)
+		if err := tellTrial(ctx, s, next.id, next.v, next.metrics); err != nil {
 			return fmt.Errorf("tell %d: %w", len(r.Best)-1, err)
 		}
 		if asked < cfg.Budget {
@@ -317,4 +345,16 @@ func (n Number) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return json.Marshal(f)
+}
+
+// Trace is a best-so-far trace, written to JSON with null where a value
+// is not finite (before a constrained run's first feasible point).
+type Trace []float64
+
+func (t Trace) MarshalJSON() ([]byte, error) {
+	ns := make([]Number, len(t))
+	for i, v := range t {
+		ns[i] = Number(v)
+	}
+	return json.Marshal(ns)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/bench/peers"
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
@@ -117,8 +118,14 @@ func HasBatch(name string) bool {
 // (CoCaBO sets its bandits' horizon by it); the peers do not use one. A
 // boa sampler's name may end in a transform, "gpbo+log" (withTransform).
 func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64, budget int) (Session, error) {
+	return newSession(ctx, name, sp, seed, budget, nil)
+}
+
+// newSession is NewSession for a problem with the constraints limits (nil:
+// none), which boa's studies and the constrained peers are given.
+func newSession(ctx context.Context, name string, sp *space.Space, seed uint64, budget int, limits constraint.Set) (Session, error) {
 	if slices.Contains(peers.Names(), name) {
-		return peers.New(ctx, name, sp, seed)
+		return peers.NewConstrained(ctx, name, sp, seed, limits)
 	}
 	base, tf, err := withTransform(name)
 	if err != nil {
@@ -128,7 +135,7 @@ func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64, 
 	if err != nil {
 		return nil, err
 	}
-	st, err := study.New(sp, study.Options{Name: "bench", Sampler: smp, Seed: seed, Budget: budget, Transform: tf})
+	st, err := newStudy(sp, study.Options{Name: "bench", Sampler: smp, Seed: seed, Budget: budget, Transform: tf}, limits)
 	if err != nil {
 		return nil, err
 	}
@@ -170,10 +177,14 @@ func (s *boaSession) AskBatch(ctx context.Context, n int) ([]space.Assignment, e
 }
 
 func (s *boaSession) Tell(ctx context.Context, value float64) error {
+	return s.TellMetrics(ctx, value, nil)
+}
+
+func (s *boaSession) TellMetrics(ctx context.Context, value float64, metrics map[string]float64) error {
 	if len(s.running) == 0 {
 		return fmt.Errorf("bench: tell without a running trial")
 	}
-	return s.TellTrial(ctx, s.running[0], value)
+	return s.TellTrialMetrics(ctx, s.running[0], value, metrics)
 }
 
 func (s *boaSession) AskTrial(ctx context.Context) (int64, space.Assignment, error) {
@@ -186,6 +197,10 @@ func (s *boaSession) AskTrial(ctx context.Context) (int64, space.Assignment, err
 }
 
 func (s *boaSession) TellTrial(ctx context.Context, id int64, value float64) error {
+	return s.TellTrialMetrics(ctx, id, value, nil)
+}
+
+func (s *boaSession) TellTrialMetrics(ctx context.Context, id int64, value float64, metrics map[string]float64) error {
 	i := slices.Index(s.running, id)
 	if i < 0 {
 		return fmt.Errorf("bench: tell of trial %d, which is not running", id)
@@ -197,7 +212,7 @@ func (s *boaSession) TellTrial(ctx context.Context, id int64, value float64) err
 		return fmt.Errorf("bench: value %v: %w", value, err)
 	}
 	s.running = slices.Delete(s.running, i, i+1)
-	return s.st.Tell(ctx, id, study.Result{Value: value})
+	return s.st.Tell(ctx, id, study.Result{Value: value, Metrics: metrics})
 }
 
 func (s *boaSession) Close() error { return nil }

@@ -12,13 +12,18 @@ type Summary struct {
 	Problem              string   `json:"problem"`
 	Sampler              string   `json:"sampler"`
 	Runs                 int      `json:"runs"`
-	MedianFinalBest      float64  `json:"median_final_best"`
+	MedianFinalBest      Number   `json:"median_final_best"`
 	MedianRegret         *float64 `json:"median_regret"`
 	IQRRegret            *float64 `json:"iqr_regret"`
 	MeanRank             float64  `json:"mean_rank"`
 	Wins                 int      `json:"wins"`
 	MedianSuggestSeconds float64  `json:"median_suggest_seconds"`
 	MedianTestRegret     *float64 `json:"median_test_regret,omitempty"`
+	// Constrained problems: the share of all the runs' evaluations that
+	// were feasible, and the runs that found no feasible point (their
+	// regret counts as +Inf in the median; a median that is +Inf is null).
+	FeasibleShare *float64 `json:"feasible_share,omitempty"`
+	NoFeasible    int      `json:"no_feasible_runs,omitempty"`
 }
 
 // Summarize summarises runs per (problem, sampler), in the order they
@@ -64,10 +69,33 @@ func Summarize(runs []RunResult) []Summary {
 	for _, k := range order {
 		rs := groups[k]
 		s := Summary{Problem: k.problem, Sampler: k.sampler, Runs: len(rs), Wins: wins[k]}
-		s.MedianFinalBest = Median(finalBests(rs))
-		if regs := collect(rs, func(r RunResult) *float64 { return r.Regret }); len(regs) > 0 {
+		s.MedianFinalBest = Number(Median(finalBests(rs)))
+		regs := collect(rs, func(r RunResult) *float64 { return r.Regret })
+		if shares := collect(rs, func(r RunResult) *float64 { return r.FeasibleShare }); len(shares) > 0 {
+			evals, feasible := 0.0, 0.0
+			for _, r := range rs {
+				evals += float64(len(r.Best))
+				feasible += *r.FeasibleShare * float64(len(r.Best))
+				if math.IsInf(float64(r.FinalBest), 1) {
+					s.NoFeasible++
+				}
+			}
+			share := feasible / evals
+			s.FeasibleShare = &share
+			if len(regs) > 0 { // the optimum is known: a run without a feasible point has regret +Inf
+				for range s.NoFeasible {
+					regs = append(regs, math.Inf(1))
+				}
+			}
+		}
+		if len(regs) > 0 {
 			m, iqr := Median(regs), IQR(regs)
-			s.MedianRegret, s.IQRRegret = &m, &iqr
+			if !math.IsInf(m, 0) {
+				s.MedianRegret = &m
+			}
+			if !math.IsInf(iqr, 0) && !math.IsNaN(iqr) {
+				s.IQRRegret = &iqr
+			}
 		}
 		if trs := collect(rs, func(r RunResult) *float64 { return r.TestRegret }); len(trs) > 0 {
 			m := Median(trs)

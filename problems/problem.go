@@ -39,7 +39,9 @@ type TestRegretter interface {
 // ("bbob:F:D:I" for function F in dimension D, instance I), a mixed
 // categorical problem of the CoCaBO and CASMOPOLITAN papers ("func2c",
 // "pest", "maxsat60", ...), a problem on a conditional space
-// ("jenatton") or the synthetic NAS-Bench-201 oracle ("nb201-synthetic").
+// ("jenatton"), the synthetic NAS-Bench-201 oracle ("nb201-synthetic"), a
+// GKLS function ("gkls:2:simple:1") or a constrained problem ("branin_c",
+// "gkls-c:2:hard:3", "nb201-latency:pixel2:18"; see Fixed).
 func Parse(spec string) (Problem, error) {
 	if p, found, err := Fixed(spec); found && err != nil {
 		return nil, fmt.Errorf("problem %q: %w", spec, err)
@@ -82,12 +84,17 @@ func Parse(spec string) (Problem, error) {
 	return newFunction(spec, fn.Dim, fn.Lower, fn.Upper, fn.F, fn.Optimum), nil
 }
 
-// Fixed returns the named problem whose space is fixed: a mixed
+// Fixed returns the named problem whose space is fixed: a constrained
+// problem (constrained.go: branin_c, ..., gkls-c:2:simple:1,
+// nb201-latency:pixel2:18), a GKLS function (gkls:D:CLASS:N), a mixed
 // problem of the CoCaBO and CASMOPOLITAN papers, a conditional one or the
 // synthetic NAS-Bench-201 oracle.
 // found is false when no such problem has the name; err says why a found
-// one could not be made (MaxSAT-60 without its data).
+// one could not be made (MaxSAT-60 or NB201 latencies without their data).
 func Fixed(name string) (p Problem, found bool, err error) {
+	if p, found, err := constrainedFixed(name); found {
+		return p, found, err
+	}
 	if name == nas.SyntheticName {
 		return nas.NewSynthetic(), true, nil
 	}
@@ -114,6 +121,9 @@ func Function(fn functions.Function) Problem {
 // (objective.function, for demos and tests): a function of the space's
 // parameters in order, which must be unconditional floats.
 func FunctionOf(name string, sp *space.Space) (func(space.Assignment) float64, error) {
+	if m := Metrics(name); len(m) > 0 {
+		return nil, fmt.Errorf("%s is a constrained problem (metrics %s), which a study file cannot name as its objective.function yet; use boa bench --problems %s", name, strings.Join(m, ", "), name)
+	}
 	fn, err := functions.Get(name, sp.Len())
 	if err != nil {
 		return nil, err
@@ -155,6 +165,11 @@ func Named(name string, dim int) (Problem, error) {
 		return nil, err // e.g. MaxSAT-60 without its data
 	case found && dim != 0:
 		return nil, fmt.Errorf("%s has a fixed space; --dim applies to the test functions only", name)
+	case found && len(Metrics(name)) > 0:
+		// boa run --function would minimise the objective and drop the
+		// constraints, which its study does not declare.
+		return nil, fmt.Errorf("%s is a constrained problem (metrics %s); boa run --function does not declare constraints: benchmark it with boa bench --problems %s",
+			name, strings.Join(Metrics(name), ", "), name)
 	case found:
 		return p, nil
 	}
@@ -200,15 +215,24 @@ func (p *function) Optimum() (float64, bool) {
 }
 
 func (p *function) Evaluate(a space.Assignment, _ *rand.Rand) (float64, error) {
+	x, err := p.point(a)
+	if err != nil {
+		return 0, err
+	}
+	return p.f(x), nil
+}
+
+// point returns the coordinates of a, x1..xd in order.
+func (p *function) point(a space.Assignment) ([]float64, error) {
 	x := make([]float64, p.sp.Len())
 	for i, name := range p.sp.Names() {
 		v, ok := a[name].(float64)
 		if !ok {
-			return 0, fmt.Errorf("%s: parameter %s is %T, want a float", p.name, name, a[name])
+			return nil, fmt.Errorf("%s: parameter %s is %T, want a float", p.name, name, a[name])
 		}
 		x[i] = v
 	}
-	return p.f(x), nil
+	return x, nil
 }
 
 // table is a tabular benchmark problem.

@@ -2,12 +2,14 @@
 // the same search spaces, for the benchmark harness (DESIGN.md §2.5; peers
 // and versions in ../shared/specs/peers-and-benchmarks.md §1.4, §4).
 //
-// Six peers, each driven through the same ask/tell Session:
+// Seven peers, each driven through the same ask/tell Session:
 //
 //	goptuna-tpe    Goptuna v0.9.0 TPE, in-process
 //	goptuna-cmaes  Goptuna v0.9.0 CMA-ES, in-process
 //	optuna-tpe     Optuna TPESampler(seed)
 //	optuna-tpe-cl  Optuna TPESampler(seed, constant_liar=True), for parallel workers
+//	optuna-tpe-c   Optuna TPESampler(seed, constraints_func=...) over the metrics a
+//	               trial reported (user attributes "metric:NAME"), for constrained problems
 //	optuna-cmaes   Optuna CmaEsSampler(seed, independent RandomSampler(seed))
 //	optuna-random  Optuna RandomSampler(seed)
 //

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/space"
 )
 
@@ -60,7 +61,15 @@ type adapterParam struct {
 	When    map[string]any `json:"when,omitempty"`
 }
 
-func newOptuna(ctx context.Context, sp *space.Space, sampler string, seed uint64) (*optunaSession, error) {
+// adapterLimit is one constraint as the adapter script reads it: the
+// metric and its bounds (null when absent).
+type adapterLimit struct {
+	Name string   `json:"name"`
+	Min  *float64 `json:"min"`
+	Max  *float64 `json:"max"`
+}
+
+func newOptuna(ctx context.Context, sp *space.Space, sampler string, seed uint64, limits constraint.Set) (*optunaSession, error) {
 	py := findPython()
 	if py.path == "" {
 		return nil, fmt.Errorf("peers: optuna-%s: %s", sampler, py.reason)
@@ -72,7 +81,11 @@ func newOptuna(ctx context.Context, sp *space.Space, sampler string, seed uint64
 	}
 	// NumPy seeds must fit in 32 bits; seeds below 2³² pass unchanged so a
 	// run can be repeated by hand in Python.
-	cfg := map[string]any{"sampler": sampler, "seed": seed % (1 << 32), "space": params}
+	cons := []adapterLimit{}
+	for _, n := range limits.Names() {
+		cons = append(cons, adapterLimit{Name: n, Min: limits[n].Min, Max: limits[n].Max})
+	}
+	cfg := map[string]any{"sampler": sampler, "seed": seed % (1 << 32), "space": params, "constraints": cons}
 	return startAdapter(ctx, py.path, adapterScript, cfg, requestTimeout, sp)
 }
 
@@ -298,6 +311,13 @@ func (s *optunaSession) usable(ctx context.Context) error {
 
 // TellTrial reports the value of trial id, asked with AskTrial.
 func (s *optunaSession) TellTrial(ctx context.Context, id int64, value float64) error {
+	return s.TellTrialMetrics(ctx, id, value, nil)
+}
+
+// TellTrialMetrics is TellTrial with the trial's metrics, which the
+// adapter stores as the trial's user attributes (optuna-tpe-c's
+// constraints_func reads them).
+func (s *optunaSession) TellTrialMetrics(ctx context.Context, id int64, value float64, metrics map[string]float64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.usable(ctx); err != nil {
@@ -306,9 +326,25 @@ func (s *optunaSession) TellTrial(ctx context.Context, id int64, value float64) 
 	if err := checkValue(value, true); err != nil {
 		return err
 	}
-	msg, _ := json.Marshal(map[string]any{"op": "tell", "value": value, "number": id})
-	_, err := s.exchange(ctx, msg, "tell")
+	msg, err := json.Marshal(map[string]any{"op": "tell", "value": value, "number": id, "metrics": finiteMetrics(metrics)})
+	if err != nil {
+		return fmt.Errorf("peers: optuna: tell: %w", err)
+	}
+	_, err = s.exchange(ctx, msg, "tell")
 	return err
+}
+
+// finiteMetrics leaves out the metrics JSON cannot carry (NaN, ±Inf): the
+// adapter treats a missing metric as violating its limit, as
+// constraint.Set.Check does.
+func finiteMetrics(m map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // decode converts the adapter's JSON values to boa's canonical types.
@@ -357,6 +393,11 @@ func (s *optunaSession) decode(raw map[string]json.RawMessage) (space.Assignment
 
 // Tell reports the value of the last asked configuration.
 func (s *optunaSession) Tell(ctx context.Context, value float64) error {
+	return s.TellMetrics(ctx, value, nil)
+}
+
+// TellMetrics is Tell with the configuration's metrics (TellTrialMetrics).
+func (s *optunaSession) TellMetrics(ctx context.Context, value float64, metrics map[string]float64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.usable(ctx); err != nil {
@@ -365,7 +406,10 @@ func (s *optunaSession) Tell(ctx context.Context, value float64) error {
 	if err := checkValue(value, s.pending); err != nil {
 		return err
 	}
-	msg, _ := json.Marshal(map[string]any{"op": "tell", "value": value})
+	msg, err := json.Marshal(map[string]any{"op": "tell", "value": value, "metrics": finiteMetrics(metrics)})
+	if err != nil {
+		return fmt.Errorf("peers: optuna: tell: %w", err)
+	}
 	if _, err := s.exchange(ctx, msg, "tell"); err != nil {
 		return err
 	}

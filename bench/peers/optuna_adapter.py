@@ -2,10 +2,11 @@
 and Optuna, over JSON lines on stdin and stdout.
 
 Protocol (one JSON object per line; stdout carries nothing else):
-  Go -> {"sampler": "tpe"|"tpe-cl"|"cmaes"|"random", "seed": N, "space": [PARAM, ...]}
+  Go -> {"sampler": "tpe"|"tpe-cl"|"tpe-c"|"cmaes"|"random", "seed": N, "space": [PARAM, ...],
+         "constraints": [{"name": METRIC, "min": LOW|null, "max": HIGH|null}, ...]}
   <- {"ok": true, "optuna": VERSION}
   Go -> {"op": "ask"}               <- {"params": {NAME: VALUE, ...}, "number": N}
-  Go -> {"op": "tell", "value": V}  <- {"ok": true}
+  Go -> {"op": "tell", "value": V, "metrics": {NAME: VALUE}}  <- {"ok": true}
   Go -> {"op": "ask", "keep": true} <- as ask
   Go -> {"op": "tell", "value": V, "number": N}  <- {"ok": true}
   any failure                      <- {"error": "MESSAGE"}
@@ -15,7 +16,11 @@ maps a parent's name to the values (in the parent's JSON type) for which the
 parameter is active. An ask that follows an ask without a tell fails the
 earlier trial, and a tell without a number tells the last ask's. Trials
 asked with "keep" stay out, many at once, until a tell with their number
-(asynchronous workers). End of input ends the process.
+(asynchronous workers). A tell's metrics become the trial's user attributes
+"metric:NAME"; "tpe-c" is TPESampler(constraints_func=...) over the
+constraints, each a slack max(value - max, min - value) <= 0 where it holds,
+as boa's constraint.Limit.Slack (a metric not reported counts as violated).
+End of input ends the process.
 """
 
 import decimal
@@ -46,7 +51,7 @@ def main():
         return 0
     try:
         cfg = json.loads(line)
-        study = make_study(optuna, cfg["sampler"], int(cfg["seed"]))
+        study = make_study(optuna, cfg["sampler"], int(cfg["seed"]), cfg.get("constraints") or [])
         params = [make_param(p) for p in cfg["space"]]
     except Exception as e:
         send({"error": "bad configuration: %s: %s" % (type(e).__name__, e)})
@@ -73,12 +78,14 @@ def main():
                 t = kept.get(req["number"])
                 if t is None:
                     raise ValueError("tell of trial %r, which is not out" % (req["number"],))
+                record_metrics(t, req)
                 study.tell(t, float(req["value"]))
                 del kept[req["number"]]
                 send({"ok": True})
             elif op == "tell":
                 if trial is None:
                     raise ValueError("tell without a pending ask")
+                record_metrics(trial, req)
                 study.tell(trial, float(req["value"]))
                 trial = None
                 send({"ok": True})
@@ -89,10 +96,39 @@ def main():
     return 0
 
 
-def make_study(optuna, name, seed):
+def record_metrics(trial, req):
+    for name, value in (req.get("metrics") or {}).items():
+        trial.set_user_attr("metric:" + name, float(value))
+
+
+def constraints_func(limits):
+    """The slack of each limit, read from the trial's user attributes: <= 0
+    where the limit holds. A metric the trial did not report violates it."""
+
+    def slacks(trial):
+        out = []
+        for lim in limits:
+            v = trial.user_attrs.get("metric:" + lim["name"])
+            if v is None:
+                out.append(1e300)
+                continue
+            s = float("-inf")
+            if lim.get("max") is not None:
+                s = v - lim["max"]
+            if lim.get("min") is not None:
+                s = max(s, lim["min"] - v)
+            out.append(s)
+        return out
+
+    return slacks
+
+
+def make_study(optuna, name, seed, limits):
     s = optuna.samplers
-    if name == "tpe":
+    if name == "tpe" or (name == "tpe-c" and not limits):
         sampler = s.TPESampler(seed=seed)
+    elif name == "tpe-c":
+        sampler = s.TPESampler(seed=seed, constraints_func=constraints_func(limits))
     elif name == "tpe-cl":
         sampler = s.TPESampler(seed=seed, constant_liar=True)
     elif name == "cmaes":

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/space"
 )
 
@@ -41,12 +42,17 @@ const (
 	// OptunaTPECL is Optuna's TPE with its constant liar, which Optuna
 	// recommends for parallel workers: running trials count as the worst
 	// value seen, so that they push the next suggestions away.
-	OptunaTPECL  = "optuna-tpe-cl"
+	OptunaTPECL = "optuna-tpe-cl"
+	// OptunaTPEC is Optuna's TPE with constraints_func: it reads the
+	// constraint values a trial reported (stored as user attributes) and
+	// prefers feasible trials [spec constrained-autotinyml §6; issue 34].
+	// On a problem without constraints it is optuna-tpe.
+	OptunaTPEC   = "optuna-tpe-c"
 	OptunaCMAES  = "optuna-cmaes"
 	OptunaRandom = "optuna-random"
 )
 
-var names = []string{GoptunaTPE, GoptunaCMAES, OptunaTPE, OptunaTPECL, OptunaCMAES, OptunaRandom}
+var names = []string{GoptunaTPE, GoptunaCMAES, OptunaTPE, OptunaTPECL, OptunaTPEC, OptunaCMAES, OptunaRandom}
 
 // Names returns the names of all peers, whether or not they can run here.
 func Names() []string { return slices.Clone(names) }
@@ -63,7 +69,7 @@ func Available(name string) (ok bool, note string) {
 	switch name {
 	case GoptunaTPE, GoptunaCMAES:
 		return true, ""
-	case OptunaTPE, OptunaTPECL, OptunaCMAES, OptunaRandom:
+	case OptunaTPE, OptunaTPECL, OptunaTPEC, OptunaCMAES, OptunaRandom:
 		py := findPython()
 		if py.path == "" {
 			return false, py.reason
@@ -77,6 +83,14 @@ func Available(name string) (ok bool, note string) {
 // optimisation run. ctx bounds only the start (for Optuna, starting the
 // process and building its study); use Close to end the run.
 func New(ctx context.Context, name string, sp *space.Space, seed uint64) (Session, error) {
+	return NewConstrained(ctx, name, sp, seed, nil)
+}
+
+// NewConstrained is New for a problem with constraints: the peers that
+// model them (optuna-tpe-c) are told the limits, and their sessions take
+// each evaluation's metrics (TellMetrics, TellTrialMetrics); the others
+// ignore them.
+func NewConstrained(ctx context.Context, name string, sp *space.Space, seed uint64, limits constraint.Set) (Session, error) {
 	if sp == nil {
 		return nil, fmt.Errorf("peers: %s: nil space", name)
 	}
@@ -86,13 +100,15 @@ func New(ctx context.Context, name string, sp *space.Space, seed uint64) (Sessio
 	case GoptunaCMAES:
 		return newGoptuna(sp, seed, true)
 	case OptunaTPE:
-		return newOptuna(ctx, sp, "tpe", seed)
+		return newOptuna(ctx, sp, "tpe", seed, nil)
 	case OptunaTPECL:
-		return newOptuna(ctx, sp, "tpe-cl", seed)
+		return newOptuna(ctx, sp, "tpe-cl", seed, nil)
+	case OptunaTPEC:
+		return newOptuna(ctx, sp, "tpe-c", seed, limits)
 	case OptunaCMAES:
-		return newOptuna(ctx, sp, "cmaes", seed)
+		return newOptuna(ctx, sp, "cmaes", seed, nil)
 	case OptunaRandom:
-		return newOptuna(ctx, sp, "random", seed)
+		return newOptuna(ctx, sp, "random", seed, nil)
 	}
 	return nil, fmt.Errorf("peers: %s", unknown(name))
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"slices"
@@ -18,7 +19,6 @@ import (
 
 	"github.com/boaopt/boa/bench"
 	"github.com/boaopt/boa/problems"
-	"github.com/boaopt/boa/problems/mixed"
 )
 
 func benchCmd() *cobra.Command {
@@ -37,7 +37,12 @@ func benchCmd() *cobra.Command {
 			"best value), mean rank, wins and suggestion time (DESIGN.md §2.5).\n\n" +
 			"Problems: test functions (branin, ackley:5, ...), BBOB instances bbob:F:D:I, the mixed\n" +
 			"problems of the CoCaBO and CASMOPOLITAN papers (func3c, pest, ...), jenatton (a conditional\n" +
-			"space), and tables given with --table nb201:PATH, hpobench:PATH or fcnet:PATH.\n" +
+			"space), GKLS functions gkls:D:simple|hard:N, and tables given with --table nb201:PATH,\n" +
+			"hpobench:PATH or fcnet:PATH. Constrained problems: branin_c, rosenbrock_c, michalewicz_c,\n" +
+			"mishra_bird_c, gramacy_c, alpine2_c (and _literal forms), mishra_bird_c_disc, toy1, toy2,\n" +
+			"gkls-c:D:simple|hard:N (a stand-in) and nb201-latency:DEVICE:L[:coupled|:decoupled]\n" +
+			"(../shared/data or BOA_DATA_DIR); for them the regret is the feasible regret (the best\n" +
+			"feasible evaluation's) and the share of feasible evaluations is reported.\n" +
 			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).\n" +
 			"A boa sampler's name may end in +log or +copula: its study fits the model to the log or the\n" +
 			"copula transform of the values (gpbo+log).\n\n" +
@@ -49,6 +54,7 @@ func benchCmd() *cobra.Command {
 			"  boa bench --problems func3c --samplers cocabo-auto,onehot-gp,random --seeds 10 --budget 344 --batch 4\n" +
 			"  boa bench --problems func3c,ackley5c --samplers cocabo-auto,casmopolitan --seeds 10 --budget 200 --workers 4\n" +
 			"  boa bench --problems rosenbrock:10,levy:10 --samplers gpbo,gpbo+log,gpbo+copula --seeds 10 --budget 60\n" +
+			"  boa bench --problems branin_c,nb201-latency:pixel2:18 --samplers smac-like,random,optuna-tpe-c --seeds 10 --budget 100\n" +
 			"  boa bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,goptuna-tpe",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -58,7 +64,7 @@ func benchCmd() *cobra.Command {
 			var ps []problems.Problem
 			for _, spec := range problemNames {
 				p, err := problems.Parse(spec)
-				if errors.Is(err, mixed.ErrNoData) {
+				if errors.Is(err, problems.ErrNoData) {
 					// Third-party data is not shipped (spec mixed §6.6).
 					fmt.Fprintf(stderr, "skipping %s: %v\n", spec, err)
 					continue
@@ -103,6 +109,12 @@ func benchCmd() *cobra.Command {
 			runs, err := bench.Run(ctx, cfg, func(r bench.RunResult) {
 				done++
 				status := fmt.Sprintf("final best %.6g", float64(r.FinalBest))
+				if r.FeasibleShare != nil {
+					if math.IsInf(float64(r.FinalBest), 1) {
+						status = "no feasible point"
+					}
+					status += fmt.Sprintf(", feasible share %.3f", *r.FeasibleShare)
+				}
 				if r.Error != "" {
 					status = "FAILED: " + r.Error
 				}
@@ -162,15 +174,41 @@ func benchCmd() *cobra.Command {
 	return cmd
 }
 
+// printBenchSummary writes the summary table; on constrained problems the
+// regret is the feasible regret and FEASIBLE the share of feasible
+// evaluations, and a median over runs of which half found no feasible
+// point says so.
 func printBenchSummary(w io.Writer, summary []bench.Summary) error {
+	constrained := slices.ContainsFunc(summary, func(s bench.Summary) bool { return s.FeasibleShare != nil })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROBLEM\tSAMPLER\tMEDIAN BEST\tMEDIAN REGRET\tIQR\tMEAN RANK\tWINS\tMEDIAN SUGGEST s")
+	head := "PROBLEM\tSAMPLER\tMEDIAN BEST\tMEDIAN REGRET\tIQR\tMEAN RANK\tWINS\tMEDIAN SUGGEST s"
+	if constrained {
+		head += "\tFEASIBLE"
+	}
+	fmt.Fprintln(tw, head)
 	for _, s := range summary {
-		reg, iqr := "-", "-"
-		if s.MedianRegret != nil {
-			reg, iqr = fmt.Sprintf("%.4g", *s.MedianRegret), fmt.Sprintf("%.2g", *s.IQRRegret)
+		best, reg, iqr := fmt.Sprintf("%.6g", float64(s.MedianFinalBest)), "-", "-"
+		if math.IsInf(float64(s.MedianFinalBest), 1) {
+			best, reg = "no feasible point", "no feasible point"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.6g\t%s\t%s\t%.2f\t%d\t%.3g\n", s.Problem, s.Sampler, s.MedianFinalBest, reg, iqr, s.MeanRank, s.Wins, s.MedianSuggestSeconds)
+		if s.MedianRegret != nil {
+			reg = fmt.Sprintf("%.4g", *s.MedianRegret)
+		}
+		if s.IQRRegret != nil {
+			iqr = fmt.Sprintf("%.2g", *s.IQRRegret)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%d\t%.3g", s.Problem, s.Sampler, best, reg, iqr, s.MeanRank, s.Wins, s.MedianSuggestSeconds)
+		if constrained {
+			share := "-"
+			if s.FeasibleShare != nil {
+				share = fmt.Sprintf("%.3f", *s.FeasibleShare)
+				if s.NoFeasible > 0 {
+					share += fmt.Sprintf(" (%d runs: none)", s.NoFeasible)
+				}
+			}
+			fmt.Fprintf(tw, "\t%s", share)
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

@@ -97,7 +97,7 @@
 // reference points, not optima. docs/constraints.md, "NB201 with a latency
 // limit", has the table of the twelve (device, L) pairs.
 //
-// This package is not wired into problems.Parse or the benchmark harness,
-// which have no notion of constraints yet (issue 34); Problem deliberately
-// lacks the float-valued Evaluate of problems.Problem.
+// Problem deliberately lacks the float-valued Evaluate of
+// problems.Problem; package problems wraps these problems for the
+// benchmark harness, which judges feasibility from their metrics.
 package constrained
