@@ -49,10 +49,8 @@ func tellTrial(ctx context.Context, s Session, id int64, v float64, metrics map[
 }
 
 // newStudy is the in-memory study of a boa sampler's run, with the
-// problem's constraints. It is the one place that needs study's
-// constraints (study.Spec.Constraints, issue 34): until they land the
-// samplers do not see them, and the harness still scores feasibility.
+// problem's constraints.
 func newStudy(sp *space.Space, o study.Options, limits constraint.Set) (*study.Study, error) {
-	_ = limits
+	o.Constraints = limits
 	return study.New(sp, o)
 }

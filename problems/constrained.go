@@ -310,3 +310,35 @@ func Metrics(name string) []string {
 	}
 	return limitsOf(c.Eval(c.Minimizer())).Names()
 }
+
+// constrainedFunction is the constrained problem name as FunctionOf's
+// objective: the space's parameters in order are the problem's.
+func constrainedFunction(name string, sp *space.Space) (func(space.Assignment) (float64, map[string]float64), error) {
+	p, _, err := Fixed(name)
+	if err != nil {
+		return nil, err
+	}
+	own := p.Space().Params()
+	if len(own) != sp.Len() {
+		return nil, fmt.Errorf("%s takes %d parameters, the space has %d", name, len(own), sp.Len())
+	}
+	for _, q := range own {
+		if q.Kind != space.Float {
+			return nil, fmt.Errorf("%s has a %s parameter %s; a study file's objective.function takes float parameters only", name, q.Kind, q.Name)
+		}
+	}
+	m := p.(interface {
+		Measure(space.Assignment, *rand.Rand) (float64, map[string]float64, error)
+	})
+	return func(a space.Assignment) (float64, map[string]float64) {
+		b := make(space.Assignment, len(own))
+		for i, q := range sp.Params() {
+			b[own[i].Name] = a[q.Name]
+		}
+		v, metrics, err := m.Measure(b, nil)
+		if err != nil {
+			return math.NaN(), nil // not computable
+		}
+		return v, metrics
+	}, nil
+}

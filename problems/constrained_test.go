@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/problems/constrained"
 	"github.com/boaopt/boa/problems/gkls"
 	"github.com/boaopt/boa/space"
@@ -88,14 +89,25 @@ func TestConstrainedLimits(t *testing.T) {
 }
 
 func TestConstrainedNames(t *testing.T) {
-	for _, name := range []string{"branin_c", "gkls-c:2:simple:1", "nb201-latency:pixel2:18"} {
-		if _, err := Named(name, 0); err == nil || !strings.Contains(err.Error(), "constrained problem") {
-			t.Errorf("Named(%s) = %v, want it refused as constrained", name, err)
+	for _, name := range []string{"branin_c", "gkls-c:2:simple:1"} {
+		p, err := Named(name, 0)
+		if _, ok := p.(interface{ Constraints() constraint.Set }); err != nil || !ok {
+			t.Errorf("Named(%s) = %v, %v, want a problem with its constraints", name, p, err)
 		}
 	}
-	sp := space.MustNew(space.Param{Name: "x1", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "x2", Kind: space.Float, Low: 0, High: 1})
-	if _, err := FunctionOf("branin_c", sp); err == nil || !strings.Contains(err.Error(), "min(c1,c2)") {
-		t.Errorf("FunctionOf(branin_c) = %v, want it refused naming the metric", err)
+	// A study file's objective.function: the space's parameters in order
+	// are the problem's, and the metrics come with the value.
+	sp := space.MustNew(space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "b", Kind: space.Float, Low: 0, High: 1})
+	f, err := FunctionOf("branin_c", sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, m := f(space.Assignment{"a": 0.543, "b": 0.151})
+	if math.Abs(v-(-1.0474)) > 1e-3 || m["min(c1,c2)"] > 1 {
+		t.Errorf("branin_c at its minimiser: %v, %v", v, m)
+	}
+	if _, err := FunctionOf("branin_c", space.MustNew(space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1})); err == nil || !strings.Contains(err.Error(), "takes 2 parameters") {
+		t.Errorf("FunctionOf(branin_c) on one parameter: %v", err)
 	}
 	if p, err := Named("gkls:3:hard:2", 0); err != nil || p.Space().Len() != 3 {
 		t.Errorf("Named(gkls:3:hard:2) = %v, %v", p, err)

@@ -119,15 +119,10 @@ func Function(fn functions.Function) Problem {
 
 // FunctionOf is the test function name as the objective of a study file
 // (objective.function, for demos and tests): a function of the space's
-// parameters in order, which must be unconditional floats.
-func FunctionOf(name string, sp *space.Space) (func(space.Assignment) float64, error) {
-	if m := Metrics(name); len(m) > 0 {
-		return nil, fmt.Errorf("%s is a constrained problem (metrics %s), which a study file cannot name as its objective.function yet; use boa bench --problems %s", name, strings.Join(m, ", "), name)
-	}
-	fn, err := functions.Get(name, sp.Len())
-	if err != nil {
-		return nil, err
-	}
+// parameters in order, which must be unconditional floats, returning the
+// value and, for a constrained problem (Metrics), the metrics its
+// constraints limit.
+func FunctionOf(name string, sp *space.Space) (func(space.Assignment) (float64, map[string]float64), error) {
 	for _, p := range sp.Params() {
 		switch {
 		case p.Kind != space.Float:
@@ -136,24 +131,21 @@ func FunctionOf(name string, sp *space.Space) (func(space.Assignment) float64, e
 			return nil, fmt.Errorf("%s takes unconditional float parameters; %s has a when: condition", name, p.Name)
 		}
 	}
-	return func(a space.Assignment) float64 {
+	if len(Metrics(name)) > 0 {
+		return constrainedFunction(name, sp)
+	}
+	fn, err := functions.Get(name, sp.Len())
+	if err != nil {
+		return nil, err
+	}
+	return func(a space.Assignment) (float64, map[string]float64) {
 		x := make([]float64, fn.Dim)
 		for i, p := range sp.Params() {
 			x[i] = a[p.Name].(float64) // checked above
 		}
-		return fn.F(x)
+		return fn.F(x), nil
 	}, nil
 }
-
-// metrics are the metrics each built-in function reports besides its
-// value, by name: what a study file's constraints may limit.
-var metrics = map[string][]string{}
-
-// Metrics returns the names of the metrics the built-in function name
-// reports besides its value (objective.function in a study file), sorted;
-// a study's constraints on any other metric could never hold. None for the
-// unconstrained test functions.
-func Metrics(name string) []string { return metrics[name] }
 
 // Named is the problem boa run --function NAME --dim D minimises:
 // a test function in dimension dim (0: its default), or a problem whose
@@ -165,11 +157,6 @@ func Named(name string, dim int) (Problem, error) {
 		return nil, err // e.g. MaxSAT-60 without its data
 	case found && dim != 0:
 		return nil, fmt.Errorf("%s has a fixed space; --dim applies to the test functions only", name)
-	case found && len(Metrics(name)) > 0:
-		// boa run --function would minimise the objective and drop the
-		// constraints, which its study does not declare.
-		return nil, fmt.Errorf("%s is a constrained problem (metrics %s); boa run --function does not declare constraints: benchmark it with boa bench --problems %s",
-			name, strings.Join(Metrics(name), ", "), name)
 	case found:
 		return p, nil
 	}

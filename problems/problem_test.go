@@ -36,7 +36,7 @@ func TestFunctionOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := f(space.Assignment{"a": 3.14159265358979, "b": 2.275}); got > 0.3979 || got < 0.3978 {
+	if got, m := f(space.Assignment{"a": 3.14159265358979, "b": 2.275}); m != nil || got > 0.3979 || got < 0.3978 {
 		t.Errorf("branin at an optimum = %v, want 0.39789", got)
 	}
 	mixed, err := space.New(space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "k", Kind: space.Int, Low: 0, High: 3})

@@ -38,8 +38,13 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 		case r.State == Complete && r.Value != nil && s.tf.Check(*r.Value) == nil:
 			o := sampler.Observation{X: r.X, Batch: r.Batch, Origin: sampler.Origin(r.Origin)}
 			if len(s.cons) > 0 {
+				// The stored verdict decides (an infinite metric, which no
+				// storage keeps, was judged before it was dropped).
 				v := s.cons.Check(r.Metrics)
 				o.Slack, o.Infeasible = v.Slack, !v.Feasible
+				if r.Feasible != nil {
+					o.Infeasible = !*r.Feasible
+				}
 			}
 			h.Observed = append(h.Observed, o)
 			values = append(values, *r.Value)

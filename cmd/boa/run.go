@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/boaopt/boa/config"
+	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/problems"
 	"github.com/boaopt/boa/problems/conditional"
 	"github.com/boaopt/boa/problems/functions"
@@ -25,6 +26,7 @@ import (
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
+	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"
@@ -305,7 +307,11 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			return nil, fmt.Errorf("objective.function: %w", err)
 		}
 		return func(*study.Study) study.Objective {
-			return func(_ context.Context, t *study.Trial) (float64, error) { return f(t.Params), nil }
+			return func(_ context.Context, t *study.Trial) (float64, error) {
+				v, metrics := f(t.Params)
+				maps.Copy(t.Metrics, metrics)
+				return v, nil
+			}
 		}, nil
 	}
 	cmd, err := o.RunnerCommand()
@@ -358,6 +364,14 @@ type runResult struct {
 	Regret        *float64       `json:"regret"`
 }
 
+// constrainedProblem is a built-in problem with limits on the metrics it
+// reports (problems/constrained, GKLS with constraints): boa run
+// --function declares them on its study.
+type constrainedProblem interface {
+	Constraints() constraint.Set
+	Measure(a space.Assignment, rng *rand.Rand) (float64, map[string]float64, error)
+}
+
 // runFunction minimises a built-in test function in memory.
 func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) error {
 	if f.trials < 1 {
@@ -377,7 +391,12 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 	}
 	// The budget is the study's, as in boa bench (CoCaBO sets its bandits'
 	// horizon by it), so both give the same run for the same seed.
-	st, err := study.New(p.Space(), study.Options{Name: p.Name(), Sampler: smp, Seed: f.seed, Budget: f.trials, Transform: tf})
+	o := study.Options{Name: p.Name(), Sampler: smp, Seed: f.seed, Budget: f.trials, Transform: tf}
+	cp, constrained := p.(constrainedProblem)
+	if constrained {
+		o.Constraints = cp.Constraints()
+	}
+	st, err := study.New(p.Space(), o)
 	if err != nil {
 		return err
 	}
@@ -385,7 +404,13 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 		// A noisy problem (Func-3C adds 1e-6·U(0, 1)) draws from a source
 		// of the seed and the trial: a trial's value does not depend on
 		// the order in which --workers finish the others.
-		return p.Evaluate(t.Params, rand.New(rand.NewPCG(f.seed, uint64(t.Number))))
+		rng := rand.New(rand.NewPCG(f.seed, uint64(t.Number)))
+		if !constrained {
+			return p.Evaluate(t.Params, rng)
+		}
+		v, metrics, err := cp.Measure(t.Params, rng)
+		maps.Copy(t.Metrics, metrics)
+		return v, err
 	}
 	progress := newProgress(ctx, stderr, f.trials, 0, f.json, study.Minimize, nil)
 	err = st.Optimize(ctx, objective, f.trials, study.OptimizeOptions{Workers: f.workers, OnTrial: progress})
