@@ -75,7 +75,8 @@ type Casmopolitan struct {
 	Logger        *slog.Logger // where fallbacks are reported; nil means slog.Default()
 
 	mu   sync.Mutex
-	warm bo.WarmStart // last fitted hyper-parameters of the local GP
+	warm bo.WarmStart   // last fitted hyper-parameters of the local GP
+	feas bo.Feasibility // the classifier of computability (search.go)
 	memo *casmoDesign // last guided-restart design
 }
 

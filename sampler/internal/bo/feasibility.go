@@ -164,10 +164,15 @@ func BestFeasible(obs []sampler.Observation) (float64, bool) {
 // whose feature is u's coordinate itself, and zero elsewhere (as
 // AcqObjective).
 func LogFeasible(sp *space.Space, factors []acq.Penalty, u, grad []float64) float64 {
+	if grad != nil {
+		clear(grad)
+	}
+	if len(factors) == 0 {
+		return 0
+	}
 	x := sp.Features(u, nil)
 	var fg []float64
 	if grad != nil {
-		clear(grad)
 		fg = make([]float64, len(x))
 	}
 	var active []bool
@@ -187,4 +192,45 @@ func LogFeasible(sp *space.Space, factors []acq.Penalty, u, grad []float64) floa
 		}
 	}
 	return v
+}
+
+// Weighted returns an acquisition objective of the encoded point u and
+// its batch scorer (opt.Domain's objective, opt.MaximizeSettings.Batch)
+// weighted by factors in log space, log g(α(u)) + LogFeasible(u), as
+// acq.Constrained does on a model's own inputs; pos is g, nil when α is
+// a log acquisition already. The gradient gains the factors' only on the
+// coordinates free marks (the ones the objective's gradient moves).
+func Weighted(sp *space.Space, factors []acq.Penalty, pos acq.Positivity, free []bool,
+	f func(u, grad []float64) float64, batch func(U [][]float64, values []float64),
+) (func(u, grad []float64) float64, func(U [][]float64, values []float64)) {
+	logG := func(a float64) (v, dv float64) {
+		if pos == nil {
+			return a, 1
+		}
+		g, dg := pos.Apply(a)
+		return math.Log(g), dg / g
+	}
+	fg := make([]float64, sp.Len())
+	weighted := func(u, grad []float64) float64 {
+		v, dv := logG(f(u, grad))
+		if grad == nil {
+			return v + LogFeasible(sp, factors, u, nil)
+		}
+		v += LogFeasible(sp, factors, u, fg)
+		for i := range grad {
+			grad[i] *= dv
+			if free[i] {
+				grad[i] += fg[i]
+			}
+		}
+		return v
+	}
+	weightedBatch := func(U [][]float64, values []float64) {
+		batch(U, values)
+		for i, u := range U {
+			values[i], _ = logG(values[i])
+			values[i] += LogFeasible(sp, factors, u, nil)
+		}
+	}
+	return weighted, weightedBatch
 }
