@@ -44,6 +44,10 @@ import (
 //
 // The zero value is ready to use; it is safe for concurrent use.
 type Feasibility struct {
+	// IgnoreFailed leaves the classifier of computability out, as boa
+	// was before it, for the tests that compare the two.
+	IgnoreFailed bool
+
 	mu   sync.Mutex
 	warm map[string]*WarmStart
 }
@@ -82,7 +86,7 @@ func (f *Feasibility) Factors(h *sampler.History, constraints bool, rng *rand.Ra
 			add("constraint "+name, X, y)
 		}
 	}
-	if len(h.Failed) > 0 {
+	if len(h.Failed) > 0 && !f.IgnoreFailed {
 		X := make([][]float64, 0, len(h.Observed)+len(h.Failed))
 		y := make([]float64, 0, cap(X))
 		for _, o := range h.Observed {
