@@ -77,7 +77,7 @@ type Casmopolitan struct {
 	mu   sync.Mutex
 	warm bo.WarmStart   // last fitted hyper-parameters of the local GP
 	feas bo.Feasibility // the classifier of computability (search.go)
-	memo *casmoDesign // last guided-restart design
+	memo *casmoDesign   // last guided-restart design
 }
 
 // Values of Casmopolitan.RestartBeta, the multiplier of σ in the guided

@@ -88,8 +88,8 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.
 // (spec §5.5: random categorical part, random continuous part), in purely
 // categorical spaces all start at the centre, as in the reference code.
 type casmoSearch struct {
-	c     *Casmopolitan
-	cs    *casmoSpace
+	c       *Casmopolitan
+	cs      *casmoSpace
 	model   *gp.GP
 	af      acq.Function
 	factors []acq.Penalty // computability's, on the space's features (bo.LogFeasible)
@@ -98,8 +98,8 @@ type casmoSearch struct {
 	rng     *rand.Rand
 
 	fbuf, gbuf, ubuf []float64
-	best       []float64 // best point that is neither evaluated nor pending
-	bestV      float64
+	best             []float64 // best point that is neither evaluated nor pending
+	bestV            float64
 }
 
 func (s *casmoSearch) value(u []float64) float64 {

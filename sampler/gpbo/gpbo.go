@@ -54,7 +54,7 @@ type GPBO struct {
 
 	warm bo.WarmStart   // last fitted hyper-parameters: the start of the next fit
 	feas bo.Feasibility // the constraints' and computability's models (constrained.go)
-	name string       // registry name when not "gpbo" (kb, cl-min, ts)
+	name string         // registry name when not "gpbo" (kb, cl-min, ts)
 }
 
 // New returns gpbo with its defaults: Matérn-5/2 ARD fitted by MAP,
