@@ -11,6 +11,16 @@
 //	EI      α = σ (zΦ(z) + φ(z))             [000 Eqs. 2.16–2.17; 002 Eq. 2.46]
 //	log-EI  α = log σ + log h(z), h(z) = φ(z) + zΦ(z)
 //	LCB     α = κσ − μ                       [000 Eq. 2.20; 002 Eqs. 2.47–2.48]
+//	PoF     P_j = Φ(−μ_j/σ_j)                (Gardner et al. 2014; Gelbart et al. 2014)
+//	log cEI α = log EI + Σ_j log P_j          (Gardner et al. 2014; Ament et al. 2023)
+//	no feasible point yet: α = Σ_j log P_j   (Gardner et al. 2014)
+//
+// For constrained studies (Constrained, Feasible), μ_j and σ_j are the
+// posterior of a GP fitted to the slack of constraint j (≤ 0 where it
+// holds); the classifier of computability is one more such factor, a GP
+// on labels ±1 (least-squares classification, Rasmussen & Williams 2006
+// §6.5). A confidence bound enters as log Softplus of its standardised
+// value [002 Eq. 4.17].
 //
 // The log forms stay finite and accurate far in the tails, where EI and PI
 // underflow to zero and give an optimiser no gradient. They rest on the

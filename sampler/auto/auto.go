@@ -28,6 +28,14 @@ import (
 //     inside a Hamming trust region and scales to tens of categorical
 //     dimensions (Pest Control 5²⁵, MaxSAT 2⁶⁰ [000 §5.6]).
 //
+// A constrained study (History.Constraints) gets gpbo on every space
+// (ChoiceFor): its acquisition models each constraint and weights EI by
+// the probability of feasibility, with the best feasible value as the
+// incumbent (gpbo.GPBO.Factors), and it handles categorical parameters by
+// their one-hot features and local search. The mixed samplers only learn
+// where trials fail: their bandits, trust regions and incumbents know no
+// feasibility, and would chase good values that break a limit.
+//
 // The mixed samplers get the initial design of gpbo, max(5, d+1) points,
 // at most 24 for cocabo (its papers' size) and at most autoCasmoInit for
 // casmopolitan, which draws the design again at every restart: with d+1
@@ -67,8 +75,8 @@ func New() *Auto { return &Auto{} }
 
 func (*Auto) Name() string { return "auto" }
 
-// Choice names the sampler auto uses for sp in a study of budget trials
-// (0: no limit).
+// Choice names the sampler auto uses for sp in an unconstrained study of
+// budget trials (0: no limit).
 func (*Auto) Choice(sp *space.Space, budget int) string {
 	categorical, combinations, conditional, uniform := 0, 1, false, false
 	// The bandit rounds auto's cocabo would have; none when the budget
@@ -98,13 +106,22 @@ func (*Auto) Choice(sp *space.Space, budget int) string {
 	return "cocabo"
 }
 
+// ChoiceFor names the sampler auto uses for h: gpbo when h's study has
+// constraints, else Choice for its space and budget.
+func (a *Auto) ChoiceFor(h *sampler.History) string {
+	if len(h.Constraints) > 0 {
+		return "gpbo"
+	}
+	return a.Choice(h.Space, h.Budget)
+}
+
 // Chosen returns the instance auto uses for h's space and budget, made
 // once for each choice and design size so that its warm starts are kept
 // between calls (an Auto shared by studies of different spaces gives each
 // its own design).
 func (a *Auto) Chosen(h *sampler.History) sampler.Sampler {
 	sp := h.Space
-	name, init := a.Choice(sp, h.Budget), bo.DesignSize(sp)
+	name, init := a.ChoiceFor(h), bo.DesignSize(sp)
 	key := autoKey{name, init}
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -277,3 +277,28 @@ func TestAutoSharedAcrossSpaces(t *testing.T) {
 		t.Fatalf("auto's 6th point on the larger space %v; cocabo with its 10-point design gives %s, with the smaller space's 5 %s", got, want, other)
 	}
 }
+
+// TestAutoConstrained: a constrained study gets gpbo, whose acquisition
+// models the constraints, on a mixed space too; the same space without
+// constraints gets a mixed sampler.
+func TestAutoConstrained(t *testing.T) {
+	sp, err := space.New(
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
+		space.Param{Name: "c", Kind: space.Categorical, Choices: []string{"a", "b", "c"}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := auto.New()
+	h := &sampler.History{Space: sp, Budget: 100}
+	if got := a.ChoiceFor(h); got != "cocabo" {
+		t.Fatalf("unconstrained: %s, want cocabo", got)
+	}
+	h.Constraints = []string{"ram_kb"}
+	if got := a.ChoiceFor(h); got != "gpbo" {
+		t.Errorf("constrained: %s, want gpbo", got)
+	}
+	if _, ok := a.Chosen(h).(*gpbo.GPBO); !ok {
+		t.Errorf("constrained: Chosen is %T, want *gpbo.GPBO", a.Chosen(h))
+	}
+}

@@ -75,8 +75,9 @@ type Casmopolitan struct {
 	Logger        *slog.Logger // where fallbacks are reported; nil means slog.Default()
 
 	mu   sync.Mutex
-	warm bo.WarmStart // last fitted hyper-parameters of the local GP
-	memo *casmoDesign // last guided-restart design
+	warm bo.WarmStart   // last fitted hyper-parameters of the local GP
+	feas bo.Feasibility // the classifier of computability (search.go)
+	memo *casmoDesign   // last guided-restart design
 }
 
 // Values of Casmopolitan.RestartBeta, the multiplier of σ in the guided

@@ -52,12 +52,22 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.
 	// 47 of 70 batch points lay within 1e-6 of a pending one
 	// (TestPendingPointsAreNotNearlyRepeated).
 	best := bo.FantasyIncumbent(slices.Min(y), fantasised)
+	// With failed trials the classifier of computability weights the
+	// acquisition (a boa extension, not part of CASMOPOLITAN; bo.Feasibility):
+	// log-EI + log P(computable), log-EI then also in place of EI, which
+	// has the same maximiser. A study's constraints are not modelled: the
+	// trust region's incumbent and its success counts know no
+	// feasibility, and auto gives a constrained study gpbo.
+	factors, err := c.feas.Factors(h, false, rng)
+	if err != nil {
+		c.logger().Warn("casmopolitan: the classifier of computability could not be fitted; the acquisition goes without it", "trial", h.Trials, "err", err)
+	}
 	var af acq.Function = acq.LogEI{Best: best}
-	if strings.ToLower(c.Acquisition) == gpbo.AcqEI {
+	if strings.ToLower(c.Acquisition) == gpbo.AcqEI && len(factors) == 0 {
 		af = acq.EI{Best: best}
 	}
-	s := &casmoSearch{c: c, cs: cs, model: m, af: af, tr: tr, seen: seen, rng: rng,
-		fbuf: make([]float64, cs.sp.Len()), gbuf: make([]float64, cs.sp.Len()),
+	s := &casmoSearch{c: c, cs: cs, model: m, af: af, factors: factors, tr: tr, seen: seen, rng: rng,
+		fbuf: make([]float64, cs.sp.Len()), gbuf: make([]float64, cs.sp.Len()), ubuf: make([]float64, cs.sp.Len()),
 		bestV: math.Inf(-1)}
 	u, tr := s.run()
 	return u, tr, nil
@@ -78,21 +88,25 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.
 // (spec §5.5: random categorical part, random continuous part), in purely
 // categorical spaces all start at the centre, as in the reference code.
 type casmoSearch struct {
-	c     *Casmopolitan
-	cs    *casmoSpace
-	model *gp.GP
-	af    acq.Function
-	tr    trustRegion
-	seen  map[string]bool
-	rng   *rand.Rand
+	c       *Casmopolitan
+	cs      *casmoSpace
+	model   *gp.GP
+	af      acq.Function
+	factors []acq.Penalty // computability's, on the space's features (bo.LogFeasible)
+	tr      trustRegion
+	seen    map[string]bool
+	rng     *rand.Rand
 
-	fbuf, gbuf []float64
-	best       []float64 // best point that is neither evaluated nor pending
-	bestV      float64
+	fbuf, gbuf, ubuf []float64
+	best             []float64 // best point that is neither evaluated nor pending
+	bestV            float64
 }
 
 func (s *casmoSearch) value(u []float64) float64 {
 	v := s.af.Eval(s.model, s.cs.features(u, s.fbuf), nil)
+	if len(s.factors) > 0 {
+		v += bo.LogFeasible(s.cs.sp, s.factors, u, nil)
+	}
 	if math.IsNaN(v) {
 		return math.Inf(-1)
 	}
@@ -200,11 +214,11 @@ func (s *casmoSearch) refine(u []float64, v float64) ([]float64, float64) {
 		}
 		feat := cs.features(w, s.fbuf)
 		if grad == nil {
-			return -s.af.Eval(s.model, feat, nil)
+			return -s.af.Eval(s.model, feat, nil) - bo.LogFeasible(cs.sp, s.factors, w, nil)
 		}
-		val := s.af.Eval(s.model, feat, s.gbuf)
+		val := s.af.Eval(s.model, feat, s.gbuf) + bo.LogFeasible(cs.sp, s.factors, w, s.ubuf)
 		for j, i := range cs.cont {
-			grad[j] = -s.gbuf[i]
+			grad[j] = -s.gbuf[i] - s.ubuf[i]
 		}
 		return -val
 	}

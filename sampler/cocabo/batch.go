@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/bo"
@@ -67,13 +68,14 @@ func (c *CoCaBO) SuggestBatch(ctx context.Context, h *sampler.History, n int, rn
 		return out, nil
 	}
 	model = believeMixed(l, model, h.WithoutValue())
+	factors := c.computability(h, rng)
 	out := make([][]float64, 0, n)
 	for _, g := range groupArms(hs) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		var pts [][]float64
-		pts, model = c.krigingBeliever(l, model, g.arms, g.count, h.Observed, seen, rng)
+		pts, model = c.krigingBeliever(l, model, g.arms, g.count, h.Observed, seen, factors, rng)
 		out = append(out, pts...)
 	}
 	return out, nil
@@ -121,10 +123,10 @@ func groupArms(hs [][]int) []armGroup {
 // UCB on the model updated with the previous picks at their posterior
 // means [000 App. B.1, Alg. 17], and returns them with the updated model.
 // Chosen points are added to seen.
-func (c *CoCaBO) krigingBeliever(l *mixedLayout, model *gp.GP, arms []int, v int, obs []sampler.Observation, seen map[string]bool, rng *rand.Rand) ([][]float64, *gp.GP) {
+func (c *CoCaBO) krigingBeliever(l *mixedLayout, model *gp.GP, arms []int, v int, obs []sampler.Observation, seen map[string]bool, factors []acq.Penalty, rng *rand.Rand) ([][]float64, *gp.GP) {
 	pts := make([][]float64, 0, v)
 	for range v {
-		u, err := c.argmax(l, model, arms, obs, seen, cocaboTopBatch, rng)
+		u, err := c.argmax(l, model, arms, obs, seen, factors, cocaboTopBatch, rng)
 		if err != nil {
 			u = unseenPoint(l, arms, seen, rng)
 		}

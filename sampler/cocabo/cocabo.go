@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/bo"
@@ -127,7 +128,8 @@ type CoCaBO struct {
 
 	name string // registry alias, when it differs from the derived name
 
-	warm bo.WarmStart // last fitted hyper-parameters, keyed by the model layout
+	warm bo.WarmStart   // last fitted hyper-parameters, keyed by the model layout
+	feas bo.Feasibility // the classifier of computability (computability)
 
 	banditsOnly sync.Once // warns once that the space leaves the GP nothing to do
 
@@ -285,12 +287,25 @@ func (c *CoCaBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand
 		return unseenPoint(l, arms, seen, rng), nil
 	}
 	model = believeMixed(l, model, h.WithoutValue())
-	u, err := c.argmax(l, model, arms, h.Observed, seen, cocaboTopSeq, rng)
+	u, err := c.argmax(l, model, arms, h.Observed, seen, c.computability(h, rng), cocaboTopSeq, rng)
 	if err != nil {
 		c.logger().Warn("cocabo: acquisition optimisation found no new point; proposing a random point not tried yet, if one is left", "trial", h.Trials, "err", err)
 		return unseenPoint(l, arms, seen, rng), nil
 	}
 	return u, nil
+}
+
+// computability returns the classifier of computability of h's space
+// when h has failed trials (bo.Feasibility), none otherwise: a boa
+// extension (docs/samplers.md, "Failed trials"). A study's constraints
+// are not modelled: CoCaBO's bandits and incumbent know no feasibility,
+// and auto gives a constrained study gpbo.
+func (c *CoCaBO) computability(h *sampler.History, rng *rand.Rand) []acq.Penalty {
+	factors, err := c.feas.Factors(h, false, rng)
+	if err != nil {
+		c.logger().Warn("cocabo: the classifier of computability could not be fitted; the acquisition goes without it", "trial", h.Trials, "err", err)
+	}
+	return factors
 }
 
 // ArmProbabilities returns, for each categorical parameter in space order,

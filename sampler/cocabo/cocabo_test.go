@@ -316,7 +316,7 @@ func TestBatchFantasiesUsePosteriorMeans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, fm := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, bo.Seen(h), rng)
+	pts, fm := c.krigingBeliever(l, m, []int{1, 0}, 3, h.Observed, bo.Seen(h), nil, rng)
 	if fm.Len() != m.Len()+3 {
 		t.Fatalf("model has %d points after 3 fantasies, want %d", fm.Len(), m.Len()+3)
 	}

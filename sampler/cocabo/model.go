@@ -102,7 +102,12 @@ func believeMixed(l *mixedLayout, m *gp.GP, pts [][]float64) *gp.GP {
 // and moved by ±1 local search), never returning a configuration in seen.
 // The best observed point, with its categories replaced by arms, is one
 // more start. With no continuous coordinate the only point is h itself.
-func (c *CoCaBO) argmax(l *mixedLayout, model *gp.GP, arms []int, obs []sampler.Observation, seen map[string]bool, top int, rng *rand.Rand) ([]float64, error) {
+//
+// factors, the classifier of computability when the history has failed
+// trials (bo.Feasibility; a boa extension, not part of CoCaBO), weight UCB
+// by the probability that x computes: log Softplus(UCB) + log P on the
+// GP's standardised scale, as gpbo weights its confidence bound.
+func (c *CoCaBO) argmax(l *mixedLayout, model *gp.GP, arms []int, obs []sampler.Observation, seen map[string]bool, factors []acq.Penalty, top int, rng *rand.Rand) ([]float64, error) {
 	sp := l.sp
 	fix := func(u []float64) {
 		l.setArms(u, arms)
@@ -161,6 +166,12 @@ func (c *CoCaBO) argmax(l *mixedLayout, model *gp.GP, arms []int, obs []sampler.
 		},
 		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
 	}
+	batch := bo.AcqBatch(model, af, l.features)
+	if len(factors) > 0 {
+		offset, scale := model.Standardization()
+		pos := acq.Standardised{Positivity: acq.Softplus{}, Offset: offset, Scale: scale}
+		objective, batch = bo.Weighted(sp, factors, pos, l.free, objective, batch)
+	}
 	var starts [][]float64
 	if i := bo.BestIndex(obs); i >= 0 {
 		s := slices.Clone(obs[i].X)
@@ -171,7 +182,7 @@ func (c *CoCaBO) argmax(l *mixedLayout, model *gp.GP, arms []int, obs []sampler.
 		Candidates: bo.OrDefault(c.Candidates, cocaboCandidates),
 		Top:        top,
 		Starts:     starts,
-		Batch:      bo.AcqBatch(model, af, l.features),
+		Batch:      batch,
 	}, rng)
 	if err != nil {
 		return nil, err

@@ -11,4 +11,11 @@
 // the PLAyBOOK experiments (seed 000 §4.6.1; spec async-batch-playbook
 // §2, §5); and onehot-gp (NewOneHot), the one-hot GP baseline of the
 // mixed-space papers (mixed spec §4.4).
+//
+// In a constrained study, or once trials have failed, the acquisition is
+// weighted by the probability that a point is feasible and computes: one
+// GP per constraint on the slacks and a GP classifier of computability,
+// in log space (GPBO.Factors; constrained EI of Gardner et al. 2014 with
+// the best feasible value as incumbent; docs/samplers.md,
+// "Constraints").
 package gpbo

@@ -52,8 +52,9 @@ type GPBO struct {
 	Pending     string        // how running trials enter the model: one of the Pending* names; default PendingBeliever
 	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
 
-	warm bo.WarmStart // last fitted hyper-parameters: the start of the next fit
-	name string       // registry name when not "gpbo" (kb, cl-min, ts)
+	warm bo.WarmStart   // last fitted hyper-parameters: the start of the next fit
+	feas bo.Feasibility // the constraints' and computability's models (constrained.go)
+	name string         // registry name when not "gpbo" (kb, cl-min, ts)
 }
 
 // New returns gpbo with its defaults: Matérn-5/2 ARD fitted by MAP,
@@ -134,7 +135,7 @@ func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 	if strings.ToLower(g.Acquisition) == AcqTS {
 		return g.thompson(model, h, rng)
 	}
-	u, err := g.maximize(sp, model, h, fantasised, rng)
+	u, err := g.maximize(sp, model, h, fantasised, g.Factors(h, rng), rng)
 	if err != nil {
 		g.Log().Warn("gpbo: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
 		return bo.UntriedPoint(h, rng), nil
@@ -163,7 +164,7 @@ func (g *GPBO) Fit(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) (
 	k := kernel.NewStationary(g.Kernel, sp.NumFeatures(), g.ARD)
 	cfg := gp.Config{Kernel: k, Restarts: g.Restarts, Rand: rng}
 	if !g.MLE {
-		cfg.Priors, cfg.NoisePrior = mapPriors(k)
+		cfg.Priors, cfg.NoisePrior = bo.MAPPriors(k)
 	}
 	m, data := g.warm.Reuse("", k, gp.MeanZero, X, y, (len(obs)-g.initPoints(sp))%max(1, g.RefitEvery) != 0)
 	if m != nil {
@@ -179,24 +180,6 @@ func (g *GPBO) Fit(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) (
 	}
 	g.warm.Set("", m.Params(), data)
 	return m, nil
-}
-
-// mapPriors are gpbo's MAP priors on the standardised scale, in the order
-// of the stationary kernel's parameters (lengthscales, signal variance,
-// and RQ's α, which stays flat). The seeds fix none for plain GP-BO (spec
-// §3.2 names only PLAyBOOK's), so these were chosen by measurement
-// (docs/gp-defaults.md): log lengthscale ~ N(log 0.5, 1) (half the unit
-// box), signal variance Gamma(2, 0.15), log noise variance ~ N(log 1e-4,
-// 1), which suits the deterministic or nearly deterministic objectives of
-// hyper-parameter tuning while the data can still raise it.
-func mapPriors(k *kernel.Stationary) ([]gp.Prior, gp.Prior) {
-	priors := make([]gp.Prior, k.NumParams())
-	nl := len(k.Lengthscales())
-	for i := range nl {
-		priors[i] = gp.LogNormalPrior(math.Log(0.5), 1)
-	}
-	priors[nl] = gp.GammaPrior(2, 0.15)
-	return priors, gp.LogNormalPrior(math.Log(1e-4), 1)
 }
 
 func (g *GPBO) acquisition(best float64, n, dim int) (acq.Function, error) {
@@ -220,13 +203,17 @@ func (g *GPBO) acquisition(best float64, n, dim int) (acq.Function, error) {
 	return nil, fmt.Errorf("gpbo: unknown acquisition %q (known: logei, ei, pi, lcb, ucb, gp-ucb, ts)", g.Acquisition)
 }
 
-// maximize maximises gpbo's acquisition. fantasised is the lowest value
-// Believe gave a point without value.
-func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *sampler.History, fantasised float64, rng *rand.Rand) ([]float64, error) {
-	af, err := g.acquisition(bo.FantasyIncumbent(bo.BestValue(h.Observed), fantasised), len(h.Observed), sp.Len())
+// maximize maximises gpbo's acquisition, weighted by the probability of
+// feasibility factors give (constrained.go). fantasised is the lowest
+// value Believe gave a point without value. The incumbent is the best
+// feasible value: the best value in an unconstrained study.
+func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *sampler.History, fantasised float64, factors []acq.Penalty, rng *rand.Rand) ([]float64, error) {
+	best, feasible := bo.BestFeasible(h.Observed)
+	af, err := g.acquisition(bo.FantasyIncumbent(best, fantasised), len(h.Observed), sp.Len())
 	if err != nil {
 		return nil, err
 	}
+	af = constrain(af, model, factors, feasible)
 	return bo.MaximizeAcquisition(sp, model, af, h, g.Candidates, rng)
 }
 

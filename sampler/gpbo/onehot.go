@@ -55,7 +55,8 @@ func (o *OneHotGP) Designing(h *sampler.History) bool {
 // Suggest proposes an untried uniform point (bo.FreshDesignPoint) while fewer
 // than InitPoints trials have completed, else the maximiser of the rounded
 // acquisition, with pending, failed and pruned trials fantasised at their
-// posterior mean (Kriging Believer).
+// posterior mean (Kriging Believer), weighted by the probability of
+// feasibility and computability as gpbo's (GPBO.Factors).
 func (o *OneHotGP) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
 	if o.Designing(h) {
@@ -70,7 +71,8 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ra
 		return bo.UntriedPoint(h, rng), nil
 	}
 	model, _ = bo.Believe(sp, model, h.WithoutValue()) // LCB has no incumbent
-	af := acq.LCB{Kappa: o.Kappa}
+	_, feasible := bo.BestFeasible(h.Observed)
+	af := constrain(acq.LCB{Kappa: o.Kappa}, model, o.Factors(h, rng), feasible)
 	objective, free := bo.AcqObjective(sp, model, af)
 	seen := bo.Seen(h)
 	dom := opt.Domain{

@@ -144,12 +144,17 @@ func (p *Playbook) penalised(h *sampler.History, rng *rand.Rand) (standardised, 
 	}
 	believed, _ := bo.Believe(h.Space, fitted, slices.Concat(h.Failed, h.Pruned))
 	model := newStandardised(believed)
-	return model, p.acquisition(h.Space, model, h, rng), nil
+	af := p.acquisition(h.Space, model, h, rng)
+	// The probabilities of feasibility and computability are penalties
+	// in [0, 1] like the local penalisers, and multiply α̃ the same way
+	// (a boa extension; gpbo.GPBO.Factors).
+	af.Penalties = append(af.Penalties, p.Model.Factors(h, rng)...)
+	return model, af, nil
 }
 
 // acquisition builds α̃: UCB made positive and one penalty per running
 // trial of h, with M̂ the best observed value (spec §3.1).
-func (p *Playbook) acquisition(sp *space.Space, model standardised, h *sampler.History, rng *rand.Rand) acq.Function {
+func (p *Playbook) acquisition(sp *space.Space, model standardised, h *sampler.History, rng *rand.Rand) acq.Penalised {
 	base := acq.LCB{Kappa: p.Kappa}
 	af := acq.Penalised{Base: base, Positivity: acq.Softplus{}}
 	if strings.EqualFold(p.Positivity, "offset") {

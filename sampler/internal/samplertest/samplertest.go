@@ -370,3 +370,33 @@ func ParallelHistory(sp *space.Space, done, pending int) *sampler.History {
 	}
 	return h
 }
+
+// RunFailing runs s for n trials on the objective value, whose trials
+// fail where fails holds (History.Failed), and returns how many of the
+// trials after the design (sampler.Designer) failed and the best value.
+func RunFailing(t testing.TB, s sampler.Sampler, sp *space.Space, value func(u []float64) float64, fails func(u []float64) bool, seed uint64, n int) (failed int, best float64) {
+	h := &sampler.History{Space: sp, Seed: seed, Budget: n}
+	best = math.Inf(1)
+	for i := range n {
+		h.Trials = i
+		d, ok := s.(sampler.Designer)
+		design := ok && d.Designing(h)
+		u, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
+		if err != nil {
+			t.Error(err)
+			return failed, best
+		}
+		sp.Round(u)
+		if fails(u) {
+			h.Failed = append(h.Failed, u)
+			if !design {
+				failed++
+			}
+			continue
+		}
+		y := value(u)
+		best = min(best, y)
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y})
+	}
+	return failed, best
+}
