@@ -8,6 +8,7 @@ import (
 	"github.com/boaopt/boa/api"
 	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/pruner"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
@@ -109,7 +110,8 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	if strings.EqualFold(st.Sampler, "auto") {
 		var sp space.Space
 		if err := json.Unmarshal(st.Space, &sp); err == nil {
-			out.Choice = auto.New().Choice(&sp, st.Budget)
+			cons, _ := study.ConstraintsOf(st)
+			out.Choice = auto.New().ChoiceFor(&sampler.History{Space: &sp, Budget: st.Budget, Constraints: cons.Names()})
 		}
 	}
 	if tf, err := study.TransformOf(st); err == nil && tf != transform.None {

@@ -290,7 +290,7 @@ func withChoice(name, choice string) string {
 // is not auto.
 func autoChoice(st *study.Study) string {
 	if a, ok := st.Sampler().(*auto.Auto); ok {
-		return a.Choice(st.Space(), st.Budget())
+		return a.ChoiceFor(&sampler.History{Space: st.Space(), Budget: st.Budget(), Constraints: st.Constraints().Names()})
 	}
 	return ""
 }
