@@ -226,22 +226,19 @@ func (c *CBO) closest(h *sampler.History, b *boundary, m *surrogate, keep func([
 		neg[i] = -b.margin(encode(sp, u))
 	}
 	u := out[argmin(neg)]
-	if continuous(sp) && b.m != nil {
+	if continuous(sp) && b.m != nil { // margin = d outside code_compat
 		d := sp.Len()
-		f := func(x, grad []float64) float64 {
+		negD := func(x, grad []float64) float64 {
 			if grad == nil {
-				return -b.margin(x)
+				return -b.m.Decision(x)
 			}
 			v := b.m.Gradient(x, grad)
-			if !b.code { // margin = d
-				for j := range grad {
-					grad[j] = -grad[j]
-				}
-				return -v
+			for j := range grad {
+				grad[j] = -grad[j]
 			}
-			return v // margin = −d
+			return -v
 		}
-		r := opt.BoxLBFGS(f, u, make([]float64, d), slices.Repeat([]float64{1}, d), opt.LBFGSSettings{MaxIter: phase1Iter})
+		r := opt.BoxLBFGS(negD, u, make([]float64, d), slices.Repeat([]float64{1}, d), opt.LBFGSSettings{MaxIter: phase1Iter})
 		if !seen[sp.Key(r.X)] {
 			u = r.X
 		}
