@@ -10,6 +10,7 @@ import (
 	"github.com/boaopt/boa/problems/constrained"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/bo"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 	"github.com/boaopt/boa/space"
 )
 
@@ -312,6 +313,60 @@ func TestPendingNotRepeated(t *testing.T) {
 				y, ok := r.Loss()
 				h.Observed = append(h.Observed, sampler.Observation{X: v, Y: y, Infeasible: !ok})
 			}
+		}
+	}
+}
+
+// encode follows spec §2's Decision: a categorical one-hot scaled by
+// 1/√2, an ordinal's rank/(n − 1), an inactive parameter 0 with its
+// "active" column 0.
+func TestEncode(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "k", Kind: space.Categorical, Choices: []string{"rbf", "poly", "lin"}},
+		space.Param{Name: "deg", Kind: space.Ordinal, Values: []float64{2, 3, 5}, When: map[string][]string{"k": {"poly"}}},
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
+	)
+	s := 1 / math.Sqrt2
+	for _, tc := range []struct {
+		a    space.Assignment
+		want []float64
+	}{
+		{space.Assignment{"k": "poly", "deg": 5.0, "x": 0.25}, []float64{0, s, 0, 1, 1, 0.25}},
+		{space.Assignment{"k": "poly", "deg": 2.0, "x": 0.25}, []float64{0, s, 0, 0, 1, 0.25}},
+		{space.Assignment{"k": "lin", "x": 0.5}, []float64{0, 0, s, 0, 0, 0.5}},
+	} {
+		u, err := sp.Encode(tc.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := encode(sp, u); !slices.Equal(got, tc.want) {
+			t.Errorf("encode(%v) = %v, want %v", tc.a, got, tc.want)
+		}
+	}
+}
+
+// On a mixed space both phases sample and search locally; every
+// suggestion is a valid configuration, none repeated.
+func TestMixedSpace(t *testing.T) {
+	sp := samplertest.MixedSpace(t, 2, 3, 2)
+	for _, c := range []*CBO{{Candidates: 300}, {Surrogate: Forest, CodeCompat: true, Candidates: 300}} {
+		h := &sampler.History{Space: sp, Seed: 2, Budget: 30}
+		for i := range 30 {
+			h.Trials = i
+			u, err := c.Suggest(context.Background(), h, rand.New(rand.NewPCG(2, uint64(i))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp.Round(u)
+			if err := sp.Validate(sp.Decode(u)); err != nil || bo.Seen(h)[sp.Key(u)] {
+				t.Fatalf("%s, trial %d: %v (%v), or repeated", c.Name(), i, sp.Decode(u), err)
+			}
+			y := samplertest.MixedToy(sp, u)
+			bad := u[2] > 0.7 // x0 > 0.4: infeasible, with no value
+			if bad {
+				y = math.NaN()
+			}
+			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y, Infeasible: bad})
 		}
 	}
 }
