@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/boaopt/boa/problems/constrained"
@@ -48,8 +49,8 @@ func (p Protocol) sampler(method string) sampler.Sampler {
 	if method == "smac" {
 		return smac.New()
 	}
-	s := svmcbo.New(svmcbo.GP, method == "cbo-code")
-	if method == "rf" || method == "rf-code" {
+	s := svmcbo.New(svmcbo.GP, strings.HasSuffix(method, "-code"))
+	if strings.HasPrefix(method, "rf") {
 		s.Surrogate = svmcbo.Forest
 	}
 	s.Candidates = p.Candidates

@@ -46,3 +46,13 @@ func TestRepro(t *testing.T) {
 		}
 	}
 }
+
+// Each method is the sampler its column names.
+func TestMethods(t *testing.T) {
+	want := map[string]string{"smac": "smac-like", "cbo-code": "svmcbo-code", "rf-code": "svmcbo-rf-code", "cbo": "svmcbo", "rf": "svmcbo-rf"}
+	for _, m := range Methods {
+		if got := (Protocol{}).sampler(m).Name(); got != want[m] {
+			t.Errorf("method %s runs %s, want %s", m, got, want[m])
+		}
+	}
+}
