@@ -150,8 +150,7 @@ func meanStd(v []float64) (mean, std float64, missing int) {
 	return mean, math.Sqrt(std / (n - 1)), missing
 }
 
-// finiteRuns returns v without NaN, and a, b without the runs where either
-// is NaN, for the paired test.
+// finiteRuns returns v without NaN (the runs without a feasible point).
 func finiteRuns(v []float64) []float64 {
 	var out []float64
 	for _, x := range v {
@@ -162,6 +161,8 @@ func finiteRuns(v []float64) []float64 {
 	return out
 }
 
+// pairedRuns returns a and b without the runs where either is NaN, for the
+// paired test.
 func pairedRuns(a, b []float64) (x, y []float64) {
 	for i := range a {
 		if !math.IsNaN(a[i]) && !math.IsNaN(b[i]) {
