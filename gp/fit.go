@@ -46,9 +46,14 @@ type Config struct {
 	MaxIter    int           // L-BFGS iterations per start (default 200)
 	Warm       []float64     // previous optimum (log kernel params followed by log noise) — warm start
 	Rand       *rand.Rand    // for random restarts; required when Restarts > 2
+	// Raw fits the targets as they are, not standardised: a zero prior
+	// mean and a signal variance on the scale of y, scikit-learn's
+	// normalize_y=False, which SVM-CBO's reference code uses (spec
+	// constrained-autotinyml §4.3, its code_compat mode).
+	Raw bool
 }
 
-// Fit standardises y [spec §1.3], chooses the kernel and noise
+// Fit standardises y [spec §1.3] (unless Config.Raw), chooses the kernel and noise
 // hyper-parameters by maximising the log marginal likelihood plus the log
 // priors [000 Eqs. 2.10–2.12; spec §3.2], factorises and returns the model.
 //
@@ -74,6 +79,12 @@ func Fit(X [][]float64, y []float64, cfg Config) (*GP, error) {
 		return nil, err
 	}
 	ys, offset, scale := standardize(y)
+	if cfg.Raw {
+		ys, offset, scale = ys[:0], 0, 1
+		for _, v := range y {
+			ys = append(ys, min(max(v, -maxTarget), maxTarget))
+		}
+	}
 	pr, err := newProblem(xs, ys, cfg)
 	if err != nil {
 		return nil, err

@@ -263,3 +263,32 @@ func TestHugeTargetsKeepPredictionsFinite(t *testing.T) {
 		}
 	}
 }
+
+// With Config.Raw the targets are not standardised: far from the data the
+// mean returns to the prior mean 0 and the variance to the kernel's signal
+// variance on the scale of y (scikit-learn's normalize_y=False), where a
+// standardised fit returns to the data's mean.
+func TestFitRaw(t *testing.T) {
+	X := [][]float64{{0.1}, {0.2}, {0.3}, {0.4}}
+	y := []float64{100, 102, 101, 103}
+	k := kernel.NewStationary(kernel.RBF, 1, false)
+	k.SetLengthscales([]float64{0.1})
+	k.SetBounds(kernel.Bound{Lo: 1e-5, Hi: 1e5}, kernel.Bound{Lo: 1, Hi: 1})
+	raw, err := Fit(X, y, Config{Kernel: k, Noise: 1e-10, FixNoise: true, Restarts: 1, Raw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off, sc := raw.Standardization(); off != 0 || sc != 1 {
+		t.Errorf("Raw: standardisation (%g, %g), want (0, 1)", off, sc)
+	}
+	if m, v := raw.Predict([]float64{1e4}); math.Abs(m) > 1e-9 || math.Abs(v-1) > 1e-9 {
+		t.Errorf("Raw: far from the data mean %g, variance %g; want 0, 1", m, v)
+	}
+	std, err := Fit(X, y, Config{Kernel: k, Noise: 1e-10, FixNoise: true, Restarts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := std.Predict([]float64{1e4}); math.Abs(m-101.5) > 1e-9 {
+		t.Errorf("standardised: far from the data mean %g, want the data's mean 101.5", m)
+	}
+}

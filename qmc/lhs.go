@@ -8,7 +8,8 @@ import (
 // LatinHypercube returns the best of designs random Latin hypercubes of n
 // points in [0,1)^dim by the maximin criterion: the design whose smallest
 // pairwise Euclidean distance is largest [spec gp-and-acquisitions §6.2].
-// designs <= 0 means 100. In every column each stratum [k/n, (k+1)/n) holds
+// designs <= 0 means 100; designs = 1 gives a plain random Latin
+// hypercube, without the O(n²) scoring. In every column each stratum [k/n, (k+1)/n) holds
 // exactly one point, placed uniformly within it.
 //
 // The cost is O(designs·n²·dim). It panics if rng is nil.
@@ -28,6 +29,10 @@ func LatinHypercube(n, dim int, rng *rand.Rand, designs int) [][]float64 {
 	bestScore := math.Inf(-1)
 	for range designs {
 		randomLHS(cur, n, dim, perm, rng)
+		if designs == 1 { // a plain Latin hypercube: nothing to compare, and scoring costs O(n²)
+			best = cur
+			break
+		}
 		score := minSqDist(cur, n, dim)
 		if score > bestScore {
 			bestScore = score

@@ -24,6 +24,10 @@
 //	sampler/smac          smac-like: a random forest, EI maximised by local
 //	                      search, every second trial random (Hutter et al.
 //	                      2011; spec constrained-autotinyml §6)
+//	sampler/svmcbo        svmcbo, svmcbo-rf (and -code): SVM-CBO, an SVM
+//	                      learns the feasible region, a GP or a forest the
+//	                      loss inside it [004 §6.2.1; spec
+//	                      constrained-autotinyml §3]
 //	sampler/cocabo        cocabo (-0, -0.5, -1, -auto): EXP3 agents for the
 //	                      categories, a GP for the rest [000 §5.2–5.5;
 //	                      spec mixed-cocabo-casmopolitan]

@@ -17,5 +17,6 @@ import (
 	_ "github.com/boaopt/boa/sampler/playbook"
 	_ "github.com/boaopt/boa/sampler/random"
 	_ "github.com/boaopt/boa/sampler/smac"
+	_ "github.com/boaopt/boa/sampler/svmcbo"
 	_ "github.com/boaopt/boa/sampler/tpe"
 )
