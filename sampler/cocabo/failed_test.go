@@ -3,6 +3,8 @@ package cocabo
 import (
 	"testing"
 
+	"github.com/boaopt/boa/sampler"
+
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
 
@@ -20,26 +22,10 @@ func TestClassifierAvoidsFailingRegion(t *testing.T) {
 	sp := samplertest.MixedSpace(t, 2, 3, 2)
 	value := func(u []float64) float64 { return samplertest.MixedToy(sp, u) }
 	fails := func(u []float64) bool { return u[2] < 0.35 }
-	seeds, n := 4, 50
-	if samplertest.ReproFull() {
-		seeds = 20
+	newSampler := func(classifier bool) sampler.Sampler {
+		c := New()
+		c.feas.IgnoreFailed = !classifier
+		return c
 	}
-	failed := map[bool][]float64{true: make([]float64, seeds), false: make([]float64, seeds)}
-	best := map[bool][]float64{true: make([]float64, seeds), false: make([]float64, seeds)}
-	for _, classifier := range []bool{true, false} {
-		samplertest.ParallelSeeds(seeds, func(seed int) {
-			c := New()
-			c.feas.IgnoreFailed = !classifier
-			f, b := samplertest.RunFailing(t, c, sp, value, fails, uint64(seed), n)
-			failed[classifier][seed-1], best[classifier][seed-1] = float64(f), b
-		})
-		mf, sf := samplertest.MeanSE(failed[classifier])
-		mb, sb := samplertest.MeanSE(best[classifier])
-		t.Logf("| mixed toy, x₀ < 0.35 fails | cocabo | classifier %v | %.1f ± %.1f of %d | %.4g ± %.2g |", classifier, mf, sf, n, mb, sb)
-	}
-	with, _ := samplertest.MeanSE(failed[true])
-	without, _ := samplertest.MeanSE(failed[false])
-	if 3*with > 2*without {
-		t.Errorf("cocabo proposed %.1f failing points per run with the classifier, %.1f without: want at most two thirds", with, without)
-	}
+	samplertest.CompareClassifier(t, "mixed toy, x₀ < 0.35 fails | cocabo", newSampler, sp, value, fails, 50, 2.0/3)
 }

@@ -3,6 +3,8 @@ package gpbo
 import (
 	"testing"
 
+	"github.com/boaopt/boa/sampler"
+
 	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
@@ -23,26 +25,10 @@ func TestClassifierAvoidsFailingRegion(t *testing.T) {
 	}
 	sp := samplertest.UnitSpace(t, 6)
 	fails := func(u []float64) bool { return u[0] > 0.7 || u[1] > 0.8 }
-	seeds, n := 4, 40
-	if samplertest.ReproFull() {
-		seeds = 20
+	newSampler := func(classifier bool) sampler.Sampler {
+		g := New()
+		g.feas.IgnoreFailed = !classifier
+		return g
 	}
-	failed := map[bool][]float64{true: make([]float64, seeds), false: make([]float64, seeds)}
-	best := map[bool][]float64{true: make([]float64, seeds), false: make([]float64, seeds)}
-	for _, classifier := range []bool{true, false} {
-		samplertest.ParallelSeeds(seeds, func(seed int) {
-			g := New()
-			g.feas.IgnoreFailed = !classifier
-			f, b := samplertest.RunFailing(t, g, sp, fn.EvalUnit, fails, uint64(seed), n)
-			failed[classifier][seed-1], best[classifier][seed-1] = float64(f), b
-		})
-		mf, sf := samplertest.MeanSE(failed[classifier])
-		mb, sb := samplertest.MeanSE(best[classifier])
-		t.Logf("| hartmann6, u₁ > 0.7 or u₂ > 0.8 fails | gpbo | classifier %v | %.1f ± %.1f of %d | %.4g ± %.2g |", classifier, mf, sf, n, mb, sb)
-	}
-	with, _ := samplertest.MeanSE(failed[true])
-	without, _ := samplertest.MeanSE(failed[false])
-	if 2*with > without {
-		t.Errorf("gpbo proposed %.1f failing points per run with the classifier, %.1f without: want at most half", with, without)
-	}
+	samplertest.CompareClassifier(t, "hartmann6, u₁ > 0.7 or u₂ > 0.8 fails | gpbo", newSampler, sp, fn.EvalUnit, fails, 40, 0.5)
 }

@@ -158,7 +158,7 @@ type forestModel struct {
 
 // Predict returns the forest's mean and variance at encoded point u.
 func (m *forestModel) Predict(u []float64) (mean, varF float64) {
-	mu, sd := m.f.Predict(inputs(m.sp, u))
+	mu, sd := m.f.Predict(bo.ForestInput(m.sp, u))
 	return mu, sd * sd
 }
 

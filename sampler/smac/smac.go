@@ -137,7 +137,7 @@ func (s *SMAC) trainingSet(h *sampler.History) (X [][]float64, y []float64, best
 			failed = append(failed, o.X)
 			continue
 		}
-		X = append(X, inputs(sp, o.X))
+		X = append(X, bo.ForestInput(sp, o.X))
 		y = append(y, o.Y)
 		losses = append(losses, o.Y)
 	}
@@ -147,7 +147,7 @@ func (s *SMAC) trainingSet(h *sampler.History) (X [][]float64, y []float64, best
 	if !s.FeasibleOnly {
 		p := Penalty(losses)
 		for _, u := range failed {
-			X = append(X, inputs(sp, u))
+			X = append(X, bo.ForestInput(sp, u))
 			y = append(y, p)
 		}
 	}
@@ -160,18 +160,6 @@ func (s *SMAC) trainingSet(h *sampler.History) (X [][]float64, y []float64, best
 func Penalty(losses []float64) float64 {
 	lo, hi := slices.Min(losses), slices.Max(losses)
 	return hi + 0.1*(hi-lo)
-}
-
-// inputs is the forest's input for encoded point u: u with NaN, the
-// forest's inactive sentinel, in place of each inactive coordinate.
-func inputs(sp *space.Space, u []float64) []float64 {
-	x := slices.Clone(u)
-	for i, a := range sp.Active(u) {
-		if !a {
-			x[i] = math.NaN()
-		}
-	}
-	return x
 }
 
 func init() { sampler.Register("smac-like", func() sampler.Sampler { return New() }) }

@@ -3,12 +3,12 @@ package svmcbo
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/boaopt/boa/forest"
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -50,7 +50,7 @@ func (c *CBO) fit(U [][]float64, y []float64, sp *space.Space, rng *rand.Rand) (
 	if c.Surrogate == Forest {
 		X := make([][]float64, len(U))
 		for i, u := range U {
-			X[i] = forestInput(sp, u)
+			X[i] = bo.ForestInput(sp, u)
 		}
 		f, err := forest.Fit(X, y, c.Forest, rng)
 		s.f = f
@@ -80,7 +80,7 @@ func (s *surrogate) lcb(U [][]float64) []float64 {
 	out := make([]float64, len(U))
 	if s.f != nil {
 		for i, u := range U {
-			mu, sd := s.f.Predict(forestInput(s.sp, u))
+			mu, sd := s.f.Predict(bo.ForestInput(s.sp, u))
 			out[i] = mu - Kappa*sd
 		}
 		return out
@@ -95,18 +95,4 @@ func (s *surrogate) lcb(U [][]float64) []float64 {
 		out[i] -= Kappa * math.Sqrt(v[i])
 	}
 	return out
-}
-
-// forestInput is the forest's input: the encoded point (the parameters'
-// codes, ordered as their values, spec §2: "RF uses integer codes
-// directly") with NaN, the forest's inactive sentinel, where a parameter
-// is inactive.
-func forestInput(sp *space.Space, u []float64) []float64 {
-	x := slices.Clone(u)
-	for i, a := range sp.Active(u) {
-		if !a {
-			x[i] = math.NaN()
-		}
-	}
-	return x
 }

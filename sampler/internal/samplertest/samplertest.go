@@ -400,3 +400,31 @@ func RunFailing(t testing.TB, s sampler.Sampler, sp *space.Space, value func(u [
 	}
 	return failed, best
 }
+
+// CompareClassifier runs RunFailing for seeds 1..4 (20 with BOA_REPRO=1)
+// with the classifier of computability on and off (newSampler makes the
+// sampler either way), logs a row of docs/samplers.md's "Failed trials"
+// table for each, and fails t unless the mean number of failing
+// proposals with the classifier is at most ratio times the one without.
+func CompareClassifier(t *testing.T, row string, newSampler func(classifier bool) sampler.Sampler, sp *space.Space, value func(u []float64) float64, fails func(u []float64) bool, n int, ratio float64) {
+	seeds := 4
+	if ReproFull() {
+		seeds = 20
+	}
+	failed := map[bool][]float64{true: make([]float64, seeds), false: make([]float64, seeds)}
+	best := map[bool][]float64{true: make([]float64, seeds), false: make([]float64, seeds)}
+	for _, classifier := range []bool{true, false} {
+		ParallelSeeds(seeds, func(seed int) {
+			f, b := RunFailing(t, newSampler(classifier), sp, value, fails, uint64(seed), n)
+			failed[classifier][seed-1], best[classifier][seed-1] = float64(f), b
+		})
+		mf, sf := MeanSE(failed[classifier])
+		mb, sb := MeanSE(best[classifier])
+		t.Logf("| %s | classifier %v | %.1f ± %.1f of %d | %.4g ± %.2g |", row, classifier, mf, sf, n, mb, sb)
+	}
+	with, _ := MeanSE(failed[true])
+	without, _ := MeanSE(failed[false])
+	if with > ratio*without {
+		t.Errorf("%s: %.1f failing proposals per run with the classifier, %.1f without: want at most %.2g times as many", row, with, without, ratio)
+	}
+}
