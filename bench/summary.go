@@ -147,10 +147,10 @@ func Quantile(v []float64, q float64) float64 {
 	slices.Sort(s)
 	h := q * float64(len(s)-1)
 	lo := int(math.Floor(h))
-	if h == float64(lo) {
-		return s[lo] // exact: no 0·Inf when a neighbour is infinite
-	}
 	hi := min(lo+1, len(s)-1)
+	if h == float64(lo) || s[lo] == s[hi] {
+		return s[lo] // exact: no 0·Inf, nor Inf − Inf, when infinite
+	}
 	return s[lo] + (h-float64(lo))*(s[hi]-s[lo])
 }
 

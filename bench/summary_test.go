@@ -35,6 +35,11 @@ func TestQuantiles(t *testing.T) {
 	if m, m2 := Median([]float64{1, inf, 2}), Median([]float64{1, inf, 2, inf}); m != 2 || m2 != inf {
 		t.Errorf("medians with +Inf: %v and %v, want 2 and +Inf", m, m2)
 	}
+	// Between two infinite values (runs with no feasible point yet):
+	// Inf − Inf gave NaN, which the curve plots refused.
+	if q := Quantile([]float64{1, inf, inf, inf}, 0.6); q != inf {
+		t.Errorf("Quantile between two +Inf = %v, want +Inf", q)
+	}
 	v := []float64{3, 1, 2}
 	Median(v)
 	if !slices.Equal(v, []float64{3, 1, 2}) {
