@@ -14,6 +14,7 @@ import (
 	"github.com/boaopt/boa/sampler/smac"
 	"github.com/boaopt/boa/sampler/svmcbo"
 	"github.com/boaopt/boa/stats"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Problems are Table 8.1's functions, in its order, then the discretised
@@ -132,22 +133,9 @@ func Experiment(ctx context.Context, p Protocol, log io.Writer) (Results, error)
 // meanStd returns the mean and sample standard deviation of v, skipping
 // NaN (a run without a feasible point), and how many were skipped.
 func meanStd(v []float64) (mean, std float64, missing int) {
-	var n float64
-	for _, x := range v {
-		if math.IsNaN(x) {
-			missing++
-			continue
-		}
-		n++
-		mean += x
-	}
-	mean /= n
-	for _, x := range v {
-		if !math.IsNaN(x) {
-			std += (x - mean) * (x - mean)
-		}
-	}
-	return mean, math.Sqrt(std / (n - 1)), missing
+	f := finiteRuns(v)
+	mean, std = stat.MeanStdDev(f, nil)
+	return mean, std, len(v) - len(f)
 }
 
 // finiteRuns returns v without NaN (the runs without a feasible point).
