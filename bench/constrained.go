@@ -48,9 +48,28 @@ func tellTrial(ctx context.Context, s Session, id int64, v float64, metrics map[
 	return s.TellTrial(ctx, id, v)
 }
 
+// Prescreened is a Constrained problem some of whose metrics are known
+// before evaluation: nb201-latency's decoupled mode [spec
+// constrained-autotinyml §7.4]. boa's studies are told them
+// (study.Options.Known) and propose only configurations within their
+// limits; a peer is not told, and meets the limits by evaluating, as in
+// the coupled mode.
+type Prescreened interface {
+	Constrained
+	// Known returns the metrics known before evaluation (study.Known); nil
+	// when the problem knows none in its mode.
+	Known() func(a space.Assignment) map[string]float64
+}
+
 // newStudy is the in-memory study of a boa sampler's run, with the
-// problem's constraints.
-func newStudy(sp *space.Space, o study.Options, limits constraint.Set) (*study.Study, error) {
-	o.Constraints = limits
+// constraints of c and the metrics it knows before evaluation (none when
+// c is nil, an unconstrained problem).
+func newStudy(sp *space.Space, o study.Options, c Constrained) (*study.Study, error) {
+	if c != nil {
+		o.Constraints = c.Constraints()
+		if p, ok := c.(Prescreened); ok {
+			o.Known = p.Known()
+		}
+	}
 	return study.New(sp, o)
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/boaopt/boa/problems"
@@ -98,5 +100,37 @@ func TestFeasibleRegretCountsFeasibleOnly(t *testing.T) {
 	b, err := json.Marshal(r.Best)
 	if err != nil || string(b[:5]) != "[null" {
 		t.Errorf("JSON trace %s, %v; want null first", b, err)
+	}
+}
+
+// TestDecoupledLatencyBench: in nb201-latency's decoupled mode boa's
+// studies know each cell's latency before evaluating it (Prescreened), so
+// every evaluation of random, gpbo and svmcbo-rf is feasible; in the
+// coupled mode random search's are feasible about as often as the limit
+// allows (27 % of the cells under gold_6226 ≤ 8 ms).
+func TestDecoupledLatencyBench(t *testing.T) {
+	var ps []problems.Problem
+	for _, name := range []string{"nb201-latency:gold_6226:8:decoupled", "nb201-latency:gold_6226:8"} {
+		p, err := problems.Parse(name)
+		if errors.Is(err, problems.ErrNoData) {
+			t.Skipf("needs ../shared/data (nb201, nb201-latency): %v", err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	runs, err := Run(context.Background(), Config{Problems: ps, Samplers: []string{"random", "gpbo", "svmcbo-rf"}, Seeds: 1, Budget: 20}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Error != "" || r.FeasibleShare == nil {
+			t.Fatalf("%s %s: error %q, feasible share %v", r.Problem, r.Sampler, r.Error, r.FeasibleShare)
+		}
+		decoupled := strings.HasSuffix(r.Problem, ":decoupled")
+		if share := *r.FeasibleShare; decoupled && share != 1 || !decoupled && r.Sampler == "random" && share == 1 {
+			t.Errorf("%s %s: feasible share %v", r.Problem, r.Sampler, share)
+		}
 	}
 }

@@ -158,7 +158,7 @@ func runOne(ctx context.Context, p problems.Problem, sampler string, seed int, c
 		run.cons = c
 		run.limits = c.Constraints()
 	}
-	s, err := newSession(ctx, sampler, p.Space(), uint64(seed), cfg.Budget, run.limits)
+	s, err := newSession(ctx, sampler, p.Space(), uint64(seed), cfg.Budget, run.cons)
 	if err != nil {
 		return fail(err)
 	}

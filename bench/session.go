@@ -121,10 +121,14 @@ func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64, 
 	return newSession(ctx, name, sp, seed, budget, nil)
 }
 
-// newSession is NewSession for a problem with the constraints limits (nil:
-// none), which boa's studies and the constrained peers are given.
-func newSession(ctx context.Context, name string, sp *space.Space, seed uint64, budget int, limits constraint.Set) (Session, error) {
+// newSession is NewSession for a constrained problem c (nil: none), whose
+// constraints boa's studies and the constrained peers are given.
+func newSession(ctx context.Context, name string, sp *space.Space, seed uint64, budget int, c Constrained) (Session, error) {
 	if slices.Contains(peers.Names(), name) {
+		var limits constraint.Set
+		if c != nil {
+			limits = c.Constraints()
+		}
 		return peers.NewConstrained(ctx, name, sp, seed, limits)
 	}
 	base, tf, err := withTransform(name)
@@ -135,7 +139,7 @@ func newSession(ctx context.Context, name string, sp *space.Space, seed uint64, 
 	if err != nil {
 		return nil, err
 	}
-	st, err := newStudy(sp, study.Options{Name: "bench", Sampler: smp, Seed: seed, Budget: budget, Transform: tf}, limits)
+	st, err := newStudy(sp, study.Options{Name: "bench", Sampler: smp, Seed: seed, Budget: budget, Transform: tf}, c)
 	if err != nil {
 		return nil, err
 	}

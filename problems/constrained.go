@@ -75,6 +75,23 @@ type latencyProblem struct {
 
 func (p *latencyProblem) TestRegret(a space.Assignment) (float64, bool) { return p.lp.TestRegret(a) }
 
+// Known returns, in the decoupled mode, the latency of any cell without
+// evaluating it, the free query of spec §7.4 (study.Known); nil in the
+// coupled mode, where it is known only with the evaluation. A cell the
+// table does not have has a NaN latency, which breaks the limit.
+func (p *latencyProblem) Known() func(a space.Assignment) map[string]float64 {
+	if p.lp.Mode() != constrained.Decoupled {
+		return nil
+	}
+	return func(a space.Assignment) map[string]float64 {
+		l, err := p.lp.Latency(a)
+		if err != nil {
+			l = math.NaN()
+		}
+		return map[string]float64{constrained.LatencyConstraint: l}
+	}
+}
+
 // limitOf is the constraint.Limit of a constraint of problems/constrained.
 // "<" and "≤" (or ">" and "≥") become the same Max (Min): they differ on
 // the boundary only, a set of measure zero, where a sampler's proposals
@@ -192,9 +209,8 @@ var latencyData struct {
 }
 
 // newLatency makes nb201-latency:DEVICE:L[:coupled|:decoupled] on the
-// data found by dataDir. The harness treats both modes alike: a sampler
-// learns a latency with its evaluation (the decoupled mode's free query
-// is for samplers that ask for it, which none does yet).
+// data found by dataDir. In the decoupled mode Known answers the free
+// latency queries.
 func newLatency(name string) (Problem, error) {
 	latencyData.Lock()
 	defer latencyData.Unlock()

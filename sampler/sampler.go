@@ -3,6 +3,7 @@ package sampler
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"slices"
 
@@ -60,7 +61,19 @@ type History struct {
 	// Constraints names the study's constrained metrics, in the order of
 	// Observation.Slack (constraint.Set.Names); empty when it has none.
 	Constraints []string
+	// Admissible reports whether the encoded, rounded point u meets the
+	// limits that are known before evaluation: metrics computed from the
+	// configuration alone, such as a latency table or the RAM of an
+	// untrained network (the decoupled constraints of spec
+	// constrained-autotinyml §7.4, 004 §9). nil when none are known.
+	// Samplers propose admissible points only (Admits); SuggestBatch
+	// screens what they return.
+	Admissible func(u []float64) bool
 }
+
+// Admits reports whether u meets the limits known before evaluation: true
+// when there are none.
+func (h *History) Admits(u []float64) bool { return h.Admissible == nil || h.Admissible(u) }
 
 // Feasible returns the observations that are feasible: all of them in an
 // unconstrained study.
@@ -164,7 +177,9 @@ type Chooser interface {
 // Believer in gpbo). The points come back rounded (Space.Round), each
 // with its Origin (a joint batch is all design or all model). rng(i) is
 // the random source of trial number i; a joint batch draws from
-// rng(h.Trials). h is not modified.
+// rng(h.Trials). A point that breaks a limit known before evaluation
+// (History.Admits) is asked for again (suggestAdmissible). h is not
+// modified.
 func SuggestBatch(ctx context.Context, s Sampler, h *History, n int, rng func(trial int) *rand.Rand) ([][]float64, []Origin, error) {
 	inner := s
 	if c, ok := s.(Chooser); ok {
@@ -179,25 +194,70 @@ func SuggestBatch(ctx context.Context, s Sampler, h *History, n int, rng func(tr
 		if len(us) != n {
 			return nil, nil, fmt.Errorf("%s returned %d points for a batch of %d", s.Name(), len(us), n)
 		}
+		origins := slices.Repeat([]Origin{o}, n)
 		for _, u := range us {
 			h.Space.Round(u)
 		}
-		return us, slices.Repeat([]Origin{o}, n), nil
+		for i, u := range us {
+			if h.Admits(u) {
+				continue
+			}
+			hb := *h
+			hb.Pending = slices.Concat(h.Pending, us[:i], us[i+1:])
+			if us[i], origins[i], err = suggestAdmissible(ctx, s, &hb, rng(h.Trials+i)); err != nil {
+				return nil, nil, fmt.Errorf("trial %d: %w", h.Trials+i, err)
+			}
+		}
+		return us, origins, nil
 	}
 	hb := *h
 	hb.Pending = slices.Clone(h.Pending)
 	us := make([][]float64, 0, n)
 	origins := make([]Origin, 0, n)
 	for range n {
-		origins = append(origins, origin(s, &hb))
-		u, err := s.Suggest(ctx, &hb, rng(hb.Trials))
+		u, o, err := suggestAdmissible(ctx, s, &hb, rng(hb.Trials))
 		if err != nil {
 			return nil, nil, fmt.Errorf("trial %d: %w", hb.Trials, err)
 		}
-		h.Space.Round(u)
 		us = append(us, u)
+		origins = append(origins, o)
 		hb.Pending = append(hb.Pending, u)
 		hb.Trials++
 	}
 	return us, origins, nil
+}
+
+// MaxScreenTries bounds the suggestions asked for one point in a study
+// with limits known before evaluation (History.Admissible).
+const MaxScreenTries = 100
+
+// suggestAdmissible asks s for a point for h and returns it rounded, with
+// its Origin. When the point breaks a limit known before evaluation, s is
+// asked again, up to MaxScreenTries times in all, each time with the
+// points it proposed so far pending and a fresh random source drawn from
+// r: a sampler that does not screen its proposals itself (tpe, a peer)
+// then moves away from them, and a random one draws again, which makes
+// random search uniform over the admissible points. When every try
+// breaks a limit the last point is returned with a warning: evaluated,
+// it is judged infeasible and teaches the constrained models, where
+// refusing to suggest would stop the study.
+func suggestAdmissible(ctx context.Context, s Sampler, h *History, r *rand.Rand) ([]float64, Origin, error) {
+	hr := *h
+	for try := 1; ; try++ {
+		o := origin(s, &hr)
+		u, err := s.Suggest(ctx, &hr, r)
+		if err != nil {
+			return nil, "", err
+		}
+		h.Space.Round(u)
+		if h.Admits(u) {
+			return u, o, nil
+		}
+		if try == MaxScreenTries {
+			slog.Warn("no suggestion met the limits known before evaluation; evaluating one that does not", "sampler", s.Name(), "tries", try)
+			return u, o, nil
+		}
+		hr.Pending = append(slices.Clip(hr.Pending), u)
+		r = rand.New(rand.NewPCG(r.Uint64(), uint64(try)))
+	}
 }

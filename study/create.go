@@ -28,8 +28,11 @@ func New(sp *space.Space, o Options) (*Study, error) {
 		spec.Sampler = o.Sampler.Name()
 	}
 	st, err := create(context.Background(), storage.NewMemory(), spec, o.Sampler)
-	if err == nil && o.Pruner != nil {
-		st.pruner = o.Pruner
+	if err == nil {
+		if o.Pruner != nil {
+			st.pruner = o.Pruner
+		}
+		st.SetKnown(o.Known)
 	}
 	return st, err
 }
@@ -173,7 +176,7 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 	}
 	host, _ := os.Hostname()
 	return &Study{
-		store: store, rec: rec, dir: dir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints,
+		store: store, rec: rec, dir: dir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints, modelled: set.Constraints,
 		worker: fmt.Sprintf("%s:%d", host, os.Getpid()), lease: DefaultLease,
 	}, nil
 }

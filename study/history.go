@@ -23,11 +23,15 @@ func (s *Study) History(ctx context.Context) (*sampler.History, error) {
 // sense. In a constrained study each completed trial's slacks and
 // feasibility are judged again from its stored metrics, so that they
 // follow the study's constraints (a NaN metric, which no storage keeps,
-// reads back as not reported: infeasible either way).
+// reads back as not reported: infeasible either way). The slacks leave
+// out the limits of the metrics known before evaluation (SetKnown).
 func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed, Budget: s.rec.Budget}
-	if len(s.cons) > 0 {
-		h.Constraints = s.cons.Names()
+	if len(s.modelled) > 0 {
+		h.Constraints = s.modelled.Names()
+	}
+	if len(s.cons) > 0 && s.known != nil {
+		h.Admissible = s.admits
 	}
 	var values []float64
 	for _, r := range recs {
@@ -40,10 +44,12 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 			if len(s.cons) > 0 {
 				// The stored verdict decides (an infinite metric, which no
 				// storage keeps, was judged before it was dropped).
-				v := s.cons.Check(r.Metrics)
-				o.Slack, o.Infeasible = v.Slack, !v.Feasible
+				o.Infeasible = !s.cons.Check(r.Metrics).Feasible
 				if r.Feasible != nil {
 					o.Infeasible = !*r.Feasible
+				}
+				if len(s.modelled) > 0 {
+					o.Slack = s.modelled.Check(r.Metrics).Slack
 				}
 			}
 			h.Observed = append(h.Observed, o)

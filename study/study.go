@@ -82,17 +82,19 @@ type Spec struct {
 // suggestions are serialised by the storage's study lease, and each
 // waiting trial is claimed by exactly one of them.
 type Study struct {
-	store   storage.Storage
-	rec     storage.Study
-	dir     Direction
-	tf      transform.Transform
-	space   *space.Space
-	sampler sampler.Sampler
-	pruner  pruner.Pruner // nil: none
-	prnSpec pruner.Spec   // the stored pruner's spec (Create, Open)
-	cons    constraint.Set
-	worker  string
-	lease   time.Duration
+	store    storage.Storage
+	rec      storage.Study
+	dir      Direction
+	tf       transform.Transform
+	space    *space.Space
+	sampler  sampler.Sampler
+	pruner   pruner.Pruner // nil: none
+	prnSpec  pruner.Spec   // the stored pruner's spec (Create, Open)
+	cons     constraint.Set
+	known    Known          // nil: no metric is known before evaluation
+	modelled constraint.Set // the constraints on metrics known only after evaluation
+	worker   string
+	lease    time.Duration
 }
 
 // Options configure New, the in-memory study.
@@ -106,6 +108,9 @@ type Options struct {
 	Pruner    pruner.Pruner // nil means none; any Pruner, the user's own too
 	// Constraints are limits on the metrics a trial reports (Spec.Constraints).
 	Constraints constraint.Set
+	// Known computes some of those metrics from a configuration before it
+	// is evaluated (Known, SetKnown); nil means none.
+	Known Known
 }
 
 // Name returns the study's name, unique in its storage.

@@ -43,8 +43,16 @@ type Result struct {
 // computable and a PRUNED one has no final value: neither is judged
 // [spec constrained-autotinyml §1]. NaN and infinite metrics are judged
 // (a NaN limit metric does not hold) before they are dropped, since no
-// storage keeps them.
+// storage keeps them. The metrics the study knows before evaluation
+// (SetKnown) complete those the trial reported.
 func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
+	if r.Err == nil {
+		m, err := s.withKnown(ctx, id, r.Metrics)
+		if err != nil {
+			return s.errorf("tell trial %d: %w", id, err)
+		}
+		r.Metrics = m
+	}
 	if err := s.store.FinishTrial(ctx, id, s.finish(r)); err != nil {
 		return s.errorf("tell trial %d: %w", id, err)
 	}

@@ -2,6 +2,7 @@ package svmcbo
 
 import (
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,12 +13,14 @@ import (
 )
 
 // TestLatencyTable: the comparisons use every run's final regret, a run
-// without a feasible point as +Inf, and the summaries' medians.
+// without a feasible point as +Inf, and the summaries' medians; each mode
+// has its table, and the mode table compares a sampler's two modes.
 func TestLatencyTable(t *testing.T) {
 	var runs []bench.RunResult
+	problem := "nb201-latency:pixel2:14"
 	add := func(sampler string, regrets ...float64) {
 		for i, v := range regrets {
-			r := bench.RunResult{Problem: "nb201-latency:pixel2:14", Sampler: sampler, Seed: i + 1}
+			r := bench.RunResult{Problem: problem, Sampler: sampler, Seed: i + 1}
 			if !math.IsInf(v, 1) {
 				r.Regret = &v
 			}
@@ -33,12 +36,37 @@ func TestLatencyTable(t *testing.T) {
 	add(latencyGPBO, 1, 2, 3, 4, 5)
 	add(latencySVMCBO, 4, 5, 6, inf, inf)
 	add(latencyPeer, 1, 2, 3, 4, 5)
-	var out strings.Builder
-	LatencyTable(&out, []bench.Report{*bench.NewReport(runs)})
-	row := strings.Split(strings.TrimSpace(out.String()), "\n")[2]
-	for _, want := range []string{"| pixel2:14 |", "| 5.000 / 5.000 / 0.50 |", "| 3.000 / 3.000 / 0.50 |", "| 6.000 / 6.000 / 0.50 |", "| **no** (p ", "| yes (p ", "| **no** (p 1) |"} {
-		if !strings.Contains(row, want) {
-			t.Errorf("row %q lacks %q", row, want)
+	coupled := *bench.NewReport(runs)
+	problem, runs = problem+":decoupled", nil
+	add(latencyRandom, 2, 3, 4, 5, 6)
+	add(latencyGPBO, 0, 0, 0, 1, 2)
+	add(latencySVMCBO, 1, 2, 3, 4, 5)
+	reports := []bench.Report{coupled, *bench.NewReport(runs)}
+	for _, tc := range []struct {
+		table func(io.Writer)
+		want  []string
+	}{
+		{func(w io.Writer) { LatencyTable(w, reports, false) },
+			[]string{"| pixel2:14 |", "| 5.000 / 5.000 / 0.50 |", "| 3.000 / 3.000 / 0.50 |", "| 6.000 / 6.000 / 0.50 |", "| **no** (p ", "| yes (p ", "| **no** (p 1) |"}},
+		{func(w io.Writer) { LatencyTable(w, reports, true) },
+			[]string{"| pixel2:14 | 4.000 / 4.000 / 0.50 | 0.000 / 0.000 / 0.50 | 3.000 / 3.000 / 0.50 | — | yes (p ", "| yes (p ", "| — |"}},
+		{func(w io.Writer) { ModeTable(w, reports) },
+			[]string{"| pixel2:14 | 5.000 → 4.000 (p ", "| 3.000 → 0.000 (p ", "| 6.000 → 3.000 (p "}},
+	} {
+		var out strings.Builder
+		tc.table(&out)
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if len(lines) != 3 {
+			t.Errorf("want a header, a rule and one row:\n%s", out.String())
+			continue
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(lines[2], want) {
+				t.Errorf("row %q lacks %q", lines[2], want)
+			}
+		}
+		if strings.Count(lines[0], "|") != strings.Count(lines[1], "|") || strings.Count(lines[0], "|") != strings.Count(lines[2], "|") {
+			t.Errorf("header, rule and row have different columns:\n%s", out.String())
 		}
 	}
 }
@@ -70,6 +98,10 @@ func TestNB201LatencyStudy(t *testing.T) {
 		reports = append(reports, r)
 	}
 	var out strings.Builder
-	LatencyTable(&out, reports)
+	LatencyTable(&out, reports, false)
+	out.WriteString("\ndecoupled:\n\n")
+	LatencyTable(&out, reports, true)
+	out.WriteString("\ncoupled → decoupled:\n\n")
+	ModeTable(&out, reports)
 	t.Log("\n" + out.String())
 }

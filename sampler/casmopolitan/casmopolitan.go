@@ -169,20 +169,20 @@ func (c *Casmopolitan) propose(ctx context.Context, h *sampler.History, rng *ran
 		return nil, trustRegion{}, err
 	}
 	st := c.replay(cs, h)
-	seen := bo.Seen(h)
+	excluded := bo.Excluded(h)
 	if c.designing(st, h) {
 		pts, tr := c.design(cs, h, st)
 		for _, u := range pts {
-			if !seen[cs.sp.Key(u)] {
+			if !excluded(u) {
 				return u, tr, nil
 			}
 		}
-		// Every design point is taken (pending trials of a parallel study):
-		// any other point of the same region will do.
-		u, tr := cs.sampleUnseen(tr, seen, rng)
+		// Every design point is taken (pending trials of a parallel study)
+		// or not admissible: any other point of the same region will do.
+		u, tr := cs.sampleUnseen(tr, excluded, rng)
 		return u, tr, nil
 	}
-	u, tr, err := c.optimise(ctx, cs, h, st, seen, rng)
+	u, tr, err := c.optimise(ctx, cs, h, st, excluded, rng)
 	if err != nil {
 		return nil, trustRegion{}, err
 	}
@@ -357,21 +357,21 @@ func (cs *casmoSpace) perturbFrom(tr trustRegion, q []float64, rng *rand.Rand) [
 	return u
 }
 
-// sampleUnseen draws points of the trust region until one is not in seen
-// (at most 100 tries). When the region yields none (every configuration in
+// sampleUnseen draws points of the trust region until one is not excluded
+// (tried, or not admissible: bo.Excluded; at most 100 tries). When the region yields none (every configuration in
 // a small discrete region has been tried), it draws an untried point of the
 // whole space and says so in the region it returns: evaluating a tried
 // configuration again teaches a deterministic objective nothing, and the
 // region would take FailTol such repeats to shrink. Only an exhausted space
 // gets a repeat, as with every sampler.
-func (cs *casmoSpace) sampleUnseen(tr trustRegion, seen map[string]bool, rng *rand.Rand) ([]float64, trustRegion) {
+func (cs *casmoSpace) sampleUnseen(tr trustRegion, excluded func([]float64) bool, rng *rand.Rand) ([]float64, trustRegion) {
 	var u []float64
 	for range 100 {
-		if u = cs.perturb(tr, rng); !seen[cs.sp.Key(u)] {
+		if u = cs.perturb(tr, rng); !excluded(u) {
 			return u, tr
 		}
 	}
-	return bo.Untried(cs.sp, seen, u, rng), trustRegion{centre: tr.centre, whole: true}
+	return bo.Untried(cs.sp, excluded, u, rng), trustRegion{centre: tr.centre, whole: true}
 }
 
 func init() { sampler.Register("casmopolitan", func() sampler.Sampler { return New() }) }

@@ -18,7 +18,7 @@ import (
 // optimise is the trust-region step of Alg. 7: fit the local GP to the
 // epoch's trials, build the trust region around the epoch's best trial
 // and maximise the acquisition inside it.
-func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.History, st *casmoState, seen map[string]bool, rng *rand.Rand) ([]float64, trustRegion, error) {
+func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.History, st *casmoState, excluded func([]float64) bool, rng *rand.Rand) ([]float64, trustRegion, error) {
 	X := make([][]float64, len(st.local))
 	raw := make([]float64, len(st.local))
 	for k, j := range st.local {
@@ -32,7 +32,7 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.
 	if err != nil {
 		tr.lo, tr.hi = box(cs, tr.centre, nil, st.lx)
 		c.logger().Warn("casmopolitan: surrogate fit failed; proposing a random point of the trust region", "trial", h.Trials, "err", err)
-		u, tr := cs.sampleUnseen(tr, seen, rng)
+		u, tr := cs.sampleUnseen(tr, excluded, rng)
 		return u, tr, nil
 	}
 	tr.lo, tr.hi = box(cs, tr.centre, contLengthscales(m.Kernel()), st.lx)
@@ -66,7 +66,7 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.
 	if strings.ToLower(c.Acquisition) == gpbo.AcqEI && len(factors) == 0 {
 		af = acq.EI{Best: best}
 	}
-	s := &casmoSearch{c: c, cs: cs, model: m, af: af, factors: factors, tr: tr, seen: seen, rng: rng,
+	s := &casmoSearch{c: c, cs: cs, model: m, af: af, factors: factors, tr: tr, excluded: excluded, rng: rng,
 		fbuf: make([]float64, cs.sp.Len()), gbuf: make([]float64, cs.sp.Len()), ubuf: make([]float64, cs.sp.Len()),
 		bestV: math.Inf(-1)}
 	u, tr := s.run()
@@ -88,14 +88,14 @@ func (c *Casmopolitan) optimise(ctx context.Context, cs *casmoSpace, h *sampler.
 // (spec §5.5: random categorical part, random continuous part), in purely
 // categorical spaces all start at the centre, as in the reference code.
 type casmoSearch struct {
-	c       *Casmopolitan
-	cs      *casmoSpace
-	model   *gp.GP
-	af      acq.Function
-	factors []acq.Penalty // computability's, on the space's features (bo.LogFeasible)
-	tr      trustRegion
-	seen    map[string]bool
-	rng     *rand.Rand
+	c        *Casmopolitan
+	cs       *casmoSpace
+	model    *gp.GP
+	af       acq.Function
+	factors  []acq.Penalty // computability's, on the space's features (bo.LogFeasible)
+	tr       trustRegion
+	excluded func([]float64) bool // bo.Excluded
+	rng      *rand.Rand
 
 	fbuf, gbuf, ubuf []float64
 	best             []float64 // best point that is neither evaluated nor pending
@@ -115,7 +115,7 @@ func (s *casmoSearch) value(u []float64) float64 {
 
 // note keeps u if it is the best new configuration so far.
 func (s *casmoSearch) note(u []float64, v float64) {
-	if v > s.bestV && !s.seen[s.cs.sp.Key(u)] {
+	if v > s.bestV && !s.excluded(u) {
 		s.best, s.bestV = slices.Clone(u), v
 	}
 }
@@ -150,7 +150,7 @@ func (s *casmoSearch) run() ([]float64, trustRegion) {
 	}
 	// Every point visited is evaluated or pending (a small, well-explored
 	// region): any new point of the region will do.
-	return cs.sampleUnseen(tr, s.seen, s.rng)
+	return cs.sampleUnseen(tr, s.excluded, s.rng)
 }
 
 // neighbour returns a random Hamming-1 neighbour of u whose categorical

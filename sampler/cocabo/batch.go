@@ -154,7 +154,7 @@ func unseenPoint(l *mixedLayout, arms []int, seen map[string]bool, rng *rand.Ran
 			}
 		}
 	}
-	u := bo.Untried(l.sp, seen, l.sp.Sample(rng), rng)
+	u := bo.Untried(l.sp, func(u []float64) bool { return seen[l.sp.Key(u)] }, l.sp.Sample(rng), rng)
 	if arms != nil && seen[l.sp.Key(u)] {
 		return randomWithArms(l, arms, rng)
 	}

@@ -221,14 +221,15 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *sampler.History, fanta
 // returns its minimiser (spec §4.4, exact, |C| = 2000 uniform points).
 // Configurations tried already are not candidates, as the other
 // acquisitions never propose them again (on a small discrete space the
-// sample's minimiser would often be one), nor are repeats.
+// sample's minimiser would often be one), nor are repeats and points h
+// does not admit.
 func (g *GPBO) thompson(model *gp.GP, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	const size = 2000
 	sp, seen := h.Space, bo.Seen(h)
 	var cands, feats [][]float64
 	for try := 0; len(cands) < size && try < 10*size; try++ {
 		u := sp.Sample(rng)
-		if k := sp.Key(u); !seen[k] {
+		if k := sp.Key(u); !seen[k] && h.Admits(u) {
 			seen[k] = true // distinct candidates: a repeat would only add jitter
 			cands, feats = append(cands, u), append(feats, sp.Features(u, nil))
 		}

@@ -74,7 +74,6 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ra
 	_, feasible := bo.BestFeasible(h.Observed)
 	af := constrain(acq.LCB{Kappa: o.Kappa}, model, o.Factors(h, rng), feasible)
 	objective, free := bo.AcqObjective(sp, model, af)
-	seen := bo.Seen(h)
 	dom := opt.Domain{
 		Dim: sp.Len(), Free: free, Round: sp.Round, // no Neighbours: categories never move after sampling
 		Candidates: func(n int, rng *rand.Rand) [][]float64 {
@@ -84,7 +83,7 @@ func (o *OneHotGP) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ra
 			}
 			return pts
 		},
-		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
+		Exclude: bo.Excluded(h),
 	}
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
 		Candidates: bo.OrDefault(o.Candidates, onehotCandidates),

@@ -25,6 +25,10 @@ func (Uniform) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([
 // Sobol walks one scrambled Sobol sequence (spec gp-and-acquisitions §6.2)
 // whose scrambling is drawn from the study seed, taking point number
 // h.Trials. It needs no state: the sequence is regenerated on each call.
+// In a study with limits known before evaluation (History.Admissible) it
+// walks on from there to the first point that is admissible and not tried
+// yet, within bo.MaxFreshTries points, so that its points cover the
+// admissible region evenly.
 type Sobol struct{}
 
 func (Sobol) Name() string { return "sobol" }
@@ -33,7 +37,15 @@ func (Sobol) Name() string { return "sobol" }
 func (Sobol) Designing(*sampler.History) bool { return true }
 
 func (Sobol) Suggest(_ context.Context, h *sampler.History, _ *rand.Rand) ([]float64, error) {
-	return bo.SobolPoint(h, h.Trials, slog.Default()), nil
+	u := bo.SobolPoint(h, h.Trials, slog.Default())
+	if h.Admissible == nil {
+		return u, nil
+	}
+	excluded := bo.Excluded(h)
+	for i := 1; i < bo.MaxFreshTries && excluded(u); i++ {
+		u = bo.SobolPoint(h, h.Trials+i, slog.Default())
+	}
+	return u, nil
 }
 
 // Untried is random search without repeats: a uniform random point

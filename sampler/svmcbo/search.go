@@ -24,8 +24,8 @@ func (c *CBO) candidates() int { return bo.OrDefault(c.Candidates, DefaultCandid
 func (c *CBO) explore(ctx context.Context, h *sampler.History, b *boundary, rng *rand.Rand) []float64 {
 	a := c.newPhase1(h, b)
 	sp := h.Space
-	seen := bo.Seen(h)
-	untried := func(u []float64) bool { return !seen[sp.Key(u)] }
+	excluded := bo.Excluded(h)
+	untried := func(u []float64) bool { return !excluded(u) }
 	if continuous(sp) {
 		d := sp.Len()
 		lo, hi := make([]float64, d), slices.Repeat([]float64{1}, d)
@@ -64,15 +64,15 @@ func (c *CBO) explore(ctx context.Context, h *sampler.History, b *boundary, rng 
 // point closest to Ω̃ it can find (closest).
 func (c *CBO) optimise(ctx context.Context, h *sampler.History, b *boundary, m *surrogate, rng *rand.Rand) []float64 {
 	sp := h.Space
-	seen := bo.Seen(h)
-	keep := func(u []float64) bool { return !seen[sp.Key(u)] && b.feasible(encode(sp, u)) }
+	excluded := bo.Excluded(h)
+	keep := func(u []float64) bool { return !excluded(u) && b.feasible(encode(sp, u)) }
 	var u []float64
 	if continuous(sp) {
 		// A random point of a box is never one tried before, so only the
 		// winner is checked: a key for each of 150,000 candidates was most
 		// of a suggestion's time.
-		u = c.focus(ctx, sp.Len(), b.feasible, m.lcb, rng)
-		if u != nil && seen[sp.Key(u)] {
+		u = c.focus(ctx, sp.Len(), func(x []float64) bool { return b.feasible(x) && h.Admits(x) }, m.lcb, rng)
+		if u != nil && excluded(u) {
 			u = nil
 		}
 	} else {
@@ -201,14 +201,14 @@ func (c *CBO) discreteSearch(sp *space.Space, score func([][]float64) []float64,
 // L-BFGS on −d, so that a region the sampling missed is still reached.
 func (c *CBO) closest(h *sampler.History, b *boundary, m *surrogate, keep func([]float64) bool, rng *rand.Rand) []float64 {
 	sp := h.Space
-	seen := bo.Seen(h)
+	excluded := bo.Excluded(h)
 	var in, out [][]float64
 	for range c.candidates() {
 		u := sp.Sample(rng)
 		switch {
 		case keep(u):
 			in = append(in, u)
-		case !seen[sp.Key(u)]:
+		case !excluded(u):
 			out = append(out, u)
 		}
 	}
@@ -239,7 +239,7 @@ func (c *CBO) closest(h *sampler.History, b *boundary, m *surrogate, keep func([
 			return -v
 		}
 		r := opt.BoxLBFGS(negD, u, make([]float64, d), slices.Repeat([]float64{1}, d), opt.LBFGSSettings{MaxIter: phase1Iter})
-		if !seen[sp.Key(r.X)] {
+		if !excluded(r.X) {
 			u = r.X
 		}
 	}

@@ -57,11 +57,11 @@ func (t *TPE) Designing(h *sampler.History) bool {
 // Suggest draws Candidates values of each parameter from its l and takes
 // the one with the largest l/g: since l/g is a product over the
 // parameters, that maximises it over every combination of the draws. On a
-// discrete space that combination may have been tried already; then the
-// best untried of the joint draws is taken, and failing that an untried
-// random point, as the other model-based samplers never repeat a
-// configuration while there are others (docs/samplers.md, "Repeated
-// configurations").
+// discrete space that combination may have been tried already, or it may
+// break a limit known before evaluation (History.Admits); then the best
+// other joint draw is taken, and failing that an untried random point, as
+// the other model-based samplers never repeat a configuration while there
+// are others (docs/samplers.md, "Repeated configurations").
 func (t *TPE) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	if t.Designing(h) {
 		return bo.UntriedPoint(h, rng), nil
@@ -94,23 +94,23 @@ func (t *TPE) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]
 		}
 		best[i] = draws[top][i]
 	}
-	seen := bo.Seen(h)
+	excluded := bo.Excluded(h)
 	sp.Round(best)
-	if !seen[sp.Key(best)] {
+	if !excluded(best) {
 		return best, nil
 	}
-	return bestUntried(h, draws, score, seen, rng), nil
+	return bestUntried(h, draws, score, excluded, rng), nil
 }
 
-// bestUntried returns the joint draw, among those not in seen, with the
-// largest l/g over the parameters active at it, or an untried random point
-// when every draw was tried.
-func bestUntried(h *sampler.History, draws, score [][]float64, seen map[string]bool, rng *rand.Rand) []float64 {
+// bestUntried returns the joint draw, among those not excluded (tried, or
+// not admitted by h), with the largest l/g over the parameters active at
+// it, or an untried random point when every draw is excluded.
+func bestUntried(h *sampler.History, draws, score [][]float64, excluded func([]float64) bool, rng *rand.Rand) []float64 {
 	sp := h.Space
 	var pick []float64
 	top := math.Inf(-1)
 	for j, u := range draws {
-		if sp.Round(u); seen[sp.Key(u)] {
+		if sp.Round(u); excluded(u) {
 			continue
 		}
 		s := 0.0

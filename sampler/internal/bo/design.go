@@ -28,22 +28,33 @@ func SobolPoint(h *sampler.History, i int, log *slog.Logger) []float64 {
 
 // FreshDesignPoint returns u, a point of an initial design, unless its
 // configuration has been tried already (evaluated, running, failed or
-// pruned); then an untried uniform random point (untried). On a small
-// discrete space a design drawn without looking at the history would spend
-// trials on repeats; on any other it returns u, so the design is unchanged.
+// pruned) or breaks a limit known before evaluation (Excluded); then an
+// untried admissible uniform random point (Untried). On a small discrete space a design drawn
+// without looking at the history would spend trials on repeats; on any
+// other, with no known limit, it returns u, so the design is unchanged.
 func FreshDesignPoint(h *sampler.History, u []float64, rng *rand.Rand) []float64 {
-	return Untried(h.Space, Seen(h), u, rng)
+	return Untried(h.Space, Excluded(h), u, rng)
+}
+
+// Excluded reports the points a sampler must not propose for h: the
+// configurations tried already (Seen) and those h does not admit
+// (History.Admits). It is the Exclude of the model-based samplers'
+// opt.Domain.
+func Excluded(h *sampler.History) func(u []float64) bool {
+	seen := Seen(h)
+	return func(u []float64) bool { return seen[h.Space.Key(u)] || !h.Admits(u) }
 }
 
 // MaxFreshTries bounds the random draws that look for an untried
 // configuration.
 const MaxFreshTries = 1000
 
-// Untried returns u unless its configuration is in seen; then the first of
-// up to MaxFreshTries uniform random draws that is not, or the last draw
-// when every one is (a space with fewer configurations than trials).
-func Untried(sp *space.Space, seen map[string]bool, u []float64, rng *rand.Rand) []float64 {
-	for i := 0; i < MaxFreshTries && seen[sp.Key(u)]; i++ {
+// Untried returns u unless it is excluded (a configuration tried already:
+// Excluded); then the first of up to MaxFreshTries uniform random draws
+// that is not, or the last draw when every one is (a space with fewer
+// configurations than trials).
+func Untried(sp *space.Space, excluded func(u []float64) bool, u []float64, rng *rand.Rand) []float64 {
+	for i := 0; i < MaxFreshTries && excluded(u); i++ {
 		u = sp.Sample(rng)
 	}
 	return u

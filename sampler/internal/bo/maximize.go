@@ -13,10 +13,10 @@ import (
 
 // MaximizeAcquisition maximises af on model over the encoded space, from
 // candidates raw points (0: opt's default) and the incumbent, never
-// returning a configuration h has tried. Continuous and
-// numeric discrete coordinates are refined by gradient steps (the latter
-// relaxed, then rounded); categoricals move by local search; small
-// discrete spaces are enumerated exactly.
+// returning a configuration h has tried or one h does not admit
+// (Excluded). Continuous and numeric discrete coordinates are refined by
+// gradient steps (the latter relaxed, then rounded); categoricals move by
+// local search; small discrete spaces are enumerated exactly.
 func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function, h *sampler.History, candidates int, rng *rand.Rand) ([]float64, error) {
 	objective, free := AcqObjective(sp, model, af)
 	continuous := false
@@ -25,10 +25,10 @@ func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function,
 	}
 	// Never propose a configuration that is already evaluated or running:
 	// near a converged optimum the incumbent itself can win the search.
-	seen := Seen(h)
+	// Nor one that breaks a limit known before evaluation (History.Admits).
 	dom := opt.Domain{
 		Dim: sp.Len(), Free: free, Round: sp.Round, Neighbours: sp.Neighbours,
-		Exclude: func(u []float64) bool { return seen[sp.Key(u)] },
+		Exclude: Excluded(h),
 	}
 	if !continuous {
 		// A small discrete space is enumerated exactly (issue 2, item 4).
