@@ -1,0 +1,260 @@
+"""A study on the server: ask for trials, run them, read the results."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import secrets
+import socket
+import threading
+import time
+import warnings
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Type, Union, overload
+
+from ._http import quote
+from .errors import BadRequestError, NoTrialError, TrialPruned
+from .trial import FrozenTrial, Trial
+
+if TYPE_CHECKING:
+    from .client import Client
+
+__all__ = ["Study", "Batch"]
+
+# What an objective of optimize may return: the value, or the value and
+# extra metrics.
+Objective = Callable[[Trial], Union[float, Tuple[float, Mapping[str, float]]]]
+
+
+@dataclasses.dataclass
+class Batch:
+    """An ask's answer."""
+
+    trials: List[Trial]  # RUNNING trials for this process; empty once the budget is used up
+    #: When ``trials`` is empty: the study's WAITING and RUNNING trials. One
+    #: whose worker died is re-queued once its lease lapses, so it is worth
+    #: asking again while this is above 0.
+    pending: int
+    lease_seconds: float  # heartbeat more often than this
+
+
+def default_worker() -> str:
+    """The worker name recorded with the trials this thread asks for:
+    host:pid as ``boa worker`` and ``boa run`` record, and the thread's name
+    off the main thread, so the trials of each thread are told apart (in
+    ``boa trials`` and the dashboard's timeline) and each thread's latest
+    ask can be repeated (the server keeps one answer per worker name)."""
+    name = f"{socket.gethostname()}:{os.getpid()}"
+    t = threading.current_thread()
+    if t is not threading.main_thread():
+        name += "/" + t.name
+    return name
+
+
+class Study:
+    """A study on a boa server, by name. Cheap to create and safe to share
+    between threads: it holds nothing but the client and the name; every
+    method asks the server."""
+
+    def __init__(self, client: "Client", name: str) -> None:
+        self.client = client
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Study({self.name!r} on {self.client.url})"
+
+    @property
+    def _path(self) -> str:
+        return "/api/v1/studies/" + quote(self.name)
+
+    # -- reading ---------------------------------------------------------------
+
+    def summary(self) -> Dict[str, Any]:
+        """The study's summary as ``GET /api/v1/studies/{name}`` answers it:
+        direction, sampler, budget, space, ``states`` (trials per state),
+        ``best_value``, ``best_trial`` (docs/http-api.md)."""
+        return self.client._transport.request("GET", self._path)  # type: ignore[no-any-return]
+
+    def trials(self, state: Optional[str] = None) -> List[FrozenTrial]:
+        """Every trial, in order; only those in ``state`` (COMPLETE, FAILED,
+        ...) when given."""
+        answer = self.client._transport.request("GET", self._path + "/trials")
+        out = [FrozenTrial.from_json(t) for t in answer.get("trials") or []]
+        if state is not None:
+            out = [t for t in out if t.state == state.upper()]
+        return out
+
+    def best(self) -> FrozenTrial:
+        """The best COMPLETE trial (the best feasible one in a study with
+        constraints). A :class:`NotFoundError` with the server's message when
+        there is none yet."""
+        return FrozenTrial.from_json(self.client._transport.request("GET", self._path + "/best"))
+
+    # -- asking ----------------------------------------------------------------
+
+    def ask_batch(self, n: int = 1, *, worker: Optional[str] = None, request_id: Optional[str] = None) -> Batch:
+        """Ask for ``n`` trials (1 to 100), proposed together as one batch.
+
+        Every attempt of one ask carries the same ``request_id`` (128 random
+        bits unless given), so an attempt sent again after a lost answer gets
+        the trials the server handed out to the first, not new ones. Give
+        your own ``request_id`` and ``worker`` (kept the same across a
+        restart, e.g. a Slurm array task's id) to get the same trials back
+        after a crash of this process, while they are still RUNNING: the
+        server keeps the latest answer of each worker name.
+        """
+        body: Dict[str, Any] = {
+            "n": n,
+            "request_id": request_id or secrets.token_hex(16),
+            "worker": worker or self.client.worker or default_worker(),
+        }
+        answer = self.client._transport.request("POST", self._path + "/ask", body)
+        lease = float(answer.get("lease_seconds") or 0)
+        lease = lease if lease > 0 and math.isfinite(lease) else 0.0
+        trials = [Trial(self, t, lease) for t in answer.get("trials") or []]
+        return Batch(trials=trials, pending=int(answer.get("pending") or 0), lease_seconds=lease)
+
+    @overload
+    def ask(self, n: None = None, *, worker: Optional[str] = None, request_id: Optional[str] = None,
+            wait: bool = False) -> Optional[Trial]: ...
+
+    @overload
+    def ask(self, n: int, *, worker: Optional[str] = None, request_id: Optional[str] = None,
+            wait: bool = False) -> List[Trial]: ...
+
+    def ask(self, n: Optional[int] = None, *, worker: Optional[str] = None, request_id: Optional[str] = None,
+            wait: bool = False) -> Union[Optional[Trial], List[Trial]]:
+        """``ask()`` returns one RUNNING trial, or None once the study's
+        budget is used up; ``ask(n)`` a list of up to n (empty once the
+        budget is used up).
+
+        With ``wait=True``, once the budget is used up it keeps asking while
+        trials are pending elsewhere (as ``boa worker`` does): one whose
+        worker crashed comes back when its lease lapses, and is returned.
+        """
+        while True:
+            b = self.ask_batch(1 if n is None else n, worker=worker, request_id=request_id)
+            if b.trials or not wait or b.pending == 0:
+                if n is None:
+                    return b.trials[0] if b.trials else None
+                return b.trials
+            # Stale trials are reaped by asks: ask often enough to take over
+            # a crashed worker's trial soon after its lease lapses.
+            time.sleep(min(max(b.lease_seconds / 4, 0.25), 5.0))
+            request_id = None  # the empty answer is not kept; a new ask
+
+    def trial(self, *, worker: Optional[str] = None, wait: bool = True) -> Trial:
+        """Ask for one trial to use as a context manager::
+
+            with study.trial() as t:
+                t.tell(train(**t.params))
+
+        The trial beats in the background while the block runs; an
+        exception fails it with the exception and its traceback as the
+        reason, and is re-raised; raising :class:`TrialPruned` records it
+        PRUNED. :class:`NoTrialError` once the budget is used up (with
+        ``wait``, the default, only when no trial is pending anywhere).
+        """
+        t = self.ask(worker=worker, wait=wait)
+        if t is None:
+            raise NoTrialError(f"study {self.name!r} has used its trial budget: there is no trial left to ask for")
+        return t
+
+    def enqueue(self, params: Mapping[str, Any]) -> FrozenTrial:
+        """Queue a configuration of your choice (a known good default): the
+        next ask hands it out before any new suggestion. It counts against
+        the budget. Not retried once it may have reached the server (a
+        second attempt would queue it twice): after a connection error, look
+        at :meth:`trials`."""
+        answer = self.client._transport.request("POST", self._path + "/trials", {"params": dict(params)}, once=True)
+        return FrozenTrial.from_json(answer)
+
+    # -- the one-line case -----------------------------------------------------
+
+    def optimize(
+        self,
+        fn: Objective,
+        n_trials: Optional[int] = None,
+        *,
+        n_jobs: int = 1,
+        catch: Tuple[Type[BaseException], ...] = (),
+        wait: bool = True,
+    ) -> int:
+        """Run ``fn(trial)`` for ``n_trials`` trials (by default until the
+        study's budget is used up), each told with what ``fn`` returns: the
+        value, or ``(value, metrics)``. Returns the number of trials run here.
+
+        * ``fn`` may call ``trial.report(step, v)`` and raise
+          :class:`TrialPruned` when it returns True; the trial is PRUNED.
+        * A NaN or infinite value fails the trial with the server's reason
+          (a warning is shown) and optimisation goes on.
+        * An exception in ``fn`` fails the trial with its traceback and is
+          re-raised, unless it is an instance of one of ``catch``.
+        * ``n_jobs`` threads run trials concurrently (each asks its own).
+        * With ``wait`` (the default), once the budget is used up it waits
+          for trials running elsewhere, and runs any that come back because
+          their worker died.
+        """
+        if n_jobs < 1:
+            raise ValueError(f"n_jobs: want at least 1, got {n_jobs}")
+        if n_trials is not None and n_trials < 0:
+            raise ValueError(f"n_trials: want at least 0, got {n_trials}")
+        lock = threading.Lock()
+        state = {"started": 0, "done": 0}
+        errors: List[BaseException] = []
+
+        def claim() -> bool:
+            with lock:
+                if errors or (n_trials is not None and state["started"] >= n_trials):
+                    return False
+                state["started"] += 1
+                return True
+
+        def loop() -> None:
+            while claim():
+                t = self.ask(wait=wait)
+                if t is None:
+                    return
+                try:
+                    self._run(fn, t, catch)
+                except BaseException as e:  # re-raised by the caller's thread
+                    with lock:
+                        errors.append(e)
+                    return
+                with lock:
+                    state["done"] += 1
+
+        if n_jobs == 1:
+            loop()
+        else:
+            threads = [threading.Thread(target=loop, name=f"boa-optimize-{i}") for i in range(n_jobs)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+        if errors:
+            raise errors[0]
+        return state["done"]
+
+    @staticmethod
+    def _run(fn: Objective, t: Trial, catch: Tuple[Type[BaseException], ...]) -> None:
+        try:
+            with t:
+                out = fn(t)
+                if t.finished:
+                    return  # fn told it itself
+                metrics: Optional[Mapping[str, float]] = None
+                if isinstance(out, tuple):
+                    out, metrics = out
+                try:
+                    t.tell(out, metrics)
+                except BadRequestError as e:
+                    # A value the study cannot record (NaN, Inf, a log
+                    # transform's 0): the trial fails with the server's
+                    # reason, and the study goes on, as boa worker does.
+                    t.fail(e.message, metrics=metrics)
+                    warnings.warn(f"boa: trial {t.number} failed: {e.message}", RuntimeWarning, stacklevel=3)
+        except TrialPruned:
+            pass  # handled by the with-block; only a bare TrialPruned outside it gets here
+        except catch as e:
+            warnings.warn(f"boa: trial {t.number} failed: {type(e).__name__}: {e}", RuntimeWarning, stacklevel=3)
