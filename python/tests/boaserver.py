@@ -94,7 +94,8 @@ class BoaServer:
                     self.url = m.group(1)
                     found.set()
 
-        threading.Thread(target=drain, daemon=True).start()
+        self._drain = threading.Thread(target=drain, daemon=True)
+        self._drain.start()
         deadline = time.monotonic() + 30
         while not found.wait(0.05):
             if self.proc.poll() is not None or time.monotonic() > deadline:
@@ -119,6 +120,9 @@ class BoaServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        if self.proc is not None and self.proc.stderr is not None:
+            self._drain.join(5)  # EOF once the server is gone
+            self.proc.stderr.close()
         self.dir.cleanup()
 
     def __enter__(self) -> "BoaServer":
