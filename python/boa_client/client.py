@@ -85,12 +85,12 @@ class Client:
             if not exist_ok:
                 raise
             return self.open_study(str(body.get("name", "")))
-        return Study(self, str(answer["name"]))
+        return Study(self, str(answer["name"]), answer)
 
     def open_study(self, name: str) -> Study:
         """The existing study ``name``; :class:`NotFoundError` if there is none."""
-        self._transport.request("GET", "/api/v1/studies/" + quote(name))
-        return Study(self, name)
+        summary = self._transport.request("GET", "/api/v1/studies/" + quote(name))
+        return Study(self, name, summary)
 
     def study(self, name: str) -> Study:
         """The study ``name`` without asking the server whether it exists

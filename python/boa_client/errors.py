@@ -10,7 +10,7 @@ token). A request that never got an answer, after the retries, is a
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Type
 
 __all__ = [
     "BoaError",
@@ -117,7 +117,7 @@ class TrialPruned(Exception):
 
 def for_status(status: int, message: str, method: str, path: str, retry_after: Optional[float] = None) -> BoaError:
     """The exception of the right class for an HTTP status."""
-    cls: type = BoaError
+    cls: Type[BoaError] = BoaError
     if status == 400:
         cls = BadRequestError
     elif status == 401:

@@ -10,7 +10,7 @@ import socket
 import threading
 import time
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Type, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tuple, Type, Union, overload
 
 from ._http import quote
 from .errors import BadRequestError, NoTrialError, TrialPruned
@@ -56,9 +56,27 @@ class Study:
     between threads: it holds nothing but the client and the name; every
     method asks the server."""
 
-    def __init__(self, client: "Client", name: str) -> None:
+    def __init__(self, client: "Client", name: str, summary: Optional[Mapping[str, Any]] = None) -> None:
         self.client = client
         self.name = name
+        self._floats: Optional[FrozenSet[str]] = None
+        if summary is not None:
+            self._floats = _float_names(summary)
+
+    def _float_params(self) -> FrozenSet[str]:
+        """The names of the study's float parameters, read once. JSON does
+        not tell 1000 from 1000.0, so a float parameter at a whole value
+        would reach Python as an int; its params are made floats again."""
+        if self._floats is None:
+            self._floats = _float_names(self.summary())
+        return self._floats
+
+    def _params(self, params: Mapping[str, Any]) -> Dict[str, Any]:
+        floats = self._float_params()
+        return {
+            k: float(v) if k in floats and isinstance(v, int) and not isinstance(v, bool) else v
+            for k, v in params.items()
+        }
 
     def __repr__(self) -> str:
         return f"Study({self.name!r} on {self.client.url})"
@@ -73,13 +91,15 @@ class Study:
         """The study's summary as ``GET /api/v1/studies/{name}`` answers it:
         direction, sampler, budget, space, ``states`` (trials per state),
         ``best_value``, ``best_trial`` (docs/http-api.md)."""
-        return self.client._transport.request("GET", self._path)  # type: ignore[no-any-return]
+        answer: Dict[str, Any] = self.client._transport.request("GET", self._path)
+        self._floats = _float_names(answer)
+        return answer
 
     def trials(self, state: Optional[str] = None) -> List[FrozenTrial]:
         """Every trial, in order; only those in ``state`` (COMPLETE, FAILED,
         ...) when given."""
         answer = self.client._transport.request("GET", self._path + "/trials")
-        out = [FrozenTrial.from_json(t) for t in answer.get("trials") or []]
+        out = [FrozenTrial.from_json(t, self._params) for t in answer.get("trials") or []]
         if state is not None:
             out = [t for t in out if t.state == state.upper()]
         return out
@@ -88,7 +108,7 @@ class Study:
         """The best COMPLETE trial (the best feasible one in a study with
         constraints). A :class:`NotFoundError` with the server's message when
         there is none yet."""
-        return FrozenTrial.from_json(self.client._transport.request("GET", self._path + "/best"))
+        return FrozenTrial.from_json(self.client._transport.request("GET", self._path + "/best"), self._params)
 
     # -- asking ----------------------------------------------------------------
 
@@ -108,6 +128,7 @@ class Study:
             "request_id": request_id or secrets.token_hex(16),
             "worker": worker or self.client.worker or default_worker(),
         }
+        self._float_params()  # before the ask: a trial handed out must not be lost to a failed read
         answer = self.client._transport.request("POST", self._path + "/ask", body)
         lease = float(answer.get("lease_seconds") or 0)
         lease = lease if lease > 0 and math.isfinite(lease) else 0.0
@@ -167,7 +188,7 @@ class Study:
         second attempt would queue it twice): after a connection error, look
         at :meth:`trials`."""
         answer = self.client._transport.request("POST", self._path + "/trials", {"params": dict(params)}, once=True)
-        return FrozenTrial.from_json(answer)
+        return FrozenTrial.from_json(answer, self._params)
 
     # -- the one-line case -----------------------------------------------------
 
@@ -200,8 +221,21 @@ class Study:
         if n_trials is not None and n_trials < 0:
             raise ValueError(f"n_trials: want at least 0, got {n_trials}")
         lock = threading.Lock()
-        state = {"started": 0, "done": 0}
+        state = {"started": 0, "done": 0, "running": 0}
         errors: List[BaseException] = []
+
+        def next_trial() -> Optional[Trial]:
+            # ask(wait=True), but a thread does not wait for trials that
+            # only its sibling threads run: they finish or fail here.
+            while True:
+                b = self.ask_batch(1)
+                if b.trials:
+                    return b.trials[0]
+                with lock:
+                    ours = state["running"]
+                if not wait or b.pending <= ours:
+                    return None
+                time.sleep(min(max(b.lease_seconds / 4, 0.25), 5.0))
 
         def claim() -> bool:
             with lock:
@@ -212,11 +246,19 @@ class Study:
 
         def loop() -> None:
             while claim():
-                t = self.ask(wait=wait)
-                if t is None:
-                    return
                 try:
-                    self._run(fn, t, catch)
+                    t = next_trial()
+                    if t is None:
+                        return
+                    # Counted once handed out, so a sibling may count it
+                    # late (and wait a little longer), never early.
+                    with lock:
+                        state["running"] += 1
+                    try:
+                        self._run(fn, t, catch)
+                    finally:
+                        with lock:
+                            state["running"] -= 1
                 except BaseException as e:  # re-raised by the caller's thread
                     with lock:
                         errors.append(e)
@@ -258,3 +300,10 @@ class Study:
             pass  # handled by the with-block; only a bare TrialPruned outside it gets here
         except catch as e:
             warnings.warn(f"boa: trial {t.number} failed: {type(e).__name__}: {e}", RuntimeWarning, stacklevel=3)
+
+
+def _float_names(summary: Mapping[str, Any]) -> FrozenSet[str]:
+    space = summary.get("space")
+    if not isinstance(space, dict):
+        return frozenset()
+    return frozenset(k for k, v in space.items() if isinstance(v, dict) and v.get("type") == "float")

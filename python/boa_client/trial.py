@@ -8,7 +8,7 @@ import threading
 import traceback
 import warnings
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Type
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Type
 
 from ._http import encode_number
 from .errors import BadRequestError, BoaError, ConflictError, TrialPruned
@@ -53,12 +53,13 @@ class FrozenTrial:
     feasible: Optional[bool] = None  # COMPLETE trials of a study with constraints
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> "FrozenTrial":
+    def from_json(cls, d: Mapping[str, Any],
+                  params: Callable[[Mapping[str, Any]], Dict[str, Any]] = dict) -> "FrozenTrial":
         return cls(
             id=int(d["id"]),
             number=int(d["number"]),
             state=str(d.get("state") or "RUNNING"),
-            params=dict(d.get("params") or {}),
+            params=params(d.get("params") or {}),
             value=d.get("value"),
             metrics=dict(d.get("metrics") or {}),
             reports=[Report(int(r["step"]), float(r["value"])) for r in d.get("reports") or []],
@@ -93,7 +94,7 @@ class Trial:
         self.study = study
         self.id: int = int(data["id"])
         self.number: int = int(data["number"])
-        self.params: Dict[str, Any] = dict(data.get("params") or {})
+        self.params: Dict[str, Any] = study._params(data.get("params") or {})
         #: The number of the crashed trial this one re-runs, or None.
         self.retry_of: Optional[int] = data.get("retry_of")
         #: Shared by the trials one ask proposed together.

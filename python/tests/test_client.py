@@ -116,6 +116,15 @@ class StudyTest(ServerTest):
         t = s.ask()
         assert t is not None
         self.assertEqual(t.params, {"x": 0.25, "n": 2})
+        # A float parameter at a whole value comes back a float (JSON
+        # writes 1.0 as 1); an int parameter stays an int.
+        s.enqueue({"x": 1, "n": 3})
+        t = self.client().study("enqueue").ask()
+        assert t is not None
+        self.assertEqual(t.params, {"x": 1.0, "n": 3})
+        self.assertIsInstance(t["x"], float)
+        self.assertIsInstance(t["n"], int)
+        self.assertIsInstance(s.trials()[1].params["x"], float)
         with self.assertRaises(BadRequestError) as cm:
             s.enqueue({"x": 9, "n": 2})
         self.assertIn("space.x", cm.exception.message)
