@@ -176,9 +176,11 @@ class _LosingProxy(http.server.ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, upstream: str, suffix: str) -> None:
+    def __init__(self, upstream: str, suffix: str, fail_status: int = 0) -> None:
         self.upstream = upstream
         self.suffix = suffix
+        self.fail_status = fail_status  # answer the first match with this status instead, not forwarding it
+        self.calls = 0
         self.lost = threading.Event()
         self.lock = threading.Lock()
         super().__init__(("127.0.0.1", 0), _ProxyHandler)
@@ -193,6 +195,21 @@ class _ProxyHandler(http.server.BaseHTTPRequestHandler):
     def _forward(self) -> None:
         n = int(self.headers.get("Content-Length") or 0)
         body: Optional[bytes] = self.rfile.read(n) if n else None
+        px = self.server
+        if self.command == "POST" and self.path.endswith(px.suffix):
+            with px.lock:
+                px.calls += 1
+                refuse = px.fail_status and not px.lost.is_set()
+                if refuse:
+                    px.lost.set()
+            if refuse:
+                data = b'{"error":"the storage is unavailable, try again"}'
+                self.send_response(px.fail_status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
         req = urllib.request.Request(self.server.upstream + self.path, data=body, method=self.command)
         for k in ("Content-Type", "Authorization"):
             if self.headers.get(k):
@@ -220,8 +237,8 @@ class _ProxyHandler(http.server.BaseHTTPRequestHandler):
 
 
 class LostAnswerTest(unittest.TestCase):
-    def proxy(self, upstream: str, suffix: str) -> _LosingProxy:
-        px = _LosingProxy(upstream, suffix)
+    def proxy(self, upstream: str, suffix: str, fail_status: int = 0) -> _LosingProxy:
+        px = _LosingProxy(upstream, suffix, fail_status)
         threading.Thread(target=px.serve_forever, daemon=True).start()
         self.addCleanup(px.server_close)
         self.addCleanup(px.shutdown)
@@ -250,6 +267,34 @@ class LostAnswerTest(unittest.TestCase):
             self.assertTrue(px.lost.is_set())
             # The server did create it; open_study says so.
             self.assertEqual(c.open_study("lost-create").name, "lost-create")
+
+    def test_transient_statuses_are_retried(self) -> None:
+        """A 503 is retried for a tell (safe to repeat) but not for a create,
+        which boa serve may have written before its database dropped the
+        connection; a 429 is retried for both (the Go client's rules)."""
+        with BoaServer() as srv:
+            retries: list = []
+            for status, suffix, want_calls in ((503, "/tell", 2), (429, "/studies", 2), (503, "/studies", 1)):
+                px = self.proxy(srv.url, suffix, fail_status=status)
+                c = boa_client.Client(f"http://127.0.0.1:{px.server_address[1]}", token="",
+                                      on_retry=lambda e, d: retries.append((e, d)))
+                name = f"retry-{status}-{suffix[1:]}"
+                if suffix == "/studies":
+                    if want_calls == 1:
+                        with self.assertRaises(boa_client.ServerError) as cm:
+                            c.create_study(simple_spec(name, 2))
+                        self.assertEqual(cm.exception.status, 503)
+                        self.assertIn("the storage is unavailable", cm.exception.message)
+                    else:
+                        c.create_study(simple_spec(name, 2))
+                else:
+                    t = c.create_study(simple_spec(name, 2)).ask()
+                    assert t is not None
+                    t.tell(1.0)
+                    self.assertEqual(c.study(name).trials()[0].state, "COMPLETE")
+                self.assertEqual(px.calls, want_calls, f"{status} on {suffix}")
+            self.assertEqual(len(retries), 2)
+            self.assertEqual(retries[0][0].status, 503)
 
 
 if __name__ == "__main__":
