@@ -26,13 +26,14 @@ from boa_client import BoaConnectionError
 LEASE = 2.0  # seconds; short, so that the lease lapses within the test
 
 
-def child(url: str, code: str) -> subprocess.Popen:  # type: ignore[type-arg]
+def child(url: str, code: str, quiet: bool = False) -> subprocess.Popen:  # type: ignore[type-arg]
     """A Python process running code with boa_client importable and the
     client in ``c``; it prints what the test waits for on stdout."""
     env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("BOA_TOKEN", None)
     prog = "import sys, time, boa_client\nc = boa_client.Client(sys.argv[1])\n" + textwrap.dedent(code)
-    return subprocess.Popen([sys.executable, "-c", prog, url], stdout=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen([sys.executable, "-c", prog, url], stdout=subprocess.PIPE, text=True, env=env,
+                            stderr=subprocess.DEVNULL if quiet else None)
 
 
 def kill(p: subprocess.Popen) -> None:  # type: ignore[type-arg]
@@ -109,6 +110,29 @@ class LeaseTest(unittest.TestCase):
         trials = s.trials()
         self.assertEqual(sorted(x.state for x in trials), ["COMPLETE"] * 3 + ["FAILED"])
         self.assertEqual([x.retry_of for x in trials if x.retry_of is not None], [number])
+
+    def test_interrupted_client_requeues_its_trial(self) -> None:
+        """Ctrl-C (SIGINT) in a with-block fails the trial "interrupted" with
+        requeue, as boa worker does: the configuration runs again at once,
+        without waiting for the lease."""
+        c = boa_client.Client(self.server.url, token="")
+        s = c.create_study(simple_spec("interrupted", 1))
+        p = child(self.server.url, """
+            with c.study("interrupted").trial() as t:
+                print(t.number, flush=True)
+                time.sleep(600)
+        """, quiet=True)  # its KeyboardInterrupt traceback
+        number = int(first_line(p))
+        p.send_signal(signal.SIGINT)
+        p.wait(30)
+        if p.stdout is not None:
+            p.stdout.close()
+        self.assertNotEqual(p.returncode, 0)  # the KeyboardInterrupt was re-raised
+        self.assertEqual([(x.state, x.reason) for x in s.trials()], [("FAILED", "interrupted"), ("WAITING", "")])
+        t = s.ask()  # no wait: the re-run is WAITING already
+        assert t is not None
+        self.assertEqual(t.retry_of, number)
+        t.tell(1.0)
 
     def test_heartbeats_keep_a_long_trial_alive(self) -> None:
         """A trial running for 2.5 leases inside the context manager is not
