@@ -1,5 +1,5 @@
-"""examples/python/tune_sklearn.py, briefly (4 trials), against a real boa
-serve; skipped where scikit-learn is absent."""
+"""examples/python: quickstart.py, and tune_sklearn.py briefly (4 trials),
+against a real boa serve; the latter skipped where scikit-learn is absent."""
 
 from __future__ import annotations
 
@@ -14,6 +14,22 @@ from boaserver import PYTHON_DIR, REPO, BoaServer
 import boa_client
 
 EXAMPLE = os.path.join(REPO, "examples", "python", "tune_sklearn.py")
+QUICKSTART = os.path.join(REPO, "examples", "python", "quickstart.py")
+
+
+class QuickstartTest(unittest.TestCase):
+    def test_quickstart(self) -> None:
+        with BoaServer() as srv:
+            env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+            env.pop("BOA_TOKEN", None)
+            res = subprocess.run([sys.executable, QUICKSTART, "--url", srv.url],
+                                 capture_output=True, text=True, env=env, timeout=300)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertIn("best value", res.stdout)
+            trials = boa_client.Client(srv.url, token="").open_study("quickstart-py").trials()
+            self.assertEqual(len(trials), 25)
+            self.assertTrue(all(t.state in ("COMPLETE", "PRUNED") for t in trials), [t.state for t in trials])
+            self.assertTrue(all(t.reports for t in trials[20:]))
 
 
 @unittest.skipIf(importlib.util.find_spec("sklearn") is None,
