@@ -13,7 +13,7 @@ import warnings
 from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tuple, Type, Union, overload
 
 from ._http import quote
-from .errors import BadRequestError, NoTrialError, TrialPruned
+from .errors import BadRequestError, ConflictError, NoTrialError, TrialPruned
 from .trial import FrozenTrial, Trial
 
 if TYPE_CHECKING:
@@ -290,6 +290,11 @@ class Study:
                     out, metrics = out
                 try:
                     t.tell(out, metrics)
+                except ConflictError as e:
+                    # Taken for dead meanwhile (no heartbeat within the
+                    # lease): the configuration runs elsewhere; the result
+                    # is discarded, as boa worker does.
+                    warnings.warn(f"boa: trial {t.number}: result discarded: {e.message}", RuntimeWarning, stacklevel=3)
                 except BadRequestError as e:
                     # A value the study cannot record (NaN, Inf, a log
                     # transform's 0): the trial fails with the server's

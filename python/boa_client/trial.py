@@ -103,8 +103,9 @@ class Trial:
         self.lease_seconds = lease_seconds
         #: The state once finished here: COMPLETE, PRUNED or FAILED; None while running.
         self.state: Optional[str] = None
-        #: True once a heartbeat was refused with 409: the server took the
-        #: trial for dead and re-queued it, so its result will be refused.
+        #: True once a heartbeat or tell was refused with 409: the server
+        #: took the trial for dead and re-queued it (or it was finished
+        #: otherwise), so its result will be refused.
         self.lost = False
         self._last_report: Optional[Tuple[int, float]] = None
         self._lock = threading.Lock()
@@ -127,7 +128,14 @@ class Trial:
         return f"/api/v1/trials/{self.id}/{what}"
 
     def _finish(self, body: Dict[str, Any], state: str) -> Dict[str, Any]:
-        answer = self.study.client._transport.request("POST", self._path("tell"), body)
+        try:
+            answer = self.study.client._transport.request("POST", self._path("tell"), body)
+        except ConflictError:
+            # Finished otherwise meanwhile: taken for dead and re-queued
+            # (the usual case), or told another result by someone else.
+            self.lost = True
+            self._stop.set()
+            raise
         with self._lock:
             self.state = state
         self._stop.set()
@@ -260,6 +268,9 @@ class Trial:
         try:
             if self.finished:
                 return False
+            if self.lost:
+                # The server holds another result for it; nothing to record.
+                return isinstance(exc, TrialPruned)
             if exc is None:
                 warnings.warn(
                     f"boa: trial {self.number}: the with-block ended without tell(); the trial is failed",

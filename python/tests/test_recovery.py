@@ -16,6 +16,7 @@ import time
 import unittest
 import urllib.error
 import urllib.request
+import warnings
 from typing import Optional
 
 from boaserver import PYTHON_DIR, BoaServer, simple_spec
@@ -169,6 +170,25 @@ class LeaseTest(unittest.TestCase):
         with self.assertRaises(boa_client.ConflictError) as cm:
             t.tell(1.0)
         self.assertIn("FAILED", cm.exception.message)
+
+    def test_optimize_discards_a_lost_trials_result_and_goes_on(self) -> None:
+        c = boa_client.Client(self.server.url, token="")
+        s = c.create_study(simple_spec("lost-opt", 2))
+        other = boa_client.Client(self.server.url, token="", worker="other")
+
+        def fn(t: boa_client.Trial) -> float:
+            t.stop_heartbeats()  # as if this process hung
+            time.sleep(LEASE + 0.5)
+            rerun = other.study("lost-opt").ask()  # reaps t, and gets its re-run
+            assert rerun is not None and rerun.retry_of == t.number
+            rerun.tell(0.0)
+            return 1.0
+
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            self.assertEqual(s.optimize(fn, n_trials=1), 1)
+        self.assertTrue(any("result discarded" in str(x.message) for x in w), [str(x.message) for x in w])
+        self.assertEqual([(x.state, x.value) for x in s.trials()], [("FAILED", None), ("COMPLETE", 0.0)])
 
 
 class SameRequestTest(unittest.TestCase):
