@@ -34,13 +34,12 @@ import (
 // incumbent (gpbo.GPBO.Factors), and it handles categorical parameters by
 // their one-hot features and local search. The mixed samplers only learn
 // where trials fail: their bandits, trust regions and incumbents know no
-// feasibility, and would chase good values that break a limit. So does a
-// study whose limits are all known before evaluation
-// (History.Admissible): gpbo's searches skip the points that break them,
-// where casmopolitan's trust region, centred on an incumbent that is often
-// near a limit, kept proposing points beyond it (NB201 under a latency
-// limit, decoupled: after 100 asks for one trial, in about one trial in
-// six; docs/constraints.md).
+// feasibility, and would chase good values that break a limit. A study
+// whose limits are all known before evaluation (History.Admissible, no
+// History.Constraints) has nothing to model and gets the unconstrained
+// choice, whose searches skip the points that break them (bo.Excluded;
+// on NB201 under a latency limit, decoupled, casmopolitan ended at or
+// below constrained gpbo's median regret; docs/constraints.md).
 //
 // The mixed samplers get the initial design of gpbo, max(5, d+1) points,
 // at most 24 for cocabo (its papers' size) and at most autoCasmoInit for
@@ -113,10 +112,9 @@ func (*Auto) Choice(sp *space.Space, budget int) string {
 }
 
 // ChoiceFor names the sampler auto uses for h: gpbo when h's study has
-// constraints, known before evaluation or not, else Choice for its space
-// and budget.
+// constraints to model, else Choice for its space and budget.
 func (a *Auto) ChoiceFor(h *sampler.History) string {
-	if len(h.Constraints) > 0 || h.Admissible != nil {
+	if len(h.Constraints) > 0 {
 		return "gpbo"
 	}
 	return a.Choice(h.Space, h.Budget)
