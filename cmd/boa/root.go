@@ -11,6 +11,7 @@ func rootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(runCmd(), studiesCmd(), trialsCmd(), bestCmd(), exportCmd(), motifsCmd(), benchCmd())
+	root.AddCommand(studyReportCmd())
 	root.AddCommand(serveCmd())
 	root.AddCommand(workerCmd())
 	return root
