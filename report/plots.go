@@ -27,10 +27,60 @@ const (
 
 // maxCurves bounds the learning curves drawn; maxHistory the points of
 // the best-so-far line.
+// maxPoints bounds the points of one scatter series (thin).
 const (
 	maxCurves  = 500
 	maxHistory = 4000
+	maxPoints  = 5000
 )
+
+// thin keeps at most maxPoints of a scatter series, so that a 50,000-trial
+// study draws in seconds: the maxPoints/10 best by value (lowest, or
+// highest when maximising), which are what a reader looks for, and an
+// even spread of the rest, in the original order.
+func thin(xy plotter.XYs, value func(i int) float64, maximize bool) plotter.XYs {
+	if len(xy) <= maxPoints {
+		return xy
+	}
+	idx := make([]int, len(xy))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		va, vb := value(a), value(b)
+		if maximize {
+			va, vb = vb, va
+		}
+		switch {
+		case va < vb:
+			return -1
+		case va > vb:
+			return 1
+		}
+		return 0
+	})
+	keep := make([]bool, len(xy))
+	nBest := maxPoints / 10
+	for _, i := range idx[:nBest] {
+		keep[i] = true
+	}
+	rest := maxPoints - nBest
+	for k := range rest {
+		keep[k*len(xy)/rest] = true
+	}
+	out := make(plotter.XYs, 0, maxPoints)
+	for i, k := range keep {
+		if k {
+			out = append(out, xy[i])
+		}
+	}
+	return out
+}
+
+// thinByY thins a series whose Y is the value.
+func thinByY(xy plotter.XYs, maximize bool) plotter.XYs {
+	return thin(xy, func(i int) float64 { return xy[i].Y }, maximize)
+}
 
 var (
 	blue   = color.NRGBA{R: 31, G: 119, B: 180, A: 255}
@@ -93,7 +143,7 @@ func historyPlot(s Study, h []analysis.HistoryPoint, file string) error {
 		shape draw.GlyphDrawer
 		label string
 	}{{ok, blue, draw.CircleGlyph{}, "complete"}, {bad, grey, draw.CrossGlyph{}, "infeasible"}, {pruned, orange, draw.TriangleGlyph{}, "pruned"}} {
-		if err := scatter(p, g.xy, g.c, g.shape, g.label); err != nil {
+		if err := scatter(p, thinByY(g.xy, s.Direction == study.Maximize), g.c, g.shape, g.label); err != nil {
 			return err
 		}
 	}
@@ -276,14 +326,15 @@ func slicePlot(s Study, name string, pts []analysis.SlicePoint, file string) err
 			ok = append(ok, plotter.XY{X: x, Y: pt.Value})
 		}
 	}
-	if err := scatter(p, ok, blue, draw.CircleGlyph{}, ""); err != nil {
+	maximize := s.Direction == study.Maximize
+	if err := scatter(p, thinByY(ok, maximize), blue, draw.CircleGlyph{}, ""); err != nil {
 		return err
 	}
 	label := ""
 	if len(bad) > 0 {
 		label = "infeasible"
 	}
-	if err := scatter(p, bad, grey, draw.CrossGlyph{}, label); err != nil {
+	if err := scatter(p, thinByY(bad, maximize), grey, draw.CrossGlyph{}, label); err != nil {
 		return err
 	}
 	p.Legend.Top = true
@@ -318,6 +369,7 @@ func contourPlot(s Study, px, py string, c analysis.Contour, file string) error 
 	for _, q := range c.Points {
 		pts = append(pts, plotter.XY{X: q.X, Y: q.Y})
 	}
+	pts = thin(pts, func(i int) float64 { return c.Points[i].Value }, s.Direction == study.Maximize)
 	if err := scatter(p, pts, color.Black, draw.CircleGlyph{}, "COMPLETE trials"); err != nil {
 		return err
 	}

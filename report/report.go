@@ -239,6 +239,9 @@ func (w *writer) markdown() string {
 	if counts[study.Failed] > 0 {
 		fmt.Fprintf(&b, "%d trials FAILED; `boa trials %s` lists them with their reasons.\n\n", counts[study.Failed], s.Name)
 	}
+	if len(s.Trials) > maxPoints {
+		fmt.Fprintf(&b, "With %d trials, each scatter series draws at most %d points: the %d best and an even spread of the rest; the best-so-far line keeps every change of the best.\n\n", len(s.Trials), maxPoints, maxPoints/10)
+	}
 	for _, sec := range w.sections {
 		fmt.Fprintf(&b, "## %s\n\n%s\n\n", sec.title, sec.text)
 		for _, f := range sec.files {
