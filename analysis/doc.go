@@ -10,9 +10,9 @@
 //
 // # Importances: fANOVA
 //
-// Importances is the functional ANOVA of a random forest (Hutter, Hoos and
-// Leyton-Brown 2014, "An efficient approach for assessing hyperparameter
-// importance", ICML), as Optuna's FanovaImportanceEvaluator computes it: a
+// Importances is the functional ANOVA of a random forest (Hutter et al.
+// 2014b, "An efficient approach for assessing hyperparameter importance",
+// ICML), as Optuna's FanovaImportanceEvaluator computes it: a
 // forest of 64 trees, depth at most 64, min_samples_split 2,
 // min_samples_leaf 1, bootstrap, all features at every split (scikit-learn's
 // RandomForestRegressor as Optuna configures it), fitted to the COMPLETE

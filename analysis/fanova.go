@@ -219,7 +219,7 @@ type leaf struct {
 }
 
 // treeVar is one tree seen as a piecewise-constant function on [0,1]^d
-// (Hutter et al. 2014, §3): its leaves' boxes, mean and variance under the
+// (Hutter et al. 2014b, §3): its leaves' boxes, mean and variance under the
 // uniform measure, and the split points of each feature.
 type treeVar struct {
 	leaves   []leaf

@@ -2,7 +2,7 @@ package forest
 
 // Node is one node of a fitted tree as read from outside the package, for
 // analyses that need the trees themselves rather than their predictions
-// (fANOVA, Hutter et al. 2014, in package analysis).
+// (fANOVA, Hutter et al. 2014b, in package analysis).
 type Node struct {
 	// Feature is the split feature, or −1 for a leaf.
 	Feature int

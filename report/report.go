@@ -182,7 +182,7 @@ func trimPrefix(err error) string { return strings.TrimPrefix(err.Error(), "anal
 
 func importanceText(imp []analysis.Importance) string {
 	var b strings.Builder
-	b.WriteString("fANOVA (Hutter et al. 2014) on a random forest of the COMPLETE trials, as Optuna's FanovaImportanceEvaluator: each parameter's share of the variance of the objective (docs/report.md).\n\n| parameter | share |\n|---|---|\n")
+	b.WriteString("fANOVA (Hutter, Hoos & Leyton-Brown 2014) on a random forest of the COMPLETE trials, as Optuna's FanovaImportanceEvaluator: each parameter's share of the variance of the objective (docs/report.md).\n\n| parameter | share |\n|---|---|\n")
 	for _, m := range imp {
 		fmt.Fprintf(&b, "| %s | %.3f |\n", m.Param, m.Share)
 	}

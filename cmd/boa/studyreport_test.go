@@ -40,7 +40,7 @@ func reportFiles(t *testing.T, url, name string, want ...string) string {
 	return string(md)
 }
 
-// The acceptance line of issue 35: boa report on the quickstart study
+// The acceptance line: boa report on the quickstart study
 // writes non-empty PNGs and a report.md that links them; it leaves the
 // database file as it was.
 func TestReportQuickstart(t *testing.T) {
