@@ -11,8 +11,8 @@ func rootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(runCmd(), studiesCmd(), trialsCmd(), bestCmd(), exportCmd(), motifsCmd(), benchCmd())
-	root.AddCommand(studyReportCmd())
 	root.AddCommand(serveCmd())
 	root.AddCommand(workerCmd())
+	root.AddCommand(studyReportCmd())
 	return root
 }
