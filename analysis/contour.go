@@ -78,7 +78,7 @@ func ContourOf(s Study, px, py string, grid int, seed uint64) (Contour, error) {
 		at[iy] = uy[j]
 		for i := range ux {
 			at[ix] = ux[i]
-			c.Z[j][i], _ = f.Predict(at)
+			c.Z[j][i] = f.predict(at)
 		}
 	}
 	for k := range s.Trials {

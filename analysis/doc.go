@@ -50,6 +50,8 @@
 // # Scale
 //
 // Everything but Importances and ContourOf is linear in the number of
-// trials; those two fit a forest on at most 4,000 trials. The benchmarks at
-// 50,000 trials (bench_test.go) are the dashboard's budget.
+// trials; those two fit a forest on at most 4,000 trials, grown as 4
+// forests of a quarter of the trees each, side by side (the split is fixed,
+// not the number of cores, so the answer is the same on any machine). The
+// benchmarks at 50,000 trials (bench_test.go) are the dashboard's budget.
 package analysis

@@ -31,8 +31,9 @@ json.dump(out, sys.stdout)
 // Importances against Optuna's FanovaImportanceEvaluator on the same
 // trials (floats on [0,1], where the two encodings agree). The forests
 // differ in their random draws, so shares agree within a tolerance, not
-// exactly (measured: within 0.01 at 300 trials). Skipped with -short (Optuna takes a minute) or when python3 cannot import optuna and sklearn (Debian:
-// python3-optuna, python3-sklearn).
+// exactly (measured: within 0.025). Skipped with -short (Optuna takes
+// half a minute) or when python3 cannot import optuna and sklearn
+// (Debian: python3-optuna, python3-sklearn).
 func TestImportancesAgainstOptuna(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: Optuna's fANOVA is slow")
@@ -84,7 +85,7 @@ func TestImportancesAgainstOptuna(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range got {
-			if w := want[k][m.Param]; math.Abs(m.Share-w) > 0.03 {
+			if w := want[k][m.Param]; math.Abs(m.Share-w) > 0.04 {
 				t.Errorf("%s: %s share %.3f, Optuna %.3f", f.name, m.Param, m.Share, w)
 			}
 		}
