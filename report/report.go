@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/boaopt/boa/analysis"
@@ -142,6 +143,10 @@ func (w *writer) slices() {
 			continue
 		}
 		file := "slice-" + fileSafe(name) + ".png"
+		for k := 2; slices.Contains(sec.files, file); k++ {
+			// "a b" and "a_b" would share a file name.
+			file = fmt.Sprintf("slice-%s-%d.png", fileSafe(name), k)
+		}
 		if err := slicePlot(w.s, name, pts, filepath.Join(w.dir, file)); err != nil {
 			w.err = fmt.Errorf("report: %s: %w", file, err)
 			return
