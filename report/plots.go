@@ -219,67 +219,112 @@ func edfPlot(values, shares []float64, file string) error {
 	return p.Save(width, height, file)
 }
 
-// curvesPlot draws at most maxCurves curves, evenly spread by number, the
-// best trial's always among them.
+// curvesPlot draws at most maxCurves curves: when there are more, PRUNED
+// and other curves each get a share of the budget in proportion to their
+// numbers (a quarter at least, when there are enough) and are picked
+// evenly spread by number within it, so that a regular pattern of pruning
+// cannot hide them; the best trial's curve is always drawn, last, on top.
 func curvesPlot(s Study, cs []analysis.Curve, file string) error {
 	p := plot.New()
 	p.Title.Text = s.Name + ": intermediate values"
 	p.X.Label.Text = "step"
 	p.Y.Label.Text = "reported value"
 	best, hasBest := bestOf(s.Study)
-	keep := func(k int) bool { return true }
-	if len(cs) > maxCurves {
-		stride := float64(len(cs)) / float64(maxCurves)
-		picked := map[int]bool{}
-		for k := 0; k < maxCurves; k++ {
-			picked[int(float64(k)*stride)] = true
-		}
-		keep = func(k int) bool { return picked[k] || hasBest && cs[k].Number == best.Number }
+	bestNumber := -1
+	if hasBest {
+		bestNumber = best.Number
 	}
-	var ends plotter.XYs
-	var legendC, legendP bool
-	for k, c := range cs {
-		if !keep(k) {
-			continue
-		}
+	other, pruned, top := pickCurves(cs, bestNumber)
+	line := func(c analysis.Curve) (*plotter.Line, plotter.XY, error) {
 		xy := make(plotter.XYs, len(c.Steps))
 		for i := range c.Steps {
 			xy[i] = plotter.XY{X: float64(c.Steps[i]), Y: c.Values[i]}
 		}
 		xy = finite(xy)
 		if len(xy) == 0 {
-			continue
+			return nil, plotter.XY{}, nil
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
-			return err
+			return nil, plotter.XY{}, err
 		}
 		l.Width = vg.Points(0.7)
-		switch {
-		case hasBest && c.Number == best.Number:
-			l.Color, l.Width = red, vg.Points(1.5)
-			defer p.Legend.Add(fmt.Sprintf("best trial %d", c.Number), l)
-		case c.State == study.Pruned:
-			l.Color = orange
-			ends = append(ends, xy[len(xy)-1])
-			if !legendP {
-				p.Legend.Add("pruned", l)
-				legendP = true
+		return l, xy[len(xy)-1], nil
+	}
+	var ends plotter.XYs
+	for _, g := range []struct {
+		idx   []int
+		c     color.Color
+		label string
+	}{
+		{other, color.NRGBA{R: blue.R, G: blue.G, B: blue.B, A: 110}, "not pruned"},
+		{pruned, orange, "pruned"},
+		{top, red, ""},
+	} {
+		for i, k := range g.idx {
+			l, end, err := line(cs[k])
+			if err != nil {
+				return err
 			}
-		default:
-			l.Color = color.NRGBA{R: blue.R, G: blue.G, B: blue.B, A: 110}
-			if !legendC {
-				p.Legend.Add(c.State.String()+" and others", l)
-				legendC = true
+			if l == nil {
+				continue
 			}
+			l.Color = g.c
+			switch {
+			case g.label == "":
+				l.Width = vg.Points(1.5)
+				p.Legend.Add(fmt.Sprintf("best trial %d", cs[k].Number), l)
+			case i == 0:
+				p.Legend.Add(g.label, l)
+			}
+			if cs[k].State == study.Pruned {
+				ends = append(ends, end)
+			}
+			p.Add(l)
 		}
-		p.Add(l)
 	}
 	if err := scatter(p, ends, orange, draw.CrossGlyph{}, ""); err != nil {
 		return err
 	}
 	p.Legend.Top = true
 	return p.Save(width, height, file)
+}
+
+// pickCurves returns the indices of the curves to draw (the rule of
+// curvesPlot): the others, the PRUNED ones and the best trial's (bestNumber,
+// or −1 for none).
+func pickCurves(cs []analysis.Curve, bestNumber int) (other, pruned, top []int) {
+	for k, c := range cs {
+		switch {
+		case c.Number == bestNumber:
+			top = append(top, k)
+		case c.State == study.Pruned:
+			pruned = append(pruned, k)
+		default:
+			other = append(other, k)
+		}
+	}
+	if n := len(pruned) + len(other); n > maxCurves {
+		q := maxCurves * len(pruned) / n
+		if len(pruned) > 0 {
+			q = max(q, min(len(pruned), maxCurves/4))
+		}
+		q = max(q, maxCurves-len(other))
+		pruned, other = spread(pruned, q), spread(other, maxCurves-q)
+	}
+	return other, pruned, top
+}
+
+// spread keeps n of idx, evenly spread, in order.
+func spread(idx []int, n int) []int {
+	if n >= len(idx) {
+		return idx
+	}
+	out := make([]int, 0, n)
+	for k := range n {
+		out = append(out, idx[k*len(idx)/n])
+	}
+	return out
 }
 
 // axisFor sets a plot axis for a parameter: a log scale, or the choices of

@@ -117,7 +117,7 @@ func (w *writer) plots() {
 	if cs := analysis.Curves(s.Study); len(cs) > 0 {
 		text := "The intermediate values each trial reported (BOA_REPORT); PRUNED trials in orange, marked where they stopped."
 		if len(cs) > maxCurves {
-			text += fmt.Sprintf(" %d of %d curves are drawn, evenly spread over the study, the best trial's among them.", maxCurves, len(cs))
+			text += fmt.Sprintf(" %d of %d curves are drawn: PRUNED and other curves in proportion (a quarter at least for the PRUNED ones), each evenly spread over the study, and the best trial's.", maxCurves, len(cs))
 		}
 		w.add("Intermediate values", text, "intermediate.png", func(p string) error { return curvesPlot(s, cs, p) })
 	} else {
