@@ -26,55 +26,131 @@ import (
 // newProgress returns the per-trial callback that shows progress on w: a
 // bar when w is a terminal, else one plain line per trial unless quiet.
 // total is the study's budget, done the trials of it finished for good,
-// and before the study's trials so far (a resumed run's best starts there).
-// A trial that FAILED once ctx is done was interrupted: study.Optimize
-// re-queues it, so it is not counted; its re-run is.
+// and before the study's trials so far (a resumed run's best, failed and
+// pruned counts start there). A trial that FAILED once ctx is done was
+// interrupted: study.Optimize re-queues it, so it is not counted; its
+// re-run is.
 func newProgress(ctx context.Context, w io.Writer, total, done int, quiet bool, dir study.Direction, before []study.Trial) func(study.Trial) {
-	counts := func(t study.Trial) bool { return t.State != study.Failed || ctx.Err() == nil }
-	var mu sync.Mutex
-	best, have := 0.0, false
-	better := func(t study.Trial) bool {
-		if t.State != study.Complete || infeasible(t) {
-			return false
-		}
-		if !have || (dir == study.Minimize && t.Value < best) || (dir == study.Maximize && t.Value > best) {
-			best, have = t.Value, true
-			return true
-		}
-		return false
-	}
-	for _, t := range before {
-		better(t)
-	}
+	p := newTally(ctx, dir, before)
 	if file, ok := w.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
-		bar := progressbar.NewOptions(total-done,
-			progressbar.OptionSetWriter(w),
-			progressbar.OptionSetDescription("trials"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionClearOnFinish(),
-		)
-		return func(t study.Trial) {
-			mu.Lock()
-			defer mu.Unlock()
-			if better(t) {
-				bar.Describe(fmt.Sprintf("best %.6g", best))
-			}
-			if counts(t) {
-				_ = bar.Add(1)
-			}
-		}
+		return p.bar(w, total-done)
 	}
 	if quiet {
 		return nil
 	}
+	return p.plain(w, total, done)
+}
+
+// tally is what the progress display counts: the best feasible value and
+// the lasting failures and pruned trials of the study.
+type tally struct {
+	ctx            context.Context
+	mu             sync.Mutex
+	dir            study.Direction
+	best           float64
+	have           bool
+	failed, pruned int
+	failedNumbers  map[int]bool // counted failures, until a re-run shows them interrupted or lost
+}
+
+func newTally(ctx context.Context, dir study.Direction, before []study.Trial) *tally {
+	p := &tally{ctx: ctx, dir: dir, failedNumbers: map[int]bool{}}
+	for _, t := range before {
+		p.record(t)
+	}
+	return p
+}
+
+// counts is whether t takes a place in the budget: not a trial that
+// FAILED because this run was interrupted (it is re-queued).
+func (p *tally) counts(t study.Trial) bool { return t.State != study.Failed || p.ctx.Err() == nil }
+
+// record counts t and reports whether it is a new best. A re-run (RetryOf)
+// shows that the trial it re-runs was interrupted or lost rather than
+// failed by the objective: that one is no longer counted as failed.
+func (p *tally) record(t study.Trial) (better bool) {
+	if t.RetryOf >= 0 && p.failedNumbers[t.RetryOf] {
+		delete(p.failedNumbers, t.RetryOf)
+		p.failed--
+	}
+	switch {
+	case t.State == study.Failed && p.counts(t):
+		p.failed++
+		p.failedNumbers[t.Number] = true
+	case t.State == study.Pruned:
+		p.pruned++
+	}
+	if t.State != study.Complete || infeasible(t) {
+		return false
+	}
+	if !p.have || (p.dir == study.Minimize && t.Value < p.best) || (p.dir == study.Maximize && t.Value > p.best) {
+		p.best, p.have = t.Value, true
+		return true
+	}
+	return false
+}
+
+// issues is " · 2 failed · 1 pruned", or "" when there are none.
+func (p *tally) issues(sep string) string {
+	var parts []string
+	if p.failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", p.failed))
+	}
+	if p.pruned > 0 {
+		parts = append(parts, fmt.Sprintf("%d pruned", p.pruned))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return sep + strings.Join(parts, sep)
+}
+
+// bar shows a progress bar of n trials on the terminal w, described by the
+// best value and the failed and pruned counts; each failure's reason is
+// printed above the bar, where it stays once the bar moves on.
+func (p *tally) bar(w io.Writer, n int) func(study.Trial) {
+	describe := func() string {
+		d := "trials"
+		if p.have {
+			d = fmt.Sprintf("best %.6g", p.best)
+		}
+		return d + p.issues(" · ")
+	}
+	bar := progressbar.NewOptions(n,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(describe()),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+	)
 	return func(t study.Trial) {
-		mu.Lock()
-		defer mu.Unlock()
-		if counts(t) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.record(t)
+		if t.State == study.Failed && p.counts(t) {
+			_ = bar.Clear()
+			fmt.Fprintf(w, "trial %d FAILED: %s\n", t.Number, firstLine(t.Reason))
+		}
+		bar.Describe(describe())
+		if p.counts(t) {
+			_ = bar.Add(1)
+		} else {
+			_ = bar.RenderBlank()
+		}
+	}
+}
+
+// plain prints one line per trial: its result (a failure's reason on its
+// line), the best so far and, once there are any, the failed and pruned
+// counts.
+func (p *tally) plain(w io.Writer, total, done int) func(study.Trial) {
+	return func(t study.Trial) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.counts(t) {
 			done++
 		}
-		better(t)
+		p.record(t)
 		detail := fmt.Sprintf("value %-12.6g", t.Value)
 		switch {
 		case infeasible(t):
@@ -86,10 +162,14 @@ func newProgress(ctx context.Context, w io.Writer, total, done int, quiet bool, 
 			detail = fmt.Sprintf("%s: %s", t.State, firstLine(t.Reason))
 		}
 		bestText := "-"
-		if have {
-			bestText = fmt.Sprintf("%.6g", best)
+		if p.have {
+			bestText = fmt.Sprintf("%.6g", p.best)
 		}
-		fmt.Fprintf(w, "[%d/%d] trial %d  %s  best %s\n", done, total, t.Number, detail, bestText)
+		issues := ""
+		if s := p.issues(", "); s != "" {
+			issues = "  (" + strings.TrimPrefix(s, ", ") + ")"
+		}
+		fmt.Fprintf(w, "[%d/%d] trial %d  %s  best %s%s\n", done, total, t.Number, detail, bestText, issues)
 	}
 }
 
@@ -126,6 +206,9 @@ func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 		fmt.Fprintf(w, "constraints %s: %d feasible, %d infeasible, %d failed (not computable)\n",
 			c, feasible, counts[study.Complete]-feasible, counts[study.Failed])
 	}
+	if n := lastingFailures(trials); n > 0 {
+		fmt.Fprintf(w, "%d trials failed: boa trials %s lists them with their reasons\n", n, st.Name())
+	}
 	done := slices.DeleteFunc(slices.Clone(trials), func(t study.Trial) bool { return t.State != study.Complete || infeasible(t) })
 	switch {
 	case len(done) == 0 && counts[study.Complete] > 0:
@@ -153,6 +236,24 @@ func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 	}
 	fmt.Fprintf(w, "%s: trial %d, value %.6g\n\n", label, done[0].Number, done[0].Value)
 	printTrialTable(w, st.Space(), done[:min(5, len(done))], false)
+}
+
+// lastingFailures counts the FAILED trials that were not re-run: failed by
+// the objective, not interrupted or lost (those are re-queued).
+func lastingFailures(trials []study.Trial) int {
+	retried := map[int]bool{}
+	for _, t := range trials {
+		if t.RetryOf >= 0 {
+			retried[t.RetryOf] = true
+		}
+	}
+	n := 0
+	for _, t := range trials {
+		if t.State == study.Failed && !retried[t.Number] {
+			n++
+		}
+	}
+	return n
 }
 
 // printTrialTable prints trials as an aligned table, one column per

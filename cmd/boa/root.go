@@ -13,5 +13,6 @@ func rootCmd() *cobra.Command {
 	root.AddCommand(runCmd(), studiesCmd(), trialsCmd(), bestCmd(), exportCmd(), motifsCmd(), benchCmd())
 	root.AddCommand(serveCmd())
 	root.AddCommand(workerCmd())
+	root.AddCommand(studyReportCmd())
 	return root
 }
