@@ -145,7 +145,7 @@ func importanceOf(sn *snapshot, _ *http.Request) (any, error) {
 		err error
 	}
 	res := sn.memoize("importance", func() any {
-		imp, err := analysis.Importances(sn.an, sn.st.Seed())
+		imp, err := analysis.Importances(sn.modelled(), sn.st.Seed())
 		out := make([]importanceJSON, len(imp))
 		for i, p := range imp {
 			out[i] = importanceJSON{p.Param, p.Share}
@@ -391,7 +391,7 @@ func contourOf(sn *snapshot, r *http.Request) (any, error) {
 		err error
 	}
 	res := sn.memoize(key, func() any {
-		c, err := analysis.ContourOf(sn.an, px, py, grid, sn.st.Seed())
+		c, err := analysis.ContourOf(sn.modelled(), px, py, grid, sn.st.Seed())
 		if err != nil {
 			return result{nil, err}
 		}

@@ -137,7 +137,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	}
 }
 
-func writeShot(t *testing.T, name string, b []byte) {
+func writeShot(t testing.TB, name string, b []byte) {
 	p := filepath.Join(artefacts(t), name)
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Error(err)

@@ -7,7 +7,7 @@
 
 const POLL_MS = 4000;
 const STATE_COLOURS = { COMPLETE: "#2563eb", PRUNED: "#ea580c", FAILED: "#dc2626", RUNNING: "#16a34a", WAITING: "#9ca3af", infeasible: "#9ca3af" };
-const boa = (window.boa = { charts: {}, rendered: null, page: null });
+const boa = (window.boa = { charts: {}, rendered: null, page: null, marks: {} });
 let timer = null;
 
 // ---- plumbing ----
@@ -50,19 +50,43 @@ function showLogin() {
 function chart(id) {
   const el = document.getElementById(id);
   const c = echarts.init(el, null, { renderer: "canvas" });
-  boa.charts[id.replace(/^c-/, "")] = c;
+  c.boaKey = id.replace(/^c-/, "");
+  boa.charts[c.boaKey] = c;
   return c;
+}
+
+// awaiting holds the charts whose first drawing with data the page still
+// waits for; once ECharts has finished drawing each of them, the page is
+// rendered (boa.rendered: ms since navigation start, for the benchmark).
+let awaiting = null;
+
+function paint(c, option) {
+  if (awaiting && awaiting.has(c.boaKey)) {
+    const once = () => {
+      c.off("finished", once);
+      if (!awaiting) return;
+      awaiting.delete(c.boaKey);
+      boa.marks[c.boaKey] = performance.now();
+      if (awaiting.size === 0) {
+        awaiting = null;
+        boa.rendered = performance.now();
+      }
+    };
+    c.on("finished", once);
+  }
+  c.setOption(option, true);
 }
 
 function message(c, text) {
   c.clear();
-  c.setOption({ title: { text, left: "center", top: "middle", textStyle: { color: "#6b7280", fontSize: 13, fontWeight: "normal" } } }, true);
+  paint(c, { title: { text, left: "center", top: "middle", textStyle: { color: "#6b7280", fontSize: 13, fontWeight: "normal" } } }, true);
 }
 
 // ---- router ----
 async function route() {
   clearInterval(timer);
   boa.rendered = null;
+  awaiting = null;
   const m = location.hash.match(/^#\/study\/(.+)$/);
   try {
     if (m) await studyPage(decodeURIComponent(m[1]));
@@ -104,7 +128,9 @@ async function studiesPage() {
 }
 
 // ---- study page ----
-const KINDS = "summary,history,importance,parallel,edf,curves,timeline";
+// The forest behind the importances is the slowest analysis: it comes in
+// a request of its own, in parallel with the rest.
+const KINDS = "summary,history,parallel,edf,curves,timeline";
 
 async function studyPage(name) {
   boa.page = "study";
@@ -112,23 +138,21 @@ async function studyPage(name) {
   $("#crumbs").innerHTML = `<a href="#/">studies</a> / ${esc(name)}`;
   const base = `/api/v1/studies/${encodeURIComponent(name)}`;
   const charts = ["c-history", "c-importance", "c-edf", "c-parallel", "c-slice", "c-contour", "c-curves", "c-timeline"].map(chart);
-  let pending = charts.length;
-  charts.forEach((c) => c.on("finished", function once() {
-    c.off("finished", once);
-    if (--pending === 0) boa.rendered = performance.now();
-  }));
+  awaiting = new Set(charts.map((c) => c.boaKey));
 
   const table = trialTable(base);
   let last = null;
   const draw = async (first) => {
+    const imp = getJSON(`${base}/analysis?kind=importance`);
     const [a] = await Promise.all([getJSON(`${base}/analysis?kind=${KINDS}`), first ? table.load() : null]);
+    boa.marks.data = boa.marks.data || performance.now();
     const s = a.summary.study;
     const sig = JSON.stringify([s.trials, s.states, s.best_value]);
     if (!first && sig === last) return status(`up to date · ${new Date().toLocaleTimeString()}`);
     last = sig;
     summary(a.summary);
     history(a.history, s);
-    importance(a.importance);
+    imp.then((i) => importance(i.importance)).catch((e) => message(boa.charts.importance, e.message));
     edf(a.edf, s);
     parallel(a.parallel, s);
     curves(a.curves);
@@ -173,7 +197,7 @@ function history(h, s) {
     if (series[key]) series[key].data.push([p.n, p.v]);
   }
   const note = h.points.length < h.total ? ` (${h.points.length} of ${h.total} shown; every improvement kept)` : "";
-  c.setOption({
+  paint(c, {
     animation: false, tooltip: { trigger: "item" }, legend: { top: 0 },
     title: { text: failed ? `${failed} failed (no value)${note}` : note, right: 10, top: 0, textStyle: { fontSize: 11, color: "#6b7280", fontWeight: "normal" } },
     grid: { left: 60, right: 20, top: 40, bottom: 40 },
@@ -193,7 +217,7 @@ function importance(imp) {
   const c = boa.charts.importance;
   if (errorOr(c, imp)) return;
   const rows = [...imp].reverse();
-  c.setOption({
+  paint(c, {
     animation: false, tooltip: {}, grid: { left: 120, right: 30, top: 10, bottom: 30 },
     xAxis: { type: "value", max: 1, name: "share" }, yAxis: { type: "category", data: rows.map((r) => r.param) },
     series: [{ type: "bar", data: rows.map((r) => r.share), itemStyle: { color: STATE_COLOURS.COMPLETE }, label: { show: true, position: "right", formatter: (p) => p.value.toFixed(2) } }],
@@ -203,7 +227,7 @@ function importance(imp) {
 function edf(e, s) {
   const c = boa.charts.edf;
   if (!e.values.length) return message(c, "no COMPLETE trial yet");
-  c.setOption({
+  paint(c, {
     animation: false, tooltip: { trigger: "axis" }, grid: { left: 60, right: 20, top: 20, bottom: 40 },
     xAxis: { type: "value", name: "value", scale: true, nameLocation: "middle", nameGap: 25 }, yAxis: { type: "value", max: 1, name: "share ≤ value" },
     series: [{ type: "line", step: "end", symbol: "none", data: e.values.map((v, i) => [v, e.shares[i]]) }],
@@ -219,7 +243,7 @@ function parallel(p, s) {
   const vals = p.lines.map((l) => l.v);
   const data = p.lines.map((l) => ({ value: [...l.c.map((x, i) => (x === null ? null : p.axes[i].categories ? p.axes[i].categories[x] : x)), l.v], lineStyle: l.f === false ? { type: "dashed", color: STATE_COLOURS.infeasible } : undefined }));
   const [lo, hi] = [Math.min(...vals), Math.max(...vals)];
-  c.setOption({
+  paint(c, {
     animation: false,
     title: { text: p.lines.length < p.total ? `${p.lines.length} of ${p.total} trials: the best half and a sample` : "", right: 10, textStyle: { fontSize: 11, color: "#6b7280", fontWeight: "normal" } },
     parallelAxis: axes, parallel: { left: 60, right: 80, top: 40, bottom: 30 },
@@ -231,7 +255,7 @@ function parallel(p, s) {
 function curves(cv) {
   const c = boa.charts.curves;
   if (!cv.curves.length) return message(c, "no trial reported intermediate values");
-  c.setOption({
+  paint(c, {
     animation: false, tooltip: { trigger: "item", formatter: (p) => `trial ${p.seriesName}: ${fmt(p.value[1])} at step ${p.value[0]}` },
     title: { text: cv.curves.length < cv.total ? `${cv.curves.length} of ${cv.total} curves: the 50 best and the latest` : "", right: 10, textStyle: { fontSize: 11, color: "#6b7280", fontWeight: "normal" } },
     grid: { left: 60, right: 20, top: 30, bottom: 40 },
@@ -254,7 +278,7 @@ function timeline(t) {
     value: [workers.indexOf(s.worker || "(none)"), Date.parse(s.start), s.end ? Date.parse(s.end) : now, s.n, s.state, s.retry_of ?? -1, s.reason || ""],
     itemStyle: { color: STATE_COLOURS[s.state], borderColor: s.retry_of !== undefined ? "#111827" : undefined, borderWidth: s.retry_of !== undefined ? 1.5 : 0 },
   }));
-  c.setOption({
+  paint(c, {
     animation: false,
     title: { text: t.spans.length < t.total ? `the latest ${t.spans.length} of ${t.total} trials` : "", right: 10, textStyle: { fontSize: 11, color: "#6b7280", fontWeight: "normal" } },
     tooltip: { formatter: (p) => { const v = p.value; return `trial ${v[3]} ${v[4]}${v[5] >= 0 ? " (re-run of " + v[5] + ")" : ""}<br>${esc(v[6])}`; } },
@@ -293,7 +317,7 @@ async function slice(base) {
   const cat = sl.points.some((p) => p.cat !== undefined);
   const feas = sl.points.filter((p) => p.f !== false), infeas = sl.points.filter((p) => p.f === false);
   const xy = (p) => [cat ? p.cat : p.x, p.v, p.n];
-  c.setOption({
+  paint(c, {
     animation: false, tooltip: { formatter: (p) => `trial ${p.value[2]}: ${fmt(p.value[1])}` },
     title: { text: sl.points.length < sl.total ? `${sl.points.length} of ${sl.total}` : "", right: 10, textStyle: { fontSize: 11, color: "#6b7280", fontWeight: "normal" } },
     grid: { left: 60, right: 20, top: 30, bottom: 40 },
@@ -314,7 +338,7 @@ async function contour(base) {
   const label = (vals, labels) => vals.map((v, i) => (labels && labels.length ? labels[i] : fmt(v)));
   // The observed trials sit on the grid's category axes at their nearest cell.
   const near = (vals, v) => vals.reduce((b, w, i) => (Math.abs(w - v) < Math.abs(vals[b] - v) ? i : b), 0);
-  c.setOption({
+  paint(c, {
     animation: false, tooltip: {}, grid: { left: 70, right: 70, top: 20, bottom: 50 },
     xAxis: { type: "category", name: x, data: label(k.xs, k.x_labels), nameLocation: "middle", nameGap: 30 },
     yAxis: { type: "category", name: y, data: label(k.ys, k.y_labels) },
