@@ -72,7 +72,7 @@ func dashboard(ctx context.Context, f dashboardFlags, stderr io.Writer) error {
 			"set BOA_TOKEN (or --token), or listen on 127.0.0.1", f.addr)
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	fmt.Fprintf(stderr, "boa dashboard: open http://%s/ (storage %s, read-only)\n", ln.Addr(), storage.Redact(f.storage))
+	fmt.Fprintf(stderr, "boa dashboard: listening on http://%s (storage %s, read-only): open it in a browser\n", ln.Addr(), storage.Redact(f.storage))
 	opts := server.Options{Token: f.token, Logger: logger, ReadOnly: true, ShutdownGrace: shutdownGrace}
 	return server.Serve(ctx, ln, store, opts, stop)
 }
