@@ -167,7 +167,7 @@ func bounded(count, n int, better func(i, j int) int, seed uint64) []int {
 		return idx
 	}
 	slices.SortStableFunc(idx, better)
-	keep := idx[:n/2:n/2]
+	keep := idx[: n/2 : n/2]
 	rest := slices.Clone(idx[n/2:])
 	rng := rand.New(rand.NewPCG(seed, 0xda5b0a4d))
 	rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })

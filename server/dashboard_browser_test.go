@@ -94,7 +94,7 @@ func TestDashboardInBrowser(t *testing.T) {
 		"contourPoints":     fx.complete,
 		"curves":            fx.withReports,
 		"prunedCurves":      fx.pruned,
-		"timeline":          n, // every trial started
+		"timeline":          n,  // every trial started
 		"rows":              50, // the first page
 	} {
 		if got[name] != want {

@@ -93,9 +93,9 @@ func (sn *snapshot) records() []storage.Trial {
 // study: requests that arrive during a study's first load wait for it;
 // later ones get the last snapshot while a fresher one loads.
 type snapshots struct {
-	studies *cache
-	store   storage.Storage
-	mu      sync.Mutex
+	studies  *cache
+	store    storage.Storage
+	mu       sync.Mutex
 	loading  map[string]*loadCall
 	previous map[string]*snapshot // the last snapshot loaded, for answers while the next loads
 }
