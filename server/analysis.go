@@ -18,13 +18,14 @@ import (
 // Bounds on what one answer carries, so that a 50,000-trial study is
 // never sent whole to the browser (docs/dashboard.md).
 const (
-	maxHistory  = 2000 // history points: analysis.Downsample keeps every change of the best
-	maxEDF      = 1000 // points of the empirical distribution
-	maxLines    = 2000 // parallel-coordinate lines and slice points: the best half, a sample of the rest
-	maxCurves   = 300  // learning curves: the 50 best and the most recent
-	maxSteps    = 200  // points per learning curve
-	maxSpans    = 2000 // timeline spans: the most recent
-	defaultGrid = 25   // contour grid per axis
+	maxHistory  = 1000 // history points: analysis.Downsample keeps every change of the best
+	maxEDF      = 500  // points of the empirical distribution
+	maxLines    = 1000 // parallel-coordinate lines and slice points: the best half, a sample of the rest
+	maxCurves   = 100  // learning curves: the bestCurves best and the most recent
+	bestCurves  = 25
+	maxSteps    = 200 // points per learning curve
+	maxSpans    = 500 // timeline spans: the most recent
+	defaultGrid = 25  // contour grid per axis
 	maxGrid     = 60
 )
 
@@ -60,7 +61,7 @@ func (s *server) analysis(w http.ResponseWriter, r *http.Request) error {
 	for _, k := range kinds {
 		v, err := analysisKinds[k](sn, r)
 		if err != nil {
-			if ae, ok := err.(*apiError); ok && ae.status == http.StatusBadRequest {
+			if ae, ok := err.(*apiError); ok && ae.status == http.StatusBadRequest && len(kinds) == 1 {
 				return ae
 			}
 			v = map[string]string{"error": err.Error()}
@@ -264,8 +265,8 @@ func curvesOf(sn *snapshot, _ *http.Request) (any, error) {
 	return sn.memoize("curves", func() any {
 		cs := analysis.Curves(sn.an)
 		keep := make([]bool, len(cs))
-		// The most recent ones (a live study's), and the 50 best finished.
-		for i := max(0, len(cs)-(maxCurves-50)); i < len(cs); i++ {
+		// The most recent ones (a live study's), and the best finished.
+		for i := max(0, len(cs)-(maxCurves-bestCurves)); i < len(cs); i++ {
 			keep[i] = true
 		}
 		last := func(i int) float64 {
@@ -279,7 +280,7 @@ func curvesOf(sn *snapshot, _ *http.Request) (any, error) {
 			order[i] = i
 		}
 		slices.SortStableFunc(order, byValue(sn.an.Direction, last))
-		for _, i := range order[:min(50, len(order))] {
+		for _, i := range order[:min(bestCurves, len(order))] {
 			keep[i] = true
 		}
 		var out []curveJSON
@@ -349,8 +350,11 @@ type sliceJSON struct {
 
 func sliceOf(sn *snapshot, r *http.Request) (any, error) {
 	param := r.URL.Query().Get("param")
-	if param == "" {
-		return nil, badRequest("kind=slice needs param=NAME")
+	if param == "" { // the first parameter: the page's first view
+		if sn.an.Space.Len() == 0 {
+			return nil, badRequest("the study's space has no parameter to slice along")
+		}
+		param = sn.an.Space.Param(0).Name
 	}
 	pts, err := analysis.Slice(sn.an, param)
 	if err != nil {
@@ -374,8 +378,11 @@ func sliceOf(sn *snapshot, r *http.Request) (any, error) {
 func contourOf(sn *snapshot, r *http.Request) (any, error) {
 	q := r.URL.Query()
 	px, py := q.Get("x"), q.Get("y")
+	if px == "" && py == "" && sn.an.Space.Len() >= 2 { // the page's first view
+		px, py = sn.an.Space.Param(0).Name, sn.an.Space.Param(1).Name
+	}
 	if px == "" || py == "" {
-		return nil, badRequest("kind=contour needs x=PARAM and y=PARAM")
+		return nil, badRequest("kind=contour needs x=PARAM and y=PARAM (a space of at least two parameters)")
 	}
 	grid := defaultGrid
 	if g := q.Get("grid"); g != "" {

@@ -74,7 +74,9 @@ function paint(c, option) {
     };
     c.on("finished", once);
   }
+  const t0 = performance.now();
   c.setOption(option, true);
+  boa.marks[c.boaKey + "-setOption"] = Math.round(performance.now() - t0);
 }
 
 function message(c, text) {
@@ -130,6 +132,7 @@ async function studiesPage() {
 // ---- study page ----
 // The forest behind the importances is the slowest analysis: it comes in
 // a request of its own, in parallel with the rest.
+// Slice and contour come with the first answer, for the first parameters.
 const KINDS = "summary,history,parallel,edf,curves,timeline";
 
 async function studyPage(name) {
@@ -144,7 +147,7 @@ async function studyPage(name) {
   let last = null;
   const draw = async (first) => {
     const imp = getJSON(`${base}/analysis?kind=importance`);
-    const [a] = await Promise.all([getJSON(`${base}/analysis?kind=${KINDS}`), first ? table.load() : null]);
+    const [a] = await Promise.all([getJSON(`${base}/analysis?kind=${KINDS}${first ? ",slice,contour" : ""}`), first ? table.load() : null]);
     boa.marks.data = boa.marks.data || performance.now();
     const s = a.summary.study;
     const sig = JSON.stringify([s.trials, s.states, s.best_value]);
@@ -158,7 +161,7 @@ async function studyPage(name) {
     curves(a.curves);
     timeline(a.timeline);
     if (first) {
-      selectors(a.summary, base);
+      selectors(a.summary, base, a);
       table.setup(a.summary);
       if (a.summary.nas) motifs(base);
     } else {
@@ -183,7 +186,7 @@ function summary(sum) {
   $("#summary").innerHTML = `<h2>${esc(s.name)}</h2><dl>` + items.map(([k, v]) => `<div class="item"><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join("") + "</dl>";
 }
 
-const scatterStyle = (name, colour, symbol) => ({ name, type: "scatter", symbolSize: 6, symbol: symbol || "circle", itemStyle: { color: colour }, large: true, largeThreshold: 4000, data: [] });
+const scatterStyle = (name, colour, symbol) => ({ name, type: "scatter", symbolSize: 6, symbol: symbol || "circle", itemStyle: { color: colour }, large: true, largeThreshold: 300, data: [] });
 
 function history(h, s) {
   const c = boa.charts.history;
@@ -257,7 +260,7 @@ function curves(cv) {
   if (!cv.curves.length) return message(c, "no trial reported intermediate values");
   paint(c, {
     animation: false, tooltip: { trigger: "item", formatter: (p) => `trial ${p.seriesName}: ${fmt(p.value[1])} at step ${p.value[0]}` },
-    title: { text: cv.curves.length < cv.total ? `${cv.curves.length} of ${cv.total} curves: the 50 best and the latest` : "", right: 10, textStyle: { fontSize: 11, color: "#6b7280", fontWeight: "normal" } },
+    title: { text: cv.curves.length < cv.total ? `${cv.curves.length} of ${cv.total} curves: the 25 best and the latest` : "", right: 10, textStyle: { fontSize: 11, color: "#6b7280", fontWeight: "normal" } },
     grid: { left: 60, right: 20, top: 30, bottom: 40 },
     xAxis: { type: "value", name: "step", nameLocation: "middle", nameGap: 25 }, yAxis: { type: "value", scale: true },
     series: cv.curves.map((k) => ({
@@ -286,32 +289,31 @@ function timeline(t) {
     xAxis: { type: "time" }, yAxis: { type: "category", data: workers },
     series: [{
       type: "custom", encode: { x: [1, 2], y: 0 }, data,
+      clip: true,
       renderItem: (params, api) => {
         const y = api.value(0), a = api.coord([api.value(1), y]), b = api.coord([api.value(2), y]);
         const h = api.size([0, 1])[1] * 0.6;
-        const shape = echarts.graphic.clipRectByRect({ x: a[0], y: a[1] - h / 2, width: Math.max(b[0] - a[0], 2), height: h },
-          { x: params.coordSys.x, y: params.coordSys.y, width: params.coordSys.width, height: params.coordSys.height });
-        return shape && { type: "rect", shape, style: api.style() };
+        return { type: "rect", shape: { x: a[0], y: a[1] - h / 2, width: Math.max(b[0] - a[0], 2), height: h }, style: api.style() };
       },
     }],
   }, true);
 }
 
-function selectors(sum, base) {
+function selectors(sum, base, first) {
   const opts = sum.params.map((p) => `<option>${esc(p.name)}</option>`).join("");
   for (const id of ["slice-param", "contour-x", "contour-y"]) $("#" + id).innerHTML = opts;
   if (sum.params.length > 1) $("#contour-y").selectedIndex = 1;
   if (sum.params.length > 1 && sum.importanceOrder) $("#contour-x").value = sum.importanceOrder[0];
   $("#slice-param").onchange = () => slice(base);
   $("#contour-x").onchange = $("#contour-y").onchange = () => contour(base);
-  slice(base);
-  contour(base);
+  slice(base, first.slice);
+  contour(base, first.contour);
 }
 
-async function slice(base) {
+async function slice(base, given) {
   const c = boa.charts.slice, param = $("#slice-param").value;
   if (!param) return message(c, "no parameter");
-  const { slice: sl } = await getJSON(`${base}/analysis?kind=slice&param=${encodeURIComponent(param)}`);
+  const { slice: sl } = given && given.param === param ? { slice: given } : await getJSON(`${base}/analysis?kind=slice&param=${encodeURIComponent(param)}`).catch((e) => ({ slice: { error: e.message } }));
   if (errorOr(c, sl)) return;
   if (!sl.points.length) return message(c, "no COMPLETE trial with " + param + " active");
   const cat = sl.points.some((p) => p.cat !== undefined);
@@ -327,10 +329,10 @@ async function slice(base) {
   }, true);
 }
 
-async function contour(base) {
+async function contour(base, given) {
   const c = boa.charts.contour, x = $("#contour-x").value, y = $("#contour-y").value;
   if (!x || !y || x === y) return message(c, "choose two different parameters");
-  const { contour: k } = await getJSON(`${base}/analysis?kind=contour&x=${encodeURIComponent(x)}&y=${encodeURIComponent(y)}`).catch((e) => ({ contour: { error: e.message } }));
+  const { contour: k } = given && (given.error || (given.x === x && given.y === y)) ? { contour: given } : await getJSON(`${base}/analysis?kind=contour&x=${encodeURIComponent(x)}&y=${encodeURIComponent(y)}`).catch((e) => ({ contour: { error: e.message } }));
   if (errorOr(c, k)) return;
   const cells = [];
   let lo = Infinity, hi = -Infinity;
