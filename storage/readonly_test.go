@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/storage"
+	"github.com/boaopt/boa/storage/storagetest"
 )
 
 // seedSQLite writes a study with a few trials in every state to a new
@@ -213,3 +214,33 @@ func stat(t *testing.T, path string) os.FileInfo {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// PostgreSQL: a read-only open reads what a writer stored, refuses writes,
+// and its sessions are read-only in the server too.
+func TestOpenReadOnlyPostgres(t *testing.T) {
+	url := storagetest.PostgresURL(t, false)
+	w, err := storage.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	st, err := w.CreateStudy(t.Context(), storage.Study{Name: "pg", Direction: "minimize", Sampler: "random"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := storage.OpenReadOnly(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	trials, err := r.Trials(t.Context(), st.ID)
+	if err != nil || len(trials) != 1 {
+		t.Fatalf("Trials = %v, %v", trials, err)
+	}
+	if _, err := r.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, RetryOf: -1}); !errors.Is(err, storage.ErrReadOnly) {
+		t.Errorf("AddTrial: %v, want ErrReadOnly", err)
+	}
+}
