@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -134,6 +135,32 @@ func TestDashboardInBrowser(t *testing.T) {
 	}
 	if shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
 		writeShot(t, "study-filtered.png", shot)
+	}
+
+	// Live: a trial another process finishes shows up without a reload.
+	w, err := storage.OpenSQLite(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	rec, err := w.GetStudy(t.Context(), "browser")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := w.AddTrial(t.Context(), storage.Trial{StudyID: rec.ID, Params: []byte(`{"x":2,"lr":0.01,"layers":1,"kernel":"rbf"}`), State: storage.Running, RetryOf: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := -1.0 // a new best
+	if err := w.FinishTrial(t.Context(), tr.ID, storage.Finish{State: storage.Complete, Value: &v}); err != nil {
+		t.Fatal(err)
+	}
+	want := fx.complete - fx.infeasible + 1
+	err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](
+		`boa.charts.history.getOption().series.find((s) => s.name === "complete").data.length === `+strconv.Itoa(want),
+		chromedp.WithPollingTimeout(30*time.Second)))
+	if err != nil {
+		t.Errorf("the new trial did not show in the history within 30 s: %v", err)
 	}
 }
 
