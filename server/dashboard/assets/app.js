@@ -19,7 +19,9 @@ const when = (t) => (t ? new Date(t).toLocaleString() : "–");
 class Unauthorised extends Error {}
 
 async function getJSON(url) {
-  const r = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  const pre = window.boaPrefetch && boaPrefetch[url];
+  if (pre) delete boaPrefetch[url]; // once: later polls fetch afresh
+  const r = await (pre || fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" }));
   if (r.status === 401) throw new Unauthorised();
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw new Error(body.error || r.status + " " + r.statusText);
@@ -131,9 +133,10 @@ async function studiesPage() {
 
 // ---- study page ----
 // The forest behind the importances is the slowest analysis: it comes in
-// a request of its own, in parallel with the rest.
-// Slice and contour come with the first answer, for the first parameters.
-const KINDS = "summary,history,parallel,edf,curves,timeline";
+// a request of its own, in parallel with the rest. Slice and contour come
+// with the first answer, for the first parameters. (index.html asks for
+// both before this script runs.)
+const KINDS = window.boaKinds;
 
 async function studyPage(name) {
   boa.page = "study";
