@@ -115,8 +115,8 @@ func TestDashboardInBrowser(t *testing.T) {
 		{`f.q.value = ""; f.wparam.value = "layers"; f.wlo.value = "8"; f.whi.value = ""`, -1},
 	} {
 		err := chromedp.Do(ctx,
-			chromedp.Evaluate[chromedp.Void](`(() => { window.__last = document.querySelector("#pageinfo").textContent; const f = document.querySelector("#filters"); `+tc.set+`; f.requestSubmit(); })()`),
-			chromedp.Poll[chromedp.Void](`document.querySelector("#pageinfo").textContent !== window.__last`, chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.Evaluate[chromedp.Void](`(() => { window.__loads = boa.table.loads; const f = document.querySelector("#filters"); `+tc.set+`; f.requestSubmit(); })()`),
+			chromedp.Poll[chromedp.Void](`boa.table.loads > window.__loads`, chromedp.WithPollingTimeout(10*time.Second)),
 		)
 		if err != nil {
 			t.Fatalf("filter %s: %v", tc.set, err)

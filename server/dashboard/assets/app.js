@@ -382,6 +382,7 @@ function trialTable(base) {
     q.set("page", st.page); q.set("size", st.size); q.set("sort", st.sort);
     const r = await getJSON(`${base}/table?${q}`);
     st.matched = r.matched;
+    st.loads = (st.loads || 0) + 1; // for the browser test: a page of the table arrived
     const cols = ["number", "state", "value", ...st.params.map((p) => "param:" + p), ...st.metrics.map((m) => "metric:" + m), "worker", "started", "reason"];
     $("#trials thead").innerHTML = "<tr>" + cols.map((k) => `<th data-sort="${esc(k)}">${esc(k.replace(/^param:/, ""))}${st.sort === k ? " ▲" : st.sort === "-" + k ? " ▼" : ""}</th>`).join("") + "</tr>";
     $("#trials tbody").innerHTML = r.trials.map((t) => {
