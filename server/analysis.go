@@ -25,7 +25,7 @@ const (
 	bestCurves  = 25
 	maxSteps    = 200 // points per learning curve
 	maxSpans    = 500 // timeline spans: the most recent
-	defaultGrid = 25  // contour grid per axis
+	defaultGrid = 20  // contour grid per axis
 	maxGrid     = 60
 )
 

@@ -91,7 +91,7 @@ func TestDashboardInBrowser(t *testing.T) {
 		"edf":               fx.complete,
 		"parallel":          fx.complete,
 		"slice":             fx.complete,
-		"contourCells":      25 * 25, // x × lr, both continuous: the default grid
+		"contourCells":      20 * 20, // x × lr, both continuous: the default grid
 		"contourPoints":     fx.complete,
 		"curves":            fx.withReports,
 		"prunedCurves":      fx.pruned,

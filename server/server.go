@@ -44,6 +44,12 @@ type Options struct {
 	// ReadOnly serves only what reads (boa dashboard): every endpoint that
 	// writes (create, ask, enqueue, tell, report, heartbeat) answers 403.
 	ReadOnly bool
+	// Preload, when positive, reads the newest studies' trials in the
+	// background as soon as the handler is made, up to about this many
+	// trials in all, so that their first dashboard page is drawn from
+	// memory rather than after a read of the whole study (about 2 s for
+	// 50,000 trials on 2 cores). boa dashboard sets it.
+	Preload int
 }
 
 // server holds what the handlers share. All of it is safe for concurrent
@@ -72,6 +78,9 @@ func New(store storage.Storage, opts Options) http.Handler {
 	s := &server{store: store, opts: opts, log: opts.Logger, mux: http.NewServeMux()}
 	s.studies = newCache(store, opts.Lease)
 	s.snaps = newSnapshots(s.studies, store)
+	if opts.Preload > 0 {
+		go s.snaps.preload(opts.Preload, opts.Logger)
+	}
 
 	s.handle("POST /api/v1/studies", s.createStudy)
 	s.handle("GET /api/v1/studies", s.listStudies)

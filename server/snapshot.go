@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"math"
 	"sync"
 	"time"
@@ -184,4 +185,26 @@ func (ss *snapshots) load(ctx context.Context, name string) (*snapshot, error) {
 		rec: rec, st: e.st, trials: trials, at: time.Now(), took: time.Since(start), memo: map[string]any{},
 		an: analysis.Study{Space: e.st.Space(), Direction: e.st.Direction(), Trials: trials},
 	}, nil
+}
+
+// preload reads the snapshots of the newest studies, one after another,
+// until about limit trials are held (Options.Preload). A study that fails
+// to load is logged and skipped: its page will say why.
+func (ss *snapshots) preload(limit int, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	all, err := ss.store.ListStudies(ctx)
+	if err != nil {
+		log.Warn("dashboard: preload: list studies", "error", err)
+		return
+	}
+	held := 0
+	for i := len(all) - 1; i >= 0 && held < limit; i-- {
+		sn, err := ss.get(ctx, all[i].Name)
+		if err != nil {
+			log.Warn("dashboard: preload", "study", all[i].Name, "error", err)
+			continue
+		}
+		held += len(sn.trials)
+	}
 }

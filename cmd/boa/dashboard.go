@@ -16,6 +16,10 @@ import (
 	"github.com/boaopt/boa/storage"
 )
 
+// dashboardPreload is how many trials boa dashboard reads as it starts
+// (server.Options.Preload): a few 50,000-trial studies.
+const dashboardPreload = 200_000
+
 type dashboardFlags struct {
 	storage string
 	addr    string
@@ -73,6 +77,6 @@ func dashboard(ctx context.Context, f dashboardFlags, stderr io.Writer) error {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	fmt.Fprintf(stderr, "boa dashboard: listening on http://%s (storage %s, read-only): open it in a browser\n", ln.Addr(), storage.Redact(f.storage))
-	opts := server.Options{Token: f.token, Logger: logger, ReadOnly: true, ShutdownGrace: shutdownGrace}
+	opts := server.Options{Token: f.token, Logger: logger, ReadOnly: true, Preload: dashboardPreload, ShutdownGrace: shutdownGrace}
 	return server.Serve(ctx, ln, store, opts, stop)
 }
