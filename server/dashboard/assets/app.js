@@ -149,16 +149,17 @@ async function studyPage(name) {
   const table = trialTable(base);
   let last = null;
   const draw = async (first) => {
-    const imp = getJSON(`${base}/analysis?kind=importance`);
+    const imp = first ? getJSON(`${base}/analysis?kind=importance`) : null;
     const [a] = await Promise.all([getJSON(`${base}/analysis?kind=${KINDS}${first ? ",slice,contour" : ""}`), first ? table.load() : null]);
     boa.marks.data = boa.marks.data || performance.now();
     const s = a.summary.study;
-    const sig = JSON.stringify([s.trials, s.states, s.best_value]);
+    // Redraw when trials came or went, or a running trial reported.
+    const sig = JSON.stringify([s.trials, s.states, s.best_value, a.curves.curves.map((c) => c.steps.length)]);
     if (!first && sig === last) return status(`up to date · ${new Date().toLocaleTimeString()}`);
     last = sig;
     summary(a.summary);
     history(a.history, s);
-    imp.then((i) => importance(i.importance)).catch((e) => message(boa.charts.importance, e.message));
+    (imp || getJSON(`${base}/analysis?kind=importance`)).then((i) => importance(i.importance)).catch((e) => message(boa.charts.importance, e.message));
     edf(a.edf, s);
     parallel(a.parallel, s);
     curves(a.curves);
@@ -306,7 +307,6 @@ function selectors(sum, base, first) {
   const opts = sum.params.map((p) => `<option>${esc(p.name)}</option>`).join("");
   for (const id of ["slice-param", "contour-x", "contour-y"]) $("#" + id).innerHTML = opts;
   if (sum.params.length > 1) $("#contour-y").selectedIndex = 1;
-  if (sum.params.length > 1 && sum.importanceOrder) $("#contour-x").value = sum.importanceOrder[0];
   $("#slice-param").onchange = () => slice(base);
   $("#contour-x").onchange = $("#contour-y").onchange = () => contour(base);
   slice(base, first.slice);
