@@ -27,6 +27,23 @@
 //
 // docs/http-api.md describes each with a curl example.
 //
+// # Dashboard
+//
+// The same handler serves the web dashboard (docs/dashboard.md): its page
+// at / and its files under /assets/ (package server/dashboard, embedded),
+// and the read-only JSON its pages read, aggregated and paged here so that
+// a 50,000-trial study is never sent whole:
+//
+//	GET  /api/v1/studies/{name}/analysis?kind=history,importance,...   package analysis's results, bounded
+//	GET  /api/v1/studies/{name}/table?page=&size=&sort=&state=&q=...  one page of the filtered, sorted trials
+//	GET  /api/v1/studies/{name}/export?format=csv|json&...            the filtered trials, as boa export writes them
+//	POST /login                                                       the token from the page's form → a session cookie
+//
+// The requests of a page share one read of the study (snapshot.go). A
+// browser shows the token once (/?token=T or the form) and then carries an
+// HttpOnly session cookie, accepted for GET requests only. With
+// Options.ReadOnly (boa dashboard) every endpoint that writes answers 403.
+//
 // # Validation
 //
 // Every input is checked at the edge (DESIGN.md §3) and a bad one answers a

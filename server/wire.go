@@ -42,6 +42,9 @@ type studyJSON struct {
 	Infeasible  *int           `json:"infeasible,omitempty"`
 	BestValue   *float64       `json:"best_value"`
 	BestTrial   *int           `json:"best_trial"` // number of the best trial
+	// LastActivity is the latest time a trial was created, started,
+	// finished or beat its heart (the dashboard's studies list).
+	LastActivity *time.Time `json:"last_activity,omitempty"`
 }
 
 // trialJSON is a trial as GET .../trials and .../best answer it: the
@@ -134,6 +137,15 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	if b := sum.Best; b >= 0 {
 		out.BestValue, out.BestTrial = trials[b].Value, &trials[b].Number
 	}
+	var last time.Time
+	for _, t := range trials {
+		for _, at := range []time.Time{t.Created, t.Started, t.Finished, t.Heartbeat} {
+			if at.After(last) {
+				last = at
+			}
+		}
+	}
+	out.LastActivity = api.Time(last)
 	return out
 }
 

@@ -3,7 +3,10 @@ package storage_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/boaopt/boa/storage"
@@ -55,4 +58,36 @@ func Example() {
 	// Output:
 	// storage: finish trial: trial 1 (number 0) is COMPLETE: trial already finished
 	// 0 COMPLETE {"x":1.5} 2.25 [{1 3}]
+}
+
+// Reading a study without changing its database: no migration, no write,
+// not even a -shm file beside a file nobody may write (chmod 0444), as the
+// inspection commands and boa dashboard read it.
+func ExampleOpenReadOnly() {
+	ctx := context.Background()
+	dir, _ := os.MkdirTemp("", "boa-example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "boa.db")
+	w, err := storage.Open(ctx, "sqlite:"+path)
+	if err != nil {
+		panic(err)
+	}
+	if _, err := w.CreateStudy(ctx, storage.Study{Name: "demo", Direction: "minimize", Sampler: "random"}); err != nil {
+		panic(err)
+	}
+	w.Close()
+	_ = os.Chmod(path, 0o444)
+
+	r, err := storage.OpenReadOnly(ctx, "sqlite:"+path)
+	if err != nil {
+		panic(err)
+	}
+	defer r.Close()
+	studies, _ := r.ListStudies(ctx)
+	fmt.Println(len(studies), studies[0].Name)
+	_, err = r.CreateStudy(ctx, storage.Study{Name: "other", Direction: "minimize"})
+	fmt.Println(errors.Is(err, storage.ErrReadOnly))
+	// Output:
+	// 1 demo
+	// true
 }

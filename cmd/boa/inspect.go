@@ -37,17 +37,24 @@ func storageFlag(cmd *cobra.Command, url *string) {
 	}
 }
 
-// openToRead opens the storage of the commands that only read it. An
-// SQLite file that does not exist is an error rather than a new empty
-// database: a mistyped path, or boa started in another directory than the
-// study's, would otherwise show no studies and leave a stray file behind.
+// openToRead opens the storage of the commands that only read it
+// (studies, trials, best, export, motifs, dashboard) read-only: they never
+// migrate or write it, so they work on a database file that is chmod 0444,
+// on a read-only medium or another user's, and leave it byte for byte
+// unchanged. An SQLite file that does not exist is an error rather than a
+// new empty database: a mistyped path, or boa started in another directory
+// than the study's, would otherwise show no studies and leave a stray file
+// behind. memory: (always empty here) is opened as it is.
 func openToRead(ctx context.Context, url string) (storage.Storage, error) {
 	if path := storage.SQLitePath(url); path != "" {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("storage %s: the file %s does not exist (boa run creates it): run boa in the directory of the study, or point --storage or BOA_STORAGE at its file", url, path)
 		}
 	}
-	return storage.Open(ctx, url)
+	if url == "memory:" || url == "memory" {
+		return storage.Open(ctx, url)
+	}
+	return storage.OpenReadOnly(ctx, url)
 }
 
 // withStudy opens the storage and the named study for fn.

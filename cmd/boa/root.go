@@ -11,7 +11,7 @@ func rootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(runCmd(), studiesCmd(), trialsCmd(), bestCmd(), exportCmd(), motifsCmd(), benchCmd())
-	root.AddCommand(serveCmd())
+	root.AddCommand(serveCmd(), dashboardCmd())
 	root.AddCommand(workerCmd())
 	root.AddCommand(studyReportCmd())
 	return root
