@@ -302,10 +302,14 @@ func (s *sqlStore) queryTrials(ctx context.Context, q queryer, sizeHint int, rep
 }
 
 // attachReports loads the reports of the trials matching where and attaches
-// them to ts; reports of trials not in ts are ignored.
+// them to ts; reports of trials not in ts are ignored. Only each trial's
+// steps need to be in order: ordering by the trial's number, which SQLite
+// walks in its (study_id, number) index, spares it the temporary sort that
+// ordering by trial_id took (0.35 s against 0.5-0.65 s for a 50,000-trial
+// study's reports; docs/dashboard.md).
 func attachReports(ctx context.Context, q queryer, ts []Trial, where string, args ...any) error {
 	rows, err := q.QueryContext(ctx, `SELECT r.trial_id, r.step, r.value FROM reports r
-		JOIN trials t ON t.id = r.trial_id WHERE `+where+` ORDER BY r.trial_id, r.step`, args...)
+		JOIN trials t ON t.id = r.trial_id WHERE `+where+` ORDER BY t.number, r.step`, args...)
 	if err != nil {
 		return err
 	}

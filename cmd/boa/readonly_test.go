@@ -38,6 +38,7 @@ func TestInspectionOnAReadOnlyFile(t *testing.T) {
 	for _, args := range [][]string{
 		{"studies"}, {"trials", "cells"}, {"best", "cells"}, {"export", "cells", "--format", "csv"},
 		{"export", "cells", "--format", "json"}, {"motifs", "cells", "--min-graphs", "5"},
+		{"report", "cells", "--out", t.TempDir()},
 	} {
 		out, err := boa(t, append(args, "--storage", url)...)
 		if err != nil || out == "" {
