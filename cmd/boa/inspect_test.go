@@ -207,6 +207,13 @@ func TestUnknownStudyHidesThePassword(t *testing.T) {
 	if !ok || password == "" {
 		t.Skip("BOA_TEST_POSTGRES_URL has no password")
 	}
+	// A boa database: the inspection commands open it read-only, which
+	// refuses one without boa's schema (storage.OpenReadOnly).
+	st, err := storage.Open(context.Background(), u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
 	_, err = boa(t, "trials", "no-such-study", "--storage", u.String())
 	if err == nil || !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("error %v, want not found", err)
