@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -79,23 +80,13 @@ func TestImportancesKnown(t *testing.T) {
 				t.Errorf("shares sum to %v, want 1", sum)
 			}
 			if !slices.IsSortedFunc(imp, func(a, b analysis.Importance) int {
-				return -cmpFloat(a.Share, b.Share)
+				return cmp.Compare(b.Share, a.Share)
 			}) {
 				t.Errorf("not sorted by share: %v", imp)
 			}
 			t.Logf("%v", imp)
 		})
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // The same seed gives the same importances; the direction does not matter.
