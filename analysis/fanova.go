@@ -153,11 +153,11 @@ func sample(s Study, seed uint64) []*study.Trial {
 		return all
 	}
 	byValue := slices.Clone(all)
-	slices.SortStableFunc(byValue, func(a, b *study.Trial) int {
+	slices.SortFunc(byValue, func(a, b *study.Trial) int { // ties by number, as a stable sort of all
 		if s.Direction == study.Maximize {
-			return cmp.Compare(b.Value, a.Value)
+			return cmp.Or(cmp.Compare(b.Value, a.Value), a.Number-b.Number)
 		}
-		return cmp.Compare(a.Value, b.Value)
+		return cmp.Or(cmp.Compare(a.Value, b.Value), a.Number-b.Number)
 	})
 	rest := byValue[sampleBest:]
 	rng := rand.New(rand.NewPCG(seed, 0x5a4d))

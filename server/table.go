@@ -196,7 +196,7 @@ func sortTrials(trials []study.Trial, key string) error {
 	default:
 		return badRequest("sort: %q is not number, value, state, worker, started, param:NAME or metric:NAME (- in front reverses)", key)
 	}
-	slices.SortStableFunc(trials, func(a, b study.Trial) int {
+	slices.SortFunc(trials, func(a, b study.Trial) int { // total: ties by number
 		xa, sa, oka := g(&a)
 		xb, sb, okb := g(&b)
 		if oka != okb {
