@@ -172,3 +172,52 @@ func writeShot(t testing.TB, name string, b []byte) {
 	}
 	t.Logf("screenshot: %s", p)
 }
+
+// TestDashboardLoginInBrowser: a server with a token shows the login
+// form; a wrong token is refused with the form's message, and the right
+// one opens the studies list through the session cookie, never showing
+// the token in the page's address.
+func TestDashboardLoginInBrowser(t *testing.T) {
+	ctx := browser(t)
+	path := filepath.Join(t.TempDir(), "boa.db")
+	seedStudy(t, path, "guarded", 12)
+	store, err := storage.OpenReadOnly(t.Context(), "sqlite:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	url := serveDashboard(t, store, server.Options{ReadOnly: true, Token: "s3cret"})
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+
+	login := func(token string) {
+		t.Helper()
+		err := chromedp.Do(ctx,
+			chromedp.Navigate(url+"/"),
+			chromedp.WaitVisible(chromedp.CSS(`form[action="/login"] input[name="token"]`)),
+			chromedp.SendKeys(chromedp.CSS(`input[name="token"]`), token),
+			chromedp.Submit(chromedp.CSS(`form[action="/login"]`)),
+		)
+		if err != nil {
+			t.Fatalf("login with %q: %v", token, err)
+		}
+	}
+	login("wrong")
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("login-error"))); err != nil {
+		t.Fatalf("a wrong token: no error shown: %v", err)
+	}
+	login("s3cret")
+	const listed = `window.boa && boa.page === "studies" && document.querySelector("#studies tbody").textContent.includes("guarded")`
+	// The form's POST redirects to the page: wait for the new document
+	// before evaluating in it.
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`#studies tbody`)), chromedp.Poll[chromedp.Void](listed, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the right token: the studies list did not open: %v", err)
+	}
+	loc, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
+	if err != nil || strings.Contains(loc, "s3cret") {
+		t.Errorf("address after login %q, %v: the token must not stay in it", loc, err)
+	}
+	if shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+		writeShot(t, "login.png", shot)
+	}
+}
