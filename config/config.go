@@ -21,7 +21,7 @@ type Study struct {
 	Name      string  `yaml:"name" json:"name"`
 	Direction string  `yaml:"direction,omitempty" json:"direction,omitempty"` // minimize (default) or maximize
 	Storage   string  `yaml:"storage,omitempty" json:"storage,omitempty"`     // storage URL; default DefaultStorage
-	Sampler   string  `yaml:"sampler,omitempty" json:"sampler,omitempty"`     // default auto
+	Sampler   Sampler `yaml:"sampler,omitempty" json:"sampler,omitzero"`      // a name, or {type: NAME, option: value, ...}; default auto
 	Trials    int     `yaml:"trials,omitempty" json:"trials,omitempty"`       // budget; 0 means no limit
 	Workers   int     `yaml:"workers,omitempty" json:"workers,omitempty"`     // trials at once in `boa run`; default 1
 	Seed      uint64  `yaml:"seed,omitempty" json:"seed,omitempty"`
@@ -93,8 +93,8 @@ func (s *Study) StorageURL() string {
 }
 
 func (s *Study) SamplerName() string {
-	if s.Sampler == "" {
+	if s.Sampler.Type == "" {
 		return "auto"
 	}
-	return s.Sampler
+	return s.Sampler.Type
 }

@@ -26,7 +26,7 @@ func (s *Study) Spec() (study.Spec, error) {
 		return study.Spec{}, fmt.Errorf("transform: %w", err)
 	}
 	return study.Spec{
-		Name: s.Name, Direction: dir, Space: s.Space, Sampler: s.SamplerName(),
+		Name: s.Name, Direction: dir, Space: s.Space, Sampler: s.SamplerName(), SamplerOptions: s.Sampler.Options,
 		Seed: s.Seed, Budget: s.Trials, Transform: tf, Pruner: s.PrunerSpec(), Constraints: constraint.Set(s.Constraints),
 	}, nil
 }

@@ -75,7 +75,7 @@ func (s *Study) validate(f fileInfo) []error {
 	if validSpace {
 		sp = s.Space
 	}
-	if err := sampler.Check(s.SamplerName(), sp); err != nil {
+	if err := sampler.CheckWith(s.SamplerName(), s.Sampler.Options, sp); err != nil {
 		add("sampler", "%v", err)
 	}
 	if o := s.Objective; o != nil {

@@ -78,7 +78,7 @@ func ParseYAML(data []byte) (*Study, error) {
 		case "storage":
 			decodeField(val, &s.Storage, "a storage URL", f, add)
 		case "sampler":
-			decodeField(val, &s.Sampler, "a sampler name", f, add)
+			parseSampler(key, val, &s.Sampler, lines, add)
 		case "trials":
 			decodeWhole(val, &s.Trials, "an integer", f, add)
 		case "workers":

@@ -143,15 +143,16 @@ type SpaceChecker interface {
 
 // Check returns an error if no sampler is registered under name, or if
 // that sampler cannot work on sp (not checked when sp is nil).
-func Check(name string, sp *space.Space) error {
-	s, err := New(name)
-	if err != nil {
-		return err
-	}
-	if c, ok := s.(SpaceChecker); ok && sp != nil {
-		return c.CheckSpace(sp)
-	}
-	return nil
+func Check(name string, sp *space.Space) error { return CheckWith(name, nil, sp) }
+
+// Recommender is a Sampler whose model can name the configuration it
+// believes best, which on a noisy objective may not be the best observed
+// one: x̂ = argmin μ(x), the recommendation of [000 §3.3.3] (spec
+// gp-and-acquisitions §7, argmin_mean). predicted is μ(x̂), in the
+// minimised sense of h's values.
+type Recommender interface {
+	Sampler
+	Recommend(ctx context.Context, h *History, rng *rand.Rand) (u []float64, predicted float64, err error)
 }
 
 // BatchSampler is a Sampler that can also propose n points to be

@@ -21,19 +21,22 @@ import (
 
 // studyJSON summarises a study.
 type studyJSON struct {
-	Name      string          `json:"name"`
-	Direction string          `json:"direction"`
-	Sampler   string          `json:"sampler"`
-	Choice    string          `json:"auto_choice,omitempty"` // the sampler auto uses for the space (sampler "auto" only)
-	Transform string          `json:"transform,omitempty"`   // what the model is fitted to, when not the values as they are
-	Pruner    *pruner.Spec    `json:"pruner,omitempty"`      // which running trials stop early, when the study has a pruner
-	Seed      uint64          `json:"seed"`
-	Budget    int             `json:"budget"` // trials wanted; 0 = no limit
-	Space     json.RawMessage `json:"space"`
-	Created   *time.Time      `json:"created"`
-	Trials    int             `json:"trials"` // stored trials, re-runs included
-	Used      int             `json:"used"`   // trials counted against the budget (re-runs take their original's place)
-	States    map[string]int  `json:"states"` // trials per state
+	Name      string `json:"name"`
+	Direction string `json:"direction"`
+	Sampler   string `json:"sampler"`
+	Choice    string `json:"auto_choice,omitempty"` // the sampler auto uses for the space (sampler "auto" only)
+	// SamplerOptions are the sampler's settings when the study file gave
+	// them in the mapping form (sampler: {type: gpbo, acquisition: fitbo}).
+	SamplerOptions sampler.Options `json:"sampler_options,omitempty"`
+	Transform      string          `json:"transform,omitempty"` // what the model is fitted to, when not the values as they are
+	Pruner         *pruner.Spec    `json:"pruner,omitempty"`    // which running trials stop early, when the study has a pruner
+	Seed           uint64          `json:"seed"`
+	Budget         int             `json:"budget"` // trials wanted; 0 = no limit
+	Space          json.RawMessage `json:"space"`
+	Created        *time.Time      `json:"created"`
+	Trials         int             `json:"trials"` // stored trials, re-runs included
+	Used           int             `json:"used"`   // trials counted against the budget (re-runs take their original's place)
+	States         map[string]int  `json:"states"` // trials per state
 	// Constraints are the study's limits on its trials' metrics, when it
 	// has any; Feasible and Infeasible then count its COMPLETE trials by
 	// verdict, and the best trial is the best feasible one.
@@ -116,6 +119,9 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 			cons, _ := study.ConstraintsOf(st)
 			out.Choice = auto.New().ChoiceFor(&sampler.History{Space: &sp, Budget: st.Budget, Constraints: cons.Names()})
 		}
+	}
+	if o, err := study.SamplerOptionsOf(st); err == nil && len(o) > 0 {
+		out.SamplerOptions = o
 	}
 	if tf, err := study.TransformOf(st); err == nil && tf != transform.None {
 		out.Transform = tf.String()

@@ -55,7 +55,7 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 		spec.Sampler = "auto"
 	}
 	if smp == nil {
-		if err := sampler.Check(spec.Sampler, spec.Space); err != nil {
+		if err := sampler.CheckWith(spec.Sampler, spec.SamplerOptions, spec.Space); err != nil {
 			return nil, fmt.Errorf("study: %w", err)
 		}
 	} else if c, ok := smp.(sampler.SpaceChecker); ok {
@@ -73,12 +73,12 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 	if err := spec.Constraints.Validate(); err != nil {
 		return nil, fmt.Errorf("study: %w", err)
 	}
-	set := settings{Transform: spec.Transform, Constraints: spec.Constraints}
+	set := settings{Transform: spec.Transform, Constraints: spec.Constraints, SamplerOptions: spec.SamplerOptions}
 	if !spec.Pruner.IsNone() {
 		set.Pruner = &spec.Pruner
 	}
 	var cfg json.RawMessage
-	if set.Transform != transform.None || set.Pruner != nil || len(set.Constraints) > 0 {
+	if set.Transform != transform.None || set.Pruner != nil || len(set.Constraints) > 0 || len(set.SamplerOptions) > 0 {
 		if cfg, err = json.Marshal(set); err != nil {
 			return nil, fmt.Errorf("study: %w", err) // an unknown transform
 		}
@@ -99,6 +99,9 @@ type settings struct {
 	Transform   transform.Transform `json:"transform,omitempty"`
 	Pruner      *pruner.Spec        `json:"pruner,omitempty"`
 	Constraints constraint.Set      `json:"constraints,omitempty"`
+	// SamplerOptions are Spec.SamplerOptions, which sampler.NewWith
+	// applies again when the study is opened.
+	SamplerOptions sampler.Options `json:"sampler_options,omitempty"`
 }
 
 func settingsOf(rec storage.Study) (settings, error) {
@@ -125,6 +128,13 @@ func PrunerOf(rec storage.Study) (pruner.Spec, error) {
 		return pruner.Spec{}, err
 	}
 	return *set.Pruner, nil
+}
+
+// SamplerOptionsOf returns the sampler options stored with study rec;
+// empty when it has none.
+func SamplerOptionsOf(rec storage.Study) (sampler.Options, error) {
+	set, err := settingsOf(rec)
+	return set.SamplerOptions, err
 }
 
 // ConstraintsOf returns the constraints stored with study rec; empty when
@@ -155,14 +165,14 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 	if err != nil {
 		return nil, fmt.Errorf("study %s: %w", rec.Name, err)
 	}
-	if smp == nil {
-		if smp, err = sampler.New(rec.Sampler); err != nil {
-			return nil, fmt.Errorf("study %s: %w", rec.Name, err)
-		}
-	}
 	set, err := settingsOf(rec)
 	if err != nil {
 		return nil, err
+	}
+	if smp == nil {
+		if smp, err = sampler.NewWith(rec.Sampler, set.SamplerOptions); err != nil {
+			return nil, fmt.Errorf("study %s: %w", rec.Name, err)
+		}
 	}
 	var (
 		prn  pruner.Pruner

@@ -67,10 +67,13 @@ type Spec struct {
 	Direction Direction
 	Space     *space.Space
 	Sampler   string // a registered sampler name; "" means auto
-	Seed      uint64
-	Budget    int                 // trials wanted; 0 means no limit
-	Transform transform.Transform // what the sampler's model is fitted to (package transform); None by default
-	Pruner    pruner.Spec         // which running trials ShouldPrune stops early; none by default
+	// SamplerOptions configure the sampler (sampler.Configurable), the
+	// mapping form of a study file's sampler; stored with the study.
+	SamplerOptions sampler.Options
+	Seed           uint64
+	Budget         int                 // trials wanted; 0 means no limit
+	Transform      transform.Transform // what the sampler's model is fitted to (package transform); None by default
+	Pruner         pruner.Spec         // which running trials ShouldPrune stops early; none by default
 	// Constraints are limits on the metrics a trial reports
 	// (Result.Metrics, BOA_METRIC lines): Best is then the best feasible
 	// trial. None by default.

@@ -204,11 +204,19 @@ func bestCmd() *cobra.Command {
 	var (
 		url    string
 		asJSON bool
+		model  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "best STUDY",
 		Short: "Show the best trial of a study",
-		Args:  studyArg,
+		Long: `Show the best trial of a study: the best observed value (in a study
+with constraints, the best feasible one).
+
+With --model, also the configuration the sampler's model believes best,
+the minimiser of its posterior mean, and the mean there: on a noisy
+objective a better answer than the luckiest observation (gpbo and its
+acquisitions; [000 §3.3.3]).`,
+		Args: studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {
 				best, ok, err := st.Best(cmd.Context())
@@ -226,6 +234,16 @@ func bestCmd() *cobra.Command {
 					return fmt.Errorf("study %s has no completed trial yet", st.Name())
 				}
 				w := cmd.OutOrStdout()
+				var rec study.Recommendation
+				if model {
+					if rec, err = st.Recommend(cmd.Context()); err != nil {
+						return err
+					}
+				}
+				if asJSON && model {
+					return json.NewEncoder(w).Encode(map[string]any{"best": export.TrialOf(best),
+						"recommendation": map[string]any{"params": rec.Params, "predicted": rec.Predicted}})
+				}
 				if asJSON {
 					return json.NewEncoder(w).Encode(export.TrialOf(best))
 				}
@@ -242,12 +260,25 @@ func bestCmd() *cobra.Command {
 				for _, name := range slices.Sorted(maps.Keys(best.Metrics)) {
 					fmt.Fprintf(w, "  metric %s = %s\n", name, paramText(best.Metrics[name]))
 				}
+				if model {
+					predicted := "not on the values' scale (the study has a transform)"
+					if rec.Predicted != nil {
+						predicted = fmt.Sprintf("%.6g", *rec.Predicted)
+					}
+					fmt.Fprintf(w, "model's recommendation (minimiser of %s's posterior mean): predicted %s\n", st.Sampler().Name(), predicted)
+					for _, name := range st.Space().Names() {
+						if v, ok := rec.Params[name]; ok {
+							fmt.Fprintf(w, "  %s = %s\n", name, paramText(v))
+						}
+					}
+				}
 				return nil
 			})
 		},
 	}
 	storageFlag(cmd, &url)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the trial as JSON")
+	cmd.Flags().BoolVar(&model, "model", false, "also show the model's recommendation, the minimiser of its posterior mean")
 	return cmd
 }
 

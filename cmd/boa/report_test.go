@@ -81,7 +81,7 @@ func TestRunSaysWhenTrialsAreStillRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	st, err := study.Create(ctx, store, study.Spec{Name: cfg.Name, Space: cfg.Space, Sampler: cfg.Sampler, Seed: cfg.Seed, Budget: cfg.Trials})
+	st, err := study.Create(ctx, store, study.Spec{Name: cfg.Name, Space: cfg.Space, Sampler: cfg.SamplerName(), SamplerOptions: cfg.Sampler.Options, Seed: cfg.Seed, Budget: cfg.Trials})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,7 +120,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		cfg.Seed = f.seed
 	}
 	if changed("sampler") {
-		cfg.Sampler = f.sampler
+		cfg.Sampler = config.Sampler{Type: f.sampler} // the file's options were for its own sampler
 	}
 	if changed("transform") {
 		cfg.Transform = f.transform

@@ -1,6 +1,7 @@
 package gpbo
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -25,6 +26,12 @@ const (
 	AcqLCB   = "lcb"    // confidence bound κσ − μ with a fixed κ (spec §4.2)
 	AcqGPUCB = "gp-ucb" // confidence bound with the GP-UCB β schedule [000 Eq. 2.22]
 	AcqTS    = "ts"     // Thompson sampling on a candidate set (spec §4.4, exact)
+	// The information-theoretic acquisitions (spec §4.3–4.6; infotheoretic.go).
+	AcqFITBO   = "fitbo"    // FITBO, the mixture entropy by quadrature [000 Ch. 3]
+	AcqFITBOMM = "fitbo-mm" // FITBO with the entropy by moment matching [000 §3.2.3]
+	AcqMES     = "mes"      // max-value entropy search (Wang & Jegelka 2017)
+	AcqPES     = "pes"      // predictive entropy search, PES-lite (spec §4.5 Decision)
+	AcqKG      = "kg"       // knowledge gradient, discrete (spec §4.3 Decision)
 )
 
 // How GPBO.Pending adds running trials to the model before the
@@ -50,6 +57,8 @@ type GPBO struct {
 	Candidates  int           // raw acquisition candidates (spec §6.1); default 2048
 	RefitEvery  int           // fit at 0, k, 2k, ... observations after the design, reuse the values in between (spec §3.2); default 1
 	Pending     string        // how running trials enter the model: one of the Pending* names; default PendingBeliever
+	Marginalise string        // MarginaliseMAP (default) or MarginaliseESS; FITBO always samples
+	Samples     int           // hyper-parameter samples M with MarginaliseESS and FITBO; default 200 [spec §3.3]
 	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
 
 	warm bo.WarmStart   // last fitted hyper-parameters: the start of the next fit
@@ -107,11 +116,8 @@ func (g *GPBO) Designing(h *sampler.History) bool { return len(h.Observed) < g.i
 // posterior mean (Kriging Believer, History.WithoutValue).
 func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	sp := h.Space
-	if _, err := g.acquisition(0, 1, 1); err != nil {
-		return nil, err
-	}
-	if !slices.Contains([]string{PendingBeliever, PendingLiar, PendingIgnore}, g.Pending) {
-		return nil, fmt.Errorf("gpbo: unknown Pending %q (known: %q, %q, %q)", g.Pending, PendingBeliever, PendingLiar, PendingIgnore)
+	if err := g.check(); err != nil {
+		return nil, fmt.Errorf("gpbo: %w", err)
 	}
 	if g.Designing(h) {
 		return bo.FreshDesignPoint(h, bo.SobolPoint(h, h.Trials, g.Log()), rng), nil
@@ -182,6 +188,28 @@ func (g *GPBO) Fit(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) (
 	return m, nil
 }
 
+// check refuses settings that could never suggest anything.
+func (g *GPBO) check() error {
+	if !slices.Contains(Acquisitions, strings.ToLower(cmp.Or(g.Acquisition, AcqLogEI))) {
+		return fmt.Errorf("unknown acquisition %q (known: %s)", g.Acquisition, strings.Join(Acquisitions, ", "))
+	}
+	if !(g.XiRel >= 0 && g.XiRel <= math.MaxFloat64) {
+		return fmt.Errorf("XiRel %v must be a finite number >= 0", g.XiRel)
+	}
+	if !slices.Contains([]string{PendingBeliever, PendingLiar, PendingIgnore}, g.Pending) {
+		return fmt.Errorf("unknown Pending %q (known: %q, %q, %q)", g.Pending, PendingBeliever, PendingLiar, PendingIgnore)
+	}
+	switch m := strings.ToLower(g.Marginalise); {
+	case m != "" && m != MarginaliseMAP && m != MarginaliseESS:
+		return fmt.Errorf("unknown Marginalise %q (known: %s, %s)", g.Marginalise, MarginaliseMAP, MarginaliseESS)
+	case m == MarginaliseMAP && g.fitbo():
+		return fmt.Errorf("acquisition %s samples its hyper-parameters with the minimum value η (ψ of [000 §3.3]); marginalise: map is not available for it", g.Acquisition)
+	case g.Samples < 0:
+		return fmt.Errorf("Samples %d must be >= 1 (0 for the default)", g.Samples)
+	}
+	return nil
+}
+
 func (g *GPBO) acquisition(best float64, n, dim int) (acq.Function, error) {
 	if !(g.XiRel >= 0 && g.XiRel <= math.MaxFloat64) {
 		return nil, fmt.Errorf("gpbo: XiRel %v must be a finite number >= 0", g.XiRel)
@@ -199,6 +227,8 @@ func (g *GPBO) acquisition(best float64, n, dim int) (acq.Function, error) {
 		return acq.LCB{Kappa: acq.GPUCBKappa(n, dim, 1, 0.1)}, nil
 	case AcqTS:
 		return nil, nil // Thompson sampling needs no acquisition function (see thompson)
+	case AcqFITBO, AcqFITBOMM, AcqMES, AcqPES, AcqKG:
+		return nil, fmt.Errorf("gpbo: acquisition %s is built on its models (infotheoretic.go)", g.Acquisition)
 	}
 	return nil, fmt.Errorf("gpbo: unknown acquisition %q (known: logei, ei, pi, lcb, ucb, gp-ucb, ts)", g.Acquisition)
 }
@@ -250,4 +280,16 @@ func init() {
 	sampler.Register("kb", func() sampler.Sampler { return newKB(false) })
 	sampler.Register("cl-min", func() sampler.Sampler { return newKB(true) })
 	sampler.Register("ts", func() sampler.Sampler { return newTS() })
+	// The information-theoretic acquisitions under their own names, as
+	// BoTorch users know them (infotheoretic.go).
+	for _, a := range []string{AcqFITBO, AcqFITBOMM, AcqMES, AcqPES, AcqKG} {
+		sampler.Register(a, func() sampler.Sampler { return newNamed(a) })
+	}
+}
+
+// newNamed returns gpbo with acquisition a, registered under a's name.
+func newNamed(a string) *GPBO {
+	g := New()
+	g.Acquisition, g.name = a, a
+	return g
 }

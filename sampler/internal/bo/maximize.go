@@ -18,7 +18,14 @@ import (
 // gradient steps (the latter relaxed, then rounded); categoricals move by
 // local search; small discrete spaces are enumerated exactly.
 func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function, h *sampler.History, candidates int, rng *rand.Rand) ([]float64, error) {
-	objective, free := AcqObjective(sp, model, af)
+	return MaximizeSurface(sp, acq.Bind(af, model), h, candidates, rng)
+}
+
+// MaximizeSurface is MaximizeAcquisition for an acquisition bound to its
+// models already: one averaged over hyper-parameter samples (acq.Average)
+// or FITBO's (spec gp-and-acquisitions §3.3, §4.6).
+func MaximizeSurface(sp *space.Space, s acq.Surface, h *sampler.History, candidates int, rng *rand.Rand) ([]float64, error) {
+	objective, free := SurfaceObjective(sp, s)
 	continuous := false
 	for _, p := range sp.Params() {
 		continuous = continuous || p.Kind == space.Float
@@ -45,7 +52,7 @@ func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function,
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
 		Candidates: candidates,
 		Starts:     starts,
-		Batch:      AcqBatch(model, af, sp.Features),
+		Batch:      SurfaceBatch(s, sp.Features),
 	}, rng)
 	if err != nil {
 		return nil, err
@@ -58,6 +65,23 @@ func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function,
 // steps may move (free: Float, Int and Ordinal; Int and Ordinal are
 // relaxed and rounded); categorical and inactive coordinates get 0.
 func AcqObjective(sp *space.Space, model acq.Model, af acq.Function) (f func(u, grad []float64) float64, free []bool) {
+	return SurfaceObjective(sp, modelSurface{af, model})
+}
+
+// modelSurface evaluates an acquisition on a model point by point; it is
+// a Surface only for SurfaceObjective, which never asks for a batch.
+type modelSurface struct {
+	af    acq.Function
+	model acq.Model
+}
+
+func (m modelSurface) Eval(x, grad []float64) float64 { return m.af.Eval(m.model, x, grad) }
+func (m modelSurface) EvalBatch([][]float64, []float64) {
+	panic("bo: modelSurface evaluates point by point")
+}
+
+// SurfaceObjective is AcqObjective for an acquisition surface.
+func SurfaceObjective(sp *space.Space, s acq.Surface) (f func(u, grad []float64) float64, free []bool) {
 	fb := make([]float64, sp.NumFeatures())
 	fg := make([]float64, sp.NumFeatures())
 	free = make([]bool, sp.Len())
@@ -67,9 +91,9 @@ func AcqObjective(sp *space.Space, model acq.Model, af acq.Function) (f func(u, 
 	return func(u, grad []float64) float64 {
 		f := sp.Features(u, fb)
 		if grad == nil {
-			return af.Eval(model, f, nil)
+			return s.Eval(f, nil)
 		}
-		v := af.Eval(model, f, fg)
+		v := s.Eval(f, fg)
 		active := sp.Active(u)
 		for i := range grad {
 			grad[i] = 0
@@ -86,12 +110,17 @@ func AcqObjective(sp *space.Space, model acq.Model, af acq.Function) (f func(u, 
 // scores them all with acq.EvalBatch, which gives the objective's values
 // bit for bit in a fraction of the time (docs/performance.md).
 func AcqBatch(model acq.BatchModel, af acq.Function, features func(u, dst []float64) []float64) func(U [][]float64, values []float64) {
+	return SurfaceBatch(acq.Bind(af, model), features)
+}
+
+// SurfaceBatch is AcqBatch for an acquisition surface.
+func SurfaceBatch(s acq.Surface, features func(u, dst []float64) []float64) func(U [][]float64, values []float64) {
 	return func(U [][]float64, values []float64) {
 		F := make([][]float64, len(U))
 		for i, u := range U {
 			F[i] = features(u, nil)
 		}
-		acq.EvalBatch(af, model, F, values)
+		s.EvalBatch(F, values)
 	}
 }
 
@@ -164,4 +193,47 @@ const (
 	fullRefitEvery = 10   // ... and every this many a full multi-start fit runs
 	enumerateLimit = 4096 // discrete spaces up to this size are searched exhaustively
 	comboLimit     = 64   // mixed spaces with up to this many discrete settings get every setting among the candidates
+)
+
+// Recommend minimises the posterior mean that mean gives as its
+// acquisition (α = −μ: acq.LCB with κ = 0, or an average of them over
+// hyper-parameter samples) over the whole encoded space, tried
+// configurations included: the recommendation x̂ = argmin μ(x) of
+// [000 §3.3.3] (spec gp-and-acquisitions §6.3, §7), from 1000 Sobol
+// candidates and the best observed point. It returns x̂ and μ(x̂).
+func Recommend(sp *space.Space, mean acq.Surface, h *sampler.History, rng *rand.Rand) ([]float64, float64, error) {
+	objective, free := SurfaceObjective(sp, mean)
+	dom := opt.Domain{
+		Dim: sp.Len(), Free: free, Round: sp.Round, Neighbours: sp.Neighbours,
+		Exclude: func(u []float64) bool { return !h.Admits(u) },
+	}
+	if combos, ok := sp.Enumerate(enumerateLimit); ok && sp.Len() > 0 && !hasFloat(sp) {
+		dom.Candidates = func(int, *rand.Rand) [][]float64 { return combos }
+	}
+	var starts [][]float64
+	if x := incumbent(h); x != nil {
+		starts = [][]float64{x}
+	}
+	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
+		Candidates: recommendCandidates, Top: recommendStarts, Starts: starts,
+		Batch: SurfaceBatch(mean, sp.Features),
+	}, rng)
+	if err != nil {
+		return nil, 0, err
+	}
+	return res.X, -res.F, nil
+}
+
+func hasFloat(sp *space.Space) bool {
+	for _, p := range sp.Params() {
+		if p.Kind == space.Float {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	recommendCandidates = 1000 // Sobol sweep of the mean's minimisation (spec §6.3)
+	recommendStarts     = 10   // multistart refinements (spec §6.3)
 )

@@ -1,0 +1,134 @@
+package gpbo
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/boaopt/boa/kernel"
+	"github.com/boaopt/boa/sampler"
+)
+
+// How GPBO.Marginalise treats the GP's hyper-parameters.
+const (
+	MarginaliseMAP = "map" // one point estimate, fitted by MAP or MLE (default)
+	MarginaliseESS = "ess" // Samples draws from their posterior by elliptical slice sampling [000 §3.3; spec §3.3]
+)
+
+// Acquisitions lists the names GPBO.Acquisition accepts.
+var Acquisitions = []string{AcqLogEI, AcqEI, AcqPI, AcqLCB, "ucb", AcqGPUCB, AcqTS, AcqFITBO, AcqFITBOMM, AcqMES, AcqPES, AcqKG}
+
+// option sets one field of g from the text of a study file's option.
+type option struct {
+	help string // what the option accepts
+	set  func(g *GPBO, v string) error
+}
+
+// options are the settings a study file may give gpbo (the mapping form
+// sampler: {type: gpbo, acquisition: fitbo, samples: 100}), under the
+// names a BoTorch or Optuna user would look for.
+var options = map[string]option{
+	"acquisition": {"one of " + strings.Join(Acquisitions, ", "), func(g *GPBO, v string) error {
+		v = strings.ToLower(v)
+		if v == "log-ei" {
+			v = AcqLogEI
+		}
+		if !slices.Contains(Acquisitions, v) {
+			return fmt.Errorf("unknown acquisition %q", v)
+		}
+		g.Acquisition = v
+		return nil
+	}},
+	"marginalise": {"map or ess", func(g *GPBO, v string) error {
+		v = strings.ToLower(v)
+		if v != MarginaliseMAP && v != MarginaliseESS {
+			return fmt.Errorf("unknown marginalisation %q", v)
+		}
+		g.Marginalise = v
+		return nil
+	}},
+	"samples":     {"an integer ≥ 1, the hyper-parameter samples of ess (default 200)", intOption(func(g *GPBO) *int { return &g.Samples }, 1)},
+	"kappa":       {"a number > 0, κ of the confidence bound (default 2)", floatOption(func(g *GPBO) *float64 { return &g.Kappa })},
+	"xi_rel":      {"a number ≥ 0, ξ = xi_rel·σ(x) in EI and PI (default 0)", floatOption(func(g *GPBO) *float64 { return &g.XiRel })},
+	"init_points": {"an integer ≥ 1, the Sobol design's size", intOption(func(g *GPBO) *int { return &g.InitPoints }, 1)},
+	"candidates":  {"an integer ≥ 1, the acquisition's raw candidates (default 2048)", intOption(func(g *GPBO) *int { return &g.Candidates }, 1)},
+	"restarts":    {"an integer ≥ 1, the hyper-parameter fit's starts (default 10)", intOption(func(g *GPBO) *int { return &g.Restarts }, 1)},
+	"refit_every": {"an integer ≥ 1, observations between hyper-parameter fits (default 1)", intOption(func(g *GPBO) *int { return &g.RefitEvery }, 1)},
+	"kernel": {"rbf, matern12, matern32 or matern52", func(g *GPBO, v string) error {
+		f, err := kernel.ParseFamily(strings.ToLower(v))
+		g.Kernel = f
+		return err
+	}},
+	"ard": {"true or false", boolOption(func(g *GPBO) *bool { return &g.ARD })},
+	"mle": {"true or false (maximum likelihood instead of MAP)", boolOption(func(g *GPBO) *bool { return &g.MLE })},
+	"pending": {"believer, liar or ignore", func(g *GPBO, v string) error {
+		switch v = strings.ToLower(v); v {
+		case "believer", "kb":
+			g.Pending = PendingBeliever
+		case PendingLiar, PendingIgnore:
+			g.Pending = v
+		default:
+			return fmt.Errorf("unknown pending rule %q", v)
+		}
+		return nil
+	}},
+}
+
+// Configure implements sampler.Configurable: it sets the options of a
+// study file's mapping form; an unknown name or a bad value is refused
+// with what is accepted.
+func (g *GPBO) Configure(opts sampler.Options) error {
+	for _, k := range opts.Keys() {
+		name := strings.ReplaceAll(strings.ToLower(k), "-", "_")
+		if name == "marginalize" {
+			name = "marginalise"
+		}
+		o, ok := options[name]
+		if !ok {
+			known := make([]string, 0, len(options))
+			for n := range options {
+				known = append(known, n)
+			}
+			slices.Sort(known)
+			return fmt.Errorf("unknown option %q (the options are %s)", k, strings.Join(known, ", "))
+		}
+		if err := o.set(g, strings.TrimSpace(opts[k])); err != nil {
+			return fmt.Errorf("option %s: %w; want %s", k, err, o.help)
+		}
+	}
+	return g.check()
+}
+
+func intOption(field func(*GPBO) *int, least int) func(*GPBO, string) error {
+	return func(g *GPBO, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < least {
+			return fmt.Errorf("%q is not an integer ≥ %d", v, least)
+		}
+		*field(g) = n
+		return nil
+	}
+}
+
+func floatOption(field func(*GPBO) *float64) func(*GPBO, string) error {
+	return func(g *GPBO, v string) error {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(x >= 0) || x > 1e300 {
+			return fmt.Errorf("%q is not a finite number ≥ 0", v)
+		}
+		*field(g) = x
+		return nil
+	}
+}
+
+func boolOption(field func(*GPBO) *bool) func(*GPBO, string) error {
+	return func(g *GPBO, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("%q is not true or false", v)
+		}
+		*field(g) = b
+		return nil
+	}
+}
