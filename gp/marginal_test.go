@@ -185,3 +185,44 @@ func TestNewRaw(t *testing.T) {
 		t.Errorf("NewRaw %v, Fit with Raw %v", m1, m2)
 	}
 }
+
+// BenchmarkSampleParams is one BO iteration's marginalisation at n = 100
+// observations in 3-D: M = 200 draws after the first iteration's burn-in
+// of 300 (spec §3.3), ARD Matérn-5/2. It reports the likelihood
+// evaluations (Cholesky factorisations) per transition.
+func BenchmarkSampleParams(b *testing.B) {
+	X, y := randData(100, 3, rand.New(rand.NewPCG(1, 2)))
+	k := kernel.NewStationary(kernel.Matern52, 3, true)
+	for b.Loop() {
+		if _, err := SampleParams(X, y, SampleConfig{Kernel: k, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The same chain, counting evaluations.
+	evals := 0
+	ys, _, _ := standardize(y)
+	w := newLMLWork(X, ys, k, MeanZero)
+	e, _, _ := samplerFor(k, nil, func(u []float64) float64 {
+		evals++
+		l, err := w.compute(u)
+		if err != nil {
+			return math.Inf(-1)
+		}
+		return l
+	})
+	c, _ := e.Start(e.Mean)
+	e.Run(c, BurnFirst, DefaultM, 1, rand.New(rand.NewPCG(1, 1)))
+	b.ReportMetric(float64(evals)/float64(c.Steps), "evals/step")
+}
+
+// BenchmarkSampleWarped is BenchmarkSampleParams for FITBO's joint
+// (θ, η) draws, g-GPs included.
+func BenchmarkSampleWarped(b *testing.B) {
+	X, y := randData(100, 3, rand.New(rand.NewPCG(1, 2)))
+	k := kernel.NewStationary(kernel.Matern52, 3, true)
+	for b.Loop() {
+		if _, err := SampleWarped(X, y, WarpedConfig{Kernel: k, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
