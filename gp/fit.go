@@ -80,10 +80,7 @@ func Fit(X [][]float64, y []float64, cfg Config) (*GP, error) {
 	}
 	ys, offset, scale := standardize(y)
 	if cfg.Raw {
-		ys, offset, scale = ys[:0], 0, 1
-		for _, v := range y {
-			ys = append(ys, min(max(v, -maxTarget), maxTarget))
-		}
+		ys, offset, scale = rawTargets(y), 0, 1
 	}
 	pr, err := newProblem(xs, ys, cfg)
 	if err != nil {
