@@ -32,6 +32,10 @@ func EvalBatch(f Function, m BatchModel, X [][]float64, out []float64) {
 	if len(out) != len(X) {
 		panic("acq: EvalBatch: len(out) != len(X)")
 	}
+	if bf, ok := f.(batchFunction); ok {
+		bf.evalBatch(m, X, out)
+		return
+	}
 	mean, varF := make([]float64, len(X)), make([]float64, len(X))
 	m.PredictBatch(X, mean, varF)
 	p := new(predicted)
@@ -39,6 +43,13 @@ func EvalBatch(f Function, m BatchModel, X [][]float64, out []float64) {
 		p.mean, p.varF = mean[i], varF[i]
 		out[i] = f.Eval(p, x, nil)
 	}
+}
+
+// batchFunction is a Function that needs more of the model than the
+// moments EvalBatch computes for it (KG: cross-covariances); EvalBatch
+// hands it the model itself.
+type batchFunction interface {
+	evalBatch(m BatchModel, X [][]float64, out []float64)
 }
 
 // predicted is a Model whose moments at the one point it is asked about are

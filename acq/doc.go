@@ -11,6 +11,7 @@
 //	EI      α = σ (zΦ(z) + φ(z))             [000 Eqs. 2.16–2.17; 002 Eq. 2.46]
 //	log-EI  α = log σ + log h(z), h(z) = φ(z) + zΦ(z)
 //	LCB     α = κσ − μ                       [000 Eq. 2.20; 002 Eqs. 2.47–2.48]
+//	KG      α = min_A μ − E[min_A (μ + bZ)]  [000 Eq. 2.18; spec §4.3]
 //	PoF     P_j = Φ(−μ_j/σ_j)                (Gardner et al. 2014; Gelbart et al. 2014)
 //	log cEI α = log EI + Σ_j log P_j          (Gardner et al. 2014; Ament et al. 2023)
 //	no feasible point yet: α = Σ_j log P_j   (Gardner et al. 2014)

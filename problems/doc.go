@@ -5,6 +5,7 @@
 // CoCaBO and CASMOPOLITAN papers in problems/mixed ("func3c", "pest"),
 // the conditional Jenatton problem of problems/conditional, the synthetic
 // NAS-Bench-201 oracle of problems/nas and the tables of problems/tabular
-// ("nb201:PATH"). boa run --function and boa bench both use it; the
+// ("nb201:PATH"), and FITBO's benchmarks with their observation noise
+// ("branin_fitbo:noisy", Noisy). boa run --function and boa bench both use it; the
 // benchmark harness (bench) runs samplers on its problems.
 package problems

@@ -86,13 +86,17 @@ func Parse(spec string) (Problem, error) {
 
 // Fixed returns the named problem whose space is fixed: a constrained
 // problem (constrained.go: branin_c, ..., gkls-c:2:simple:1,
-// nb201-latency:pixel2:18), a GKLS function (gkls:D:CLASS:N), a mixed
+// nb201-latency:pixel2:18), a noisy benchmark function
+// (branin_fitbo:noisy, see Noisy), a GKLS function (gkls:D:CLASS:N), a mixed
 // problem of the CoCaBO and CASMOPOLITAN papers, a conditional one or the
 // synthetic NAS-Bench-201 oracle.
 // found is false when no such problem has the name; err says why a found
 // one could not be made (MaxSAT-60 or NB201 latencies without their data).
 func Fixed(name string) (p Problem, found bool, err error) {
 	if p, found, err := constrainedFixed(name); found {
+		return p, found, err
+	}
+	if p, found, err := noisyFixed(name); found {
 		return p, found, err
 	}
 	if name == nas.SyntheticName {

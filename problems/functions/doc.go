@@ -11,6 +11,10 @@
 // The output-scaled variants ackley_small (÷20) and eggholder_small (÷100)
 // are the ones the PLAyBOOK tables are comparable with [000 §4.6.1;
 // spec gp-and-acquisitions §8.2], the spec whose sections "spec §N" cites here.
+// branin_fitbo, eggholder_fitbo and hartmann6_fitbo are FITBO's benchmarks
+// on [0,1]^d with its output maps (fitbo.go; spec §9.3); mat2, mat6 and
+// gpdraw2–4 are posterior means of fixed GP draws on [−1,1]^d, built and
+// minimised at first use (gpsample.go; spec §8.3).
 //
 // Known minimisers are stored to full float64 precision (refined by Newton
 // iterations, or exact where the optimum has a closed form), so Regret at a

@@ -85,6 +85,19 @@ var registry = []entry{
 	{name: "levy", defDim: 2, minDim: 1, build: newLevy},
 	{name: "michalewicz", defDim: 2, minDim: 1, build: newMichalewicz},
 	{name: "rosenbrock", defDim: 2, minDim: 2, build: newRosenbrock},
+	// FITBO's benchmarks on [0,1]^d, outputs rescaled [spec §9.3] (fitbo.go).
+	{name: "branin_fitbo", aliases: []string{"branin-fitbo"}, defDim: 2, fixed: true,
+		build: func(int) Function { return newBraninFITBO() }},
+	{name: "eggholder_fitbo", aliases: []string{"eggholder-fitbo"}, defDim: 2, fixed: true,
+		build: func(int) Function { return newEggholderFITBO() }},
+	{name: "hartmann6_fitbo", aliases: []string{"hartmann6-fitbo", "hartmann-6-fitbo"}, defDim: 6, fixed: true,
+		build: func(int) Function { return newHartmann6FITBO() }},
+	// Posterior means of GP draws [spec §8.3] (gpsample.go).
+	{name: "mat2", aliases: []string{"mat-2"}, defDim: 2, fixed: true, build: func(int) Function { return newGPSample("mat2") }},
+	{name: "mat6", aliases: []string{"mat-6"}, defDim: 6, fixed: true, build: func(int) Function { return newGPSample("mat6") }},
+	{name: "gpdraw2", defDim: 2, fixed: true, build: func(int) Function { return newGPSample("gpdraw2") }},
+	{name: "gpdraw3", defDim: 3, fixed: true, build: func(int) Function { return newGPSample("gpdraw3") }},
+	{name: "gpdraw4", defDim: 4, fixed: true, build: func(int) Function { return newGPSample("gpdraw4") }},
 	{name: "styblinskitang", aliases: []string{"styblinski-tang", "styblinski_tang"}, defDim: 2, minDim: 1,
 		build: newStyblinskiTang},
 }

@@ -25,6 +25,9 @@ var cases = []struct {
 	{"styblinskitang", []int{1, 2, 5, 10}},
 	{"camel6", []int{2}},
 	{"beale", []int{2}},
+	{"branin_fitbo", []int{2}},
+	{"eggholder_fitbo", []int{2}},
+	{"hartmann6_fitbo", []int{6}},
 }
 
 func forEachCase(t *testing.T, fn func(t *testing.T, f Function)) {
