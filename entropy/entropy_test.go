@@ -52,7 +52,8 @@ func TestQuadratureAgainstReference(t *testing.T) {
 			t.Errorf("trial %d: tol 1e-6 gives %.10f, reference %.10f", trial, got, ref)
 		}
 		if trial < 3 {
-			lo, hi, _ := q.bounds()
+			b := q.breaks()
+			lo, hi := b[0], b[len(b)-1]
 			p := q.prepare()
 			n := 40000
 			h := (hi - lo) / float64(n)
@@ -143,7 +144,7 @@ func truncatedEntropy(q Mixture, lo, hi float64) float64 {
 		if d >= tiny {
 			v[1] = -d * math.Log(d)
 		}
-	}, lo, hi, 64, 1e-12, out)
+	}, Grid(lo, hi, 64), 1e-12, out)
 	return out[1]/out[0] + math.Log(out[0])
 }
 
@@ -228,7 +229,7 @@ func TestComponentMoments(t *testing.T) {
 				for k := range b {
 					v[k] = d * b[k]
 				}
-			}, 0, 1, 256, 1e-13, want)
+			}, Grid(0, 1, 256), 1e-13, want)
 			for k := range got {
 				if math.Abs(got[k]-want[k]) > 1e-10 {
 					t.Errorf("μ=%g s=%g legendre=%v: moment %d = %.10f, brute force %.10f", c[0], c[1], leg, k, got[k], want[k])

@@ -1,6 +1,10 @@
 package entropy
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 const (
 	// DefaultTol is the quadrature's default absolute tolerance
@@ -8,19 +12,21 @@ const (
 	DefaultTol = 1e-4
 	// maxDepth bounds the recursion of adaptive Simpson [spec §5.1, Decision].
 	maxDepth = 50
-	// maxPieces caps the initial partition (see bounds).
-	maxPieces = 1024
+	// maxPieces caps the uniform initial partition (see breaks).
+	maxPieces = 32
 )
 
-// bounds returns the integration interval of spec §5.1,
-// [min μ − 8√max v, max μ + 8√max v], and the number of equal pieces it is
-// first cut into. Adaptive Simpson judges a piece by five points, so a
-// component much narrower than a piece can fall between them and be
-// missed; pieces no wider than twice the smallest standard deviation see
-// every component (the cap keeps the cost bounded when one component is
-// extremely narrow).
-func (q Mixture) bounds() (lo, hi float64, pieces int) {
-	lo, hi = math.Inf(1), math.Inf(-1)
+// breaks returns the breakpoints of the integration: the interval of spec
+// §5.1, [min μ − 8√max v, max μ + 8√max v], cut into at most 32 equal
+// pieces no narrower than twice the smallest standard deviation, plus the
+// mean of every component narrower than half a piece (unless a breakpoint
+// lies within its standard deviation already). Adaptive Simpson judges a
+// panel by five points, so a component much narrower than a panel can fall
+// between them and be missed; a breakpoint at its mean is a node the rule
+// evaluates. Narrow components of FITBO's mixtures crowd at the observed
+// values (noise-dominated samples near the data), so few are added.
+func (q Mixture) breaks() []float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
 	vmax, vmin := 0.0, math.Inf(1)
 	for j, m := range q.Mean {
 		lo, hi = min(lo, m), max(hi, m)
@@ -32,7 +38,38 @@ func (q Mixture) bounds() (lo, hi float64, pieces int) {
 	if !(n >= 1) {
 		n = 1
 	}
-	return lo, hi, int(min(n, maxPieces))
+	pieces := int(min(n, maxPieces))
+	h := (hi - lo) / float64(pieces)
+	b := make([]float64, 0, pieces+1)
+	for i := range pieces {
+		b = append(b, lo+float64(i)*h)
+	}
+	b = append(b, hi)
+	if pieces < maxPieces {
+		return b
+	}
+	type narrow struct{ mu, sd float64 }
+	var add []narrow
+	for j, m := range q.Mean {
+		if sd := math.Sqrt(q.Var[j]); 2*sd < h {
+			add = append(add, narrow{m, sd})
+		}
+	}
+	if len(add) == 0 {
+		return b
+	}
+	slices.SortFunc(add, func(x, y narrow) int { return cmp.Compare(x.mu, y.mu) })
+	last := math.Inf(-1)
+	for _, c := range add {
+		g := lo + math.Round((c.mu-lo)/h)*h // nearest grid point
+		if math.Abs(c.mu-last) <= c.sd || math.Abs(c.mu-g) <= c.sd {
+			continue
+		}
+		b = append(b, c.mu)
+		last = c.mu
+	}
+	slices.Sort(b)
+	return b
 }
 
 // negQLogQ is the integrand −q log q, 0 where q < 1e-300 [spec §5.1].
@@ -52,21 +89,16 @@ func (q Mixture) Quadrature(tol float64) float64 {
 		tol = DefaultTol
 	}
 	p := q.prepare()
-	lo, hi, n := q.bounds()
-	h := (hi - lo) / float64(n)
-	ptol := tol / float64(n)
+	b := q.breaks()
+	width := b[len(b)-1] - b[0]
 	var sum float64
-	fa := p.negQLogQ(lo)
-	for i := range n {
-		a := lo + float64(i)*h
-		b := a + h
-		if i == n-1 {
-			b = hi
-		}
-		m := 0.5 * (a + b)
-		fm, fb := p.negQLogQ(m), p.negQLogQ(b)
-		whole := (b - a) / 6 * (fa + 4*fm + fb)
-		sum += simpson(p.negQLogQ, a, m, b, fa, fm, fb, whole, ptol, maxDepth)
+	fa := p.negQLogQ(b[0])
+	for i := range len(b) - 1 {
+		lo, hi := b[i], b[i+1]
+		m := 0.5 * (lo + hi)
+		fm, fb := p.negQLogQ(m), p.negQLogQ(hi)
+		whole := (hi - lo) / 6 * (fa + 4*fm + fb)
+		sum += simpson(p.negQLogQ, lo, m, hi, fa, fm, fb, whole, tol*(hi-lo)/width, maxDepth)
 		fa = fb
 	}
 	return sum
@@ -88,33 +120,41 @@ func simpson(f func(float64) float64, a, m, b, fa, fm, fb, whole, tol float64, d
 		simpson(f, m, rm, b, fm, frm, fb, right, tol/2, depth-1)
 }
 
-// Integrate writes ∫_lo^hi f(y) dy into out, for a vector-valued f
-// (f(y, v) writes len(out) values into v), by adaptive Simpson cut into
-// pieces equal pieces first; a panel is accepted when every component
-// meets the absolute tolerance tol (shared over the pieces in proportion
-// to their width). Recursion depth ≤ 50 [spec §5.1].
-func Integrate(f func(y float64, v []float64), lo, hi float64, pieces int, tol float64, out []float64) {
+// Integrate writes ∫ f(y) dy over [b[0], b[len(b)−1]] into out, for a
+// vector-valued f (f(y, v) writes len(out) values into v), by adaptive
+// Simpson on each panel [b[i], b[i+1]] (b sorted); a panel is accepted when
+// every component meets the absolute tolerance tol, shared over the panels
+// in proportion to their width. Recursion depth ≤ 50 [spec §5.1].
+func Integrate(f func(y float64, v []float64), b []float64, tol float64, out []float64) {
 	k := len(out)
-	pieces = max(pieces, 1)
 	s := &vsimpson{f: f, k: k}
 	clear(out)
-	h := (hi - lo) / float64(pieces)
-	fa := s.eval(lo)
-	for i := range pieces {
-		a := lo + float64(i)*h
-		b := a + h
-		if i == pieces-1 {
-			b = hi
-		}
-		m := 0.5 * (a + b)
-		fm, fb := s.eval(m), s.eval(b)
+	if len(b) < 2 {
+		return
+	}
+	width := b[len(b)-1] - b[0]
+	fa := s.eval(b[0])
+	for i := range len(b) - 1 {
+		lo, hi := b[i], b[i+1]
+		m := 0.5 * (lo + hi)
+		fm, fb := s.eval(m), s.eval(hi)
 		whole := make([]float64, k)
 		for c := range whole {
-			whole[c] = (b - a) / 6 * (fa[c] + 4*fm[c] + fb[c])
+			whole[c] = (hi - lo) / 6 * (fa[c] + 4*fm[c] + fb[c])
 		}
-		s.rec(a, m, b, fa, fm, fb, whole, tol/float64(pieces), maxDepth, out)
+		s.rec(lo, m, hi, fa, fm, fb, whole, tol*(hi-lo)/width, maxDepth, out)
 		fa = fb
 	}
+}
+
+// Grid returns n+1 equally spaced breakpoints from lo to hi, for Integrate.
+func Grid(lo, hi float64, n int) []float64 {
+	b := make([]float64, n+1)
+	for i := range b {
+		b[i] = lo + (hi-lo)*float64(i)/float64(n)
+	}
+	b[n] = hi
+	return b
 }
 
 type vsimpson struct {
@@ -194,9 +234,8 @@ func (q Mixture) QuadratureGrad(dMean, dVar [][]float64, tol float64, grad []flo
 			}
 		}
 	}
-	lo, hi, n := q.bounds()
 	out := make([]float64, 1+np)
-	Integrate(f, lo, hi, n, tol, out)
+	Integrate(f, q.breaks(), tol, out)
 	copy(grad, out[1:])
 	return out[0]
 }
