@@ -262,3 +262,40 @@ func TestWeights(t *testing.T) {
 		}
 	}
 }
+
+// QuadratureGrad's derivatives with respect to the component means and
+// variances (θ = (μ_1..μ_M, v_1..v_M), weighted) match central finite
+// differences of Quadrature, and its value matches Quadrature's.
+func TestQuadratureGrad(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	q := randomMixture(rng, 5, 1, 0.3, 1)
+	q.Weight = []float64{1, 2, 1, 3, 1}
+	M := q.Len()
+	dMean, dVar := make([][]float64, M), make([][]float64, M)
+	for j := range M {
+		dMean[j], dVar[j] = make([]float64, 2*M), make([]float64, 2*M)
+		dMean[j][j], dVar[j][M+j] = 1, 1
+	}
+	grad := make([]float64, 2*M)
+	h0 := q.QuadratureGrad(dMean, dVar, 1e-12, grad)
+	if ref := q.Quadrature(1e-12); math.Abs(h0-ref) > 1e-10 {
+		t.Errorf("QuadratureGrad value %.12f, Quadrature %.12f", h0, ref)
+	}
+	const h = 1e-5
+	for k := range 2 * M {
+		field := q.Mean
+		if k >= M {
+			field = q.Var
+		}
+		i := k % M
+		orig := field[i]
+		field[i] = orig + h
+		hp := q.Quadrature(1e-12)
+		field[i] = orig - h
+		hm := q.Quadrature(1e-12)
+		field[i] = orig
+		if fd := (hp - hm) / (2 * h); math.Abs(fd-grad[k]) > 1e-6 {
+			t.Errorf("θ_%d: ∂H = %.9f, finite differences %.9f", k, grad[k], fd)
+		}
+	}
+}
