@@ -12,6 +12,8 @@
 //	log-EI  α = log σ + log h(z), h(z) = φ(z) + zΦ(z)
 //	LCB     α = κσ − μ                       [000 Eq. 2.20; 002 Eqs. 2.47–2.48]
 //	KG      α = min_A μ − E[min_A (μ + bZ)]  [000 Eq. 2.18; spec §4.3]
+//	FITBO   α = H[(1/M)Σ_j N(μ_j, v_j)] − (1/M)Σ_j ½ log(2πe v_j), H by quadrature  [000 Eq. 3.10, Alg. 3; spec §4.6]
+//	FITBO-MM α = ½ log(2πe v_G) − (1/M)Σ_j ½ log(2πe v_j), v_G the mixture variance  [000 Eqs. 3.14–3.15; spec §4.6]
 //	PoF     P_j = Φ(−μ_j/σ_j)                (Gardner et al. 2014; Gelbart et al. 2014)
 //	log cEI α = log EI + Σ_j log P_j          (Gardner et al. 2014; Ament et al. 2023)
 //	no feasible point yet: α = Σ_j log P_j   (Gardner et al. 2014)
@@ -29,6 +31,9 @@
 //
 // Gradients with respect to the input follow by the chain rule through
 // ∂μ/∂x and ∂σ²/∂x from the surrogate (Model.PredictGrad).
+//
+// For FITBO, sample j of M has μ_j = η_j + ½m_g², v_j = m_g²K_g + σ_n²(j),
+// with m_g, K_g the posterior of its raw GP on g = √(2(y − η_j)) (FITBO).
 //
 // Thompson draws one joint posterior sample on a candidate set and returns
 // its argmin [000 §2.3.1; 004 §4.2].
