@@ -73,9 +73,9 @@ func rffModel(t *testing.T, fam kernel.Family, n int, noise float64, mean Mean) 
 // of the weight posterior (primal m×m and dual n×n), on the original y scale.
 func TestRFFPathMoments(t *testing.T) {
 	cases := []struct {
-		name string
-		fam  kernel.Family
-		mean Mean
+		name  string
+		fam   kernel.Family
+		mean  Mean
 		dual  bool
 		m     int
 		paths int
