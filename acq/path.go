@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/boaopt/boa/opt"
 )
@@ -110,14 +112,29 @@ func ThompsonPath(p SamplePath, candidates [][]float64, lo, hi []float64) ([]flo
 // [000 §3.3]). Unlike GumbelMinima the values are not capped at the
 // incumbent: a path's minimum is a sample of the latent f*, which may lie
 // above a noisy observation.
+//
+// Scoring the candidates dominates the cost (one path evaluation each,
+// O(md) for m features), so the paths are minimised on all cores, one path
+// per goroutine at a time; the result does not depend on the schedule. The
+// paths must be distinct values that can be used concurrently with each
+// other (gp.Path values are).
 func PathMinima(paths []SamplePath, candidates [][]float64, lo, hi []float64) ([]float64, error) {
 	out := make([]float64, len(paths))
-	for k, p := range paths {
-		_, v, err := MinimizePath(p, candidates, lo, hi, 0)
+	errs := make([]error, len(paths))
+	workers := min(runtime.GOMAXPROCS(0), len(paths))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for k := w; k < len(paths); k += workers {
+				_, out[k], errs[k] = MinimizePath(paths[k], candidates, lo, hi, 0)
+			}
+		})
+	}
+	wg.Wait()
+	for k, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("acq: minimum of sample path %d: %w", k, err)
 		}
-		out[k] = v
 	}
 	return out, nil
 }
