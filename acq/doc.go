@@ -17,6 +17,11 @@
 //	PoF     P_j = Φ(−μ_j/σ_j)                (Gardner et al. 2014; Gelbart et al. 2014)
 //	log cEI α = log EI + Σ_j log P_j          (Gardner et al. 2014; Ament et al. 2023)
 //	no feasible point yet: α = Σ_j log P_j   (Gardner et al. 2014)
+//	MES     α = (1/K)Σ_k [γ_kφ(γ_k)/(2Φ(γ_k)) − log Φ(γ_k)],  γ_k = (μ − f*_k)/σ
+//	                                         (Wang & Jegelka 2017; spec §4.5)
+//	PES-lite α = ½log(σ² + σ_n²) − (1/J)Σ_j ½log(v_j + σ_n²)   (spec §4.5, Decision)
+//	         v_j = σ² − (c_j²/s_j²)λ_j(λ_j + β_j), see PESLite
+//	TS-rff  x = argmin of an RFF sample path  [000 §2.3.1; 004 Eqs. 4.6–4.8]
 //
 // For constrained studies (Constrained, Feasible), μ_j and σ_j are the
 // posterior of a GP fitted to the slack of constraint j (≤ 0 where it
