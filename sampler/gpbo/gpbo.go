@@ -59,11 +59,16 @@ type GPBO struct {
 	Pending     string        // how running trials enter the model: one of the Pending* names; default PendingBeliever
 	Marginalise string        // MarginaliseMAP (default) or MarginaliseESS; FITBO always samples
 	Samples     int           // hyper-parameter samples M with MarginaliseESS and FITBO; default 200 [spec §3.3]
+	MESSamples  int           // MES's minimum-value samples K per model; default 10 [spec §4.5]
+	Minima      string        // how MES samples f*: MinimaGumbel (default) or MinimaRFF
+	PESSamples  int           // PES's minimiser samples J per model; default 10 [spec §4.5]
+	Thompson    string        // how ts draws: ThompsonExact (default) or ThompsonRFF, continuous spaces only
 	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
 
-	warm bo.WarmStart   // last fitted hyper-parameters: the start of the next fit
-	feas bo.Feasibility // the constraints' and computability's models (constrained.go)
-	name string         // registry name when not "gpbo" (kb, cl-min, ts)
+	warm  bo.WarmStart   // last fitted hyper-parameters: the start of the next fit
+	feas  bo.Feasibility // the constraints' and computability's models (constrained.go)
+	chain chains         // the ESS chains' states (infotheoretic.go)
+	name  string         // registry name when not "gpbo" (kb, cl-min, ts)
 }
 
 // New returns gpbo with its defaults: Matérn-5/2 ARD fitted by MAP,
@@ -125,6 +130,18 @@ func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if g.marginal() {
+		without := h.WithoutValue()
+		if g.Pending != PendingBeliever {
+			without = slices.Concat(h.Failed, h.Pruned) // running trials left out (liar: not for these acquisitions)
+		}
+		u, err := g.suggestMarginal(h, without, g.Factors(h, rng), rng)
+		if err != nil {
+			g.Log().Warn("gpbo: "+g.Acquisition+" found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
+			return bo.UntriedPoint(h, rng), nil
+		}
+		return u, nil
+	}
 	model, err := g.Fit(sp, h.Observed, rng)
 	if err != nil {
 		g.Log().Warn("gpbo: surrogate fit failed; proposing an untried random point", "trial", h.Trials, "err", err)
@@ -139,6 +156,9 @@ func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 	}
 	model, fantasised := bo.Believe(sp, model, without)
 	if strings.ToLower(g.Acquisition) == AcqTS {
+		if strings.ToLower(g.Thompson) == ThompsonRFF && continuous(sp) {
+			return g.thompsonPath(model, h, rng)
+		}
 		return g.thompson(model, h, rng)
 	}
 	u, err := g.maximize(sp, model, h, fantasised, g.Factors(h, rng), rng)
@@ -161,23 +181,23 @@ func (g *GPBO) Log() *slog.Logger {
 // or reuses the last fitted values: between refits (RefitEvery), and when
 // they were fitted to the same data (bo.WarmStart.Reuse).
 func (g *GPBO) Fit(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) (*gp.GP, error) {
-	X := make([][]float64, len(obs))
-	y := make([]float64, len(obs))
-	for i, o := range obs {
-		X[i] = sp.Features(o.X, nil)
-		y[i] = o.Y
-	}
+	X, y := observations(sp, obs)
+	return g.fitXY(sp, X, y, rng)
+}
+
+// fitXY is Fit on the observations as the model's inputs and targets.
+func (g *GPBO) fitXY(sp *space.Space, X [][]float64, y []float64, rng *rand.Rand) (*gp.GP, error) {
 	k := kernel.NewStationary(g.Kernel, sp.NumFeatures(), g.ARD)
 	cfg := gp.Config{Kernel: k, Restarts: g.Restarts, Rand: rng}
 	if !g.MLE {
 		cfg.Priors, cfg.NoisePrior = bo.MAPPriors(k)
 	}
-	m, data := g.warm.Reuse("", k, gp.MeanZero, X, y, (len(obs)-g.initPoints(sp))%max(1, g.RefitEvery) != 0)
+	m, data := g.warm.Reuse("", k, gp.MeanZero, X, y, (len(X)-g.initPoints(sp))%max(1, g.RefitEvery) != 0)
 	if m != nil {
 		return m, nil
 	}
 	cfg.Warm = g.warm.Get("", k.NumParams()+1)
-	if cfg.Warm != nil && !bo.FullFit(len(obs)) {
+	if cfg.Warm != nil && !bo.FullFit(len(X)) {
 		cfg.Restarts = 1
 	}
 	m, err := gp.Fit(X, y, cfg)

@@ -16,6 +16,15 @@ const (
 	MarginaliseESS = "ess" // Samples draws from their posterior by elliptical slice sampling [000 §3.3; spec §3.3]
 )
 
+// How MES samples the minimum value f* and how Thompson sampling draws its
+// sample path [spec §4.4, §4.5].
+const (
+	MinimaGumbel  = "gumbel" // the Gumbel approximation on a candidate set (default)
+	MinimaRFF     = "rff"    // the minima of random-Fourier-feature sample paths
+	ThompsonExact = "exact"  // a joint draw on 2000 candidates (default)
+	ThompsonRFF   = "rff"    // a random-Fourier-feature path, minimised and refined
+)
+
 // Acquisitions lists the names GPBO.Acquisition accepts.
 var Acquisitions = []string{AcqLogEI, AcqEI, AcqPI, AcqLCB, "ucb", AcqGPUCB, AcqTS, AcqFITBO, AcqFITBOMM, AcqMES, AcqPES, AcqKG}
 
@@ -55,6 +64,24 @@ var options = map[string]option{
 	"candidates":  {"an integer ≥ 1, the acquisition's raw candidates (default 2048)", intOption(func(g *GPBO) *int { return &g.Candidates }, 1)},
 	"restarts":    {"an integer ≥ 1, the hyper-parameter fit's starts (default 10)", intOption(func(g *GPBO) *int { return &g.Restarts }, 1)},
 	"refit_every": {"an integer ≥ 1, observations between hyper-parameter fits (default 1)", intOption(func(g *GPBO) *int { return &g.RefitEvery }, 1)},
+	"mes_samples": {"an integer ≥ 1, MES's minimum-value samples K (default 10)", intOption(func(g *GPBO) *int { return &g.MESSamples }, 1)},
+	"pes_samples": {"an integer ≥ 1, PES's minimiser samples J (default 10)", intOption(func(g *GPBO) *int { return &g.PESSamples }, 1)},
+	"minima": {"gumbel or rff, how MES samples the minimum value", func(g *GPBO, v string) error {
+		switch v = strings.ToLower(v); v {
+		case MinimaGumbel, MinimaRFF:
+			g.Minima = v
+			return nil
+		}
+		return fmt.Errorf("unknown minimum-value sampler %q", v)
+	}},
+	"thompson": {"exact or rff, how ts draws its sample path", func(g *GPBO, v string) error {
+		switch v = strings.ToLower(v); v {
+		case ThompsonExact, ThompsonRFF:
+			g.Thompson = v
+			return nil
+		}
+		return fmt.Errorf("unknown Thompson sampler %q", v)
+	}},
 	"kernel": {"rbf, matern12, matern32 or matern52", func(g *GPBO, v string) error {
 		f, err := kernel.ParseFamily(strings.ToLower(v))
 		g.Kernel = f
