@@ -5,17 +5,22 @@
 // BatchSampler (a synchronous batch chosen jointly), Designer (which
 // suggestions are model-free design points, recorded as each trial's
 // Origin), SpaceChecker (refuse a space at creation) and Chooser (hand the
-// suggestion to another sampler). Register makes a sampler available by
-// name to study files, boa run, the server and stored studies; a user's
-// own sampler registers the same way (examples/custom-sampler).
+// suggestion to another sampler), Configurable (take a study file's
+// options, sampler: {type: gpbo, acquisition: fitbo}) and Recommender
+// (name the configuration the model believes best, boa best --model).
+// Register makes a sampler available by name to study files, boa run, the
+// server and stored studies; a user's own sampler registers the same way
+// (examples/custom-sampler).
 //
 // The families, one package each (import sampler/all to register them all):
 //
 //	sampler/random        random, sobol, rs: uniform, scrambled-Sobol and
 //	                      repeat-free random search
-//	sampler/gpbo          gpbo, its PLAyBOOK baselines kb, cl-min and ts, and
-//	                      onehot-gp: GP-BO with an exact GP [000 §2.1–2.3;
-//	                      spec gp-and-acquisitions]
+//	sampler/gpbo          gpbo, its PLAyBOOK baselines kb, cl-min and ts,
+//	                      onehot-gp, and the information-theoretic fitbo,
+//	                      fitbo-mm, mes, pes, kg: GP-BO with an exact GP,
+//	                      hyper-parameters fitted or sampled [000 §2.1–2.3,
+//	                      ch. 3; spec gp-and-acquisitions]
 //	sampler/playbook      playbook (-l, -h, -ll, -hl): asynchronous batches by
 //	                      penalising the acquisition around running trials
 //	                      [000 ch. 4; spec async-batch-playbook]

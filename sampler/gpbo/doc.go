@@ -12,6 +12,15 @@
 // §2, §5); and onehot-gp (NewOneHot), the one-hot GP baseline of the
 // mixed-space papers (mixed spec §4.4).
 //
+// The acquisition and the treatment of the hyper-parameters are options
+// (options.go, Configure): FITBO and FITBO-MM [000 Ch. 3], MES, PES-lite
+// and the knowledge gradient (spec §4.3–4.6), registered as fitbo,
+// fitbo-mm, mes, pes and kg too; any acquisition averaged over M samples
+// of the hyper-parameters drawn by elliptical slice sampling
+// (marginalise: ess, spec §3.3); and Thompson sampling by random Fourier
+// features (infotheoretic.go; docs/infotheoretic.md). Recommend is
+// x̂ = argmin μ [000 §3.3.3; spec §7].
+//
 // In a constrained study, or once trials have failed, the acquisition is
 // weighted by the probability that a point is feasible and computes: one
 // GP per constraint on the slacks and a GP classifier of computability,

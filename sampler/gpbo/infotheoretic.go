@@ -20,9 +20,8 @@ import (
 // marginalisation [spec gp-and-acquisitions §3.3, §4.3–4.6].
 const (
 	defaultSamples = gp.DefaultM // hyper-parameter samples M (spec §3.3)
-	mesMinima      = acq.DefaultMESSamples
-	pathFeatures   = 1024 // random Fourier features of a sample path (spec §4.4)
-	pathCandidates = 2048 // candidates a sample path is minimised from
+	pathFeatures   = 1024        // random Fourier features of a sample path (spec §4.4)
+	pathCandidates = 2048        // candidates a sample path is minimised from
 )
 
 // fitbo reports whether g's acquisition is FITBO's, which samples the
@@ -53,9 +52,9 @@ func (g *GPBO) samples() int { return bo.OrDefault(g.Samples, defaultSamples) }
 // with the first iteration's burn-in: the draws then differ, not their
 // law.
 type chains struct {
-	theta          []float64       // SampleParams' Samples.Last
-	warped         *gp.WarpedState // SampleWarped's Last
-	etaMean, etaVa float64         // the refitted prior of u_η (empirical Bayes, spec §3.3)
+	theta           []float64       // SampleParams' Samples.Last
+	warped          *gp.WarpedState // SampleWarped's Last
+	etaMean, etaVar float64         // the refitted prior of u_η (empirical Bayes, spec §3.3)
 }
 
 // suggestMarginal is Suggest after the design for the acquisitions built
@@ -72,12 +71,12 @@ func (g *GPBO) suggestMarginal(h *sampler.History, without [][]float64, factors 
 	if g.fitbo() {
 		w, err := gp.SampleWarped(X, y, gp.WarpedConfig{
 			Kernel: k, M: g.samples(), Start: g.chain.warped,
-			EtaMean: g.chain.etaMean, EtaVar: g.chain.etaVa, Rand: rng,
+			EtaMean: g.chain.etaMean, EtaVar: g.chain.etaVar, Rand: rng,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("FITBO's samples: %w", err)
 		}
-		g.chain.warped, g.chain.etaMean, g.chain.etaVa = &w.Last, w.EtaMean, w.EtaVar
+		g.chain.warped, g.chain.etaMean, g.chain.etaVar = &w.Last, w.EtaMean, w.EtaVar
 		f := acq.FITBO{MomentMatching: strings.ToLower(g.Acquisition) == AcqFITBOMM}
 		for _, s := range w.Samples {
 			gm, _ := bo.Believe(sp, s.G, without)
@@ -119,13 +118,14 @@ func (g *GPBO) models(sp *space.Space, X [][]float64, y []float64, k kernel.Kern
 
 // surface is the acquisition on models, averaged over them: each sample's
 // acquisition on its own posterior (spec §4.6 Decision, the comparators
-// of the FITBO experiments marginalised over the same samples).
-// The improvement and bound acquisitions are weighted by the feasibility
-// factors on each sample (constrain), the others as a whole
-// (constrainSurface).
+// of the FITBO experiments marginalised over the same samples). The
+// improvement and bound acquisitions are weighted by the feasibility
+// factors on each sample (constrain) and, being logs (log-EI, log-PI, the
+// constrained forms), averaged as the log of the mean EI or PI: the mean
+// of the logs would be a geometric mean, with another maximiser. An
+// information gain is weighted as a whole (constrainSurface).
 func (g *GPBO) surface(sp *space.Space, models []*gp.GP, best float64, X [][]float64, factors []acq.Penalty, feasible bool, rng *rand.Rand) (acq.Surface, error) {
 	a := strings.ToLower(g.Acquisition)
-	avg := make(acq.Average, len(models))
 	var kg *acq.KG
 	if a == AcqKG {
 		lo, hi := unitBox(sp.NumFeatures())
@@ -135,72 +135,60 @@ func (g *GPBO) surface(sp *space.Space, models []*gp.GP, best float64, X [][]flo
 	if a == AcqMES || a == AcqPES {
 		cands = featureCandidates(sp, pathCandidates, rng)
 	}
+	per := make(acq.Average, len(models))
 	for j, m := range models {
-		var f acq.Function
 		switch a {
 		case AcqMES:
-			C := slices.Concat(cands, X)
-			mean, v := make([]float64, len(C)), make([]float64, len(C))
-			m.PredictBatch(C, mean, v)
-			for i := range v {
-				v[i] = math.Sqrt(v[i])
-			}
-			K := bo.OrDefault(g.MESSamples, mesMinima)
-			if strings.ToLower(g.Minima) == MinimaRFF {
-				minima, err := g.pathMinima(sp, m, cands, K, rng)
-				if err != nil {
-					return nil, err
-				}
-				f = acq.MES{Minima: minima}
-				break
-			}
-			f = acq.MES{Minima: acq.GumbelMinima(mean, v, K, best, rng)}
-		case AcqPES:
-			xs, err := g.minimisers(sp, m, cands, bo.OrDefault(g.PESSamples, acq.DefaultPESSamples), rng)
+			minima, err := g.minima(sp, m, cands, X, best, rng)
 			if err != nil {
 				return nil, err
 			}
-			avg[j] = acq.NewPESLite(m, xs)
-			continue
-		case AcqKG:
-			f = kg
-		default:
-			var err error
-			if f, err = g.acquisition(best, len(X), sp.Len()); err != nil {
+			per[j] = acq.Bind(acq.MES{Minima: minima}, m)
+		case AcqPES:
+			xs, _, err := pathMinima(sp, m, cands, bo.OrDefault(g.PESSamples, acq.DefaultPESSamples), rng)
+			if err != nil {
 				return nil, err
 			}
-			f = constrain(f, m, factors, feasible)
+			per[j] = acq.NewPESLite(m, xs)
+		case AcqKG:
+			per[j] = acq.Bind(kg, m)
+		default:
+			f, err := g.acquisition(best, len(X), sp.Len())
+			if err != nil {
+				return nil, err
+			}
+			per[j] = acq.Bind(constrain(f, m, factors, feasible), m)
 		}
-		avg[j] = acq.Bind(f, m)
 	}
-	var s acq.Surface = avg
 	switch {
-	case len(avg) == 1:
-		s = avg[0]
-	case a == AcqLogEI || a == "" || a == AcqPI || len(factors) > 0 && a != AcqMES && a != AcqPES && a != AcqKG:
-		// log-EI, log-PI (gpbo's pi) and the constrained forms are logs:
-		// their marginal is the log of the mean EI or PI, not the mean of
-		// the logs, a geometric mean with another maximiser.
-		return acq.LogAverage(avg), nil
-	}
-	if a == AcqMES || a == AcqPES || a == AcqKG {
+	case a == AcqMES || a == AcqPES || a == AcqKG:
+		var s acq.Surface = per
+		if len(per) == 1 {
+			s = per[0]
+		}
 		return constrainSurface(s, factors, feasible), nil
+	case a == AcqLogEI || a == "" || a == AcqPI || len(factors) > 0:
+		return acq.LogAverage(per), nil
 	}
-	return s, nil
+	return per, nil
 }
 
-// minimisers are the minimisers of n random-Fourier-feature sample paths
-// of m (spec §4.4, rff), PES's x*_j.
-func (g *GPBO) minimisers(sp *space.Space, m *gp.GP, cands [][]float64, n int, rng *rand.Rand) ([][]float64, error) {
-	xs, _, err := pathMinima(sp, m, cands, n, rng)
-	return xs, err
-}
-
-// pathMinima are the minima of n sample paths of m, MES's f*_k with
-// minima: rff (spec §4.5).
-func (g *GPBO) pathMinima(sp *space.Space, m *gp.GP, cands [][]float64, n int, rng *rand.Rand) ([]float64, error) {
-	_, fs, err := pathMinima(sp, m, cands, n, rng)
-	return fs, err
+// minima are MES's K samples of the minimum value f* under m (spec §4.5):
+// by the Gumbel fit to the candidates and the observed inputs (default),
+// or as the minima of sample paths (minima: rff).
+func (g *GPBO) minima(sp *space.Space, m *gp.GP, cands, X [][]float64, best float64, rng *rand.Rand) ([]float64, error) {
+	K := bo.OrDefault(g.MESSamples, acq.DefaultMESSamples)
+	if strings.ToLower(g.Minima) == MinimaRFF {
+		_, fs, err := pathMinima(sp, m, cands, K, rng)
+		return fs, err
+	}
+	C := slices.Concat(cands, X)
+	mean, sd := make([]float64, len(C)), make([]float64, len(C))
+	m.PredictBatch(C, mean, sd)
+	for i, v := range sd {
+		sd[i] = math.Sqrt(v)
+	}
+	return acq.GumbelMinima(mean, sd, K, best, rng), nil
 }
 
 // pathMinima draws n random-Fourier-feature sample paths of m (spec §4.4)
