@@ -69,11 +69,18 @@ func (c Constrained) Eval(m Model, x, grad []float64) float64 {
 		scale(grad, dg/g)
 		v = math.Log(g)
 	}
+	return v + addLogFeasibility(c.Feasibility, x, grad)
+}
+
+// addLogFeasibility returns Σ_j log P_j(x) of the factors and, with
+// grad != nil, adds its gradient to grad.
+func addLogFeasibility(factors []Penalty, x, grad []float64) float64 {
+	var v float64
 	var pg []float64
 	if grad != nil {
 		pg = make([]float64, len(x))
 	}
-	for _, f := range c.Feasibility {
+	for _, f := range factors {
 		v += f.LogEval(x, pg)
 		for i := range pg {
 			grad[i] += pg[i]

@@ -34,17 +34,7 @@ func (c ConstrainedSurface) Eval(x, grad []float64) float64 {
 		scale(grad, 1/a)
 		v = math.Log(a)
 	}
-	var pg []float64
-	if grad != nil {
-		pg = make([]float64, len(x))
-	}
-	for _, f := range c.Feasibility {
-		v += f.LogEval(x, pg)
-		for i := range pg {
-			grad[i] += pg[i]
-		}
-	}
-	return v
+	return v + addLogFeasibility(c.Feasibility, x, grad)
 }
 
 // EvalBatch implements Surface.
@@ -58,9 +48,7 @@ func (c ConstrainedSurface) EvalBatch(X [][]float64, out []float64) {
 		}
 	}
 	for i, x := range X {
-		for _, f := range c.Feasibility {
-			out[i] += f.LogEval(x, nil)
-		}
+		out[i] += addLogFeasibility(c.Feasibility, x, nil)
 	}
 }
 
