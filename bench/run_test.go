@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -253,6 +254,26 @@ func TestSamplerWithTransform(t *testing.T) {
 		}
 		if ok, _ := Available(name); ok || HasBatch(name) {
 			t.Errorf("%s is available", name)
+		}
+	}
+}
+
+// TestSamplerWithOptions: "gpbo+acquisition=mes+log" is gpbo with that
+// option (the study file's mapping form) on a study with the log
+// transform; a bad option is refused by name.
+func TestSamplerWithOptions(t *testing.T) {
+	p, _ := problems.Parse("branin")
+	s, err := NewSession(context.Background(), "gpbo+acquisition=mes+log+samples=7", p.Space(), 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.(*boaSession).st
+	if g, ok := st.Sampler().(*gpbo.GPBO); !ok || g.Acquisition != "mes" || g.Samples != 7 || st.Transform() != transform.Log {
+		t.Errorf("gpbo+acquisition=mes+log+samples=7 runs %+v with transform %v", st.Sampler(), st.Transform())
+	}
+	for name, says := range map[string]string{"gpbo+acquisition=nope": `unknown acquisition "nope"`, "random+samples=3": "takes no options"} {
+		if err := Known(name); err == nil || !strings.Contains(err.Error(), says) {
+			t.Errorf("Known(%q) = %v, want it to say %q", name, err, says)
 		}
 	}
 }

@@ -40,7 +40,7 @@ func Optimizers() []string {
 // Known returns an error that says why when name is no optimiser the
 // harness knows (Optimizers, a boa sampler perhaps with a transform).
 func Known(name string) error {
-	base, _, err := withTransform(name)
+	base, _, _, err := withTransform(name)
 	switch {
 	case err != nil:
 		return err
@@ -88,35 +88,53 @@ func Runnable(names []string, w io.Writer) ([]string, error) {
 	return out, nil
 }
 
-// withTransform splits a boa sampler's name with a transform, such as
-// "gpbo+log", into the sampler and the transform its study fits the model
-// to (study.Spec.Transform); a name without "+" has transform.None.
-func withTransform(name string) (string, transform.Transform, error) {
-	base, tname, ok := strings.Cut(name, "+")
+// withTransform splits a boa sampler's name with a transform or options,
+// such as "gpbo+log" or "gpbo+acquisition=fitbo+samples=20", into the
+// sampler, the transform its study fits the model to
+// (study.Spec.Transform) and its options (sampler.Options, the study
+// file's mapping form), each checked; a name without "+" has
+// transform.None and no options.
+func withTransform(name string) (string, transform.Transform, sampler.Options, error) {
+	base, rest, ok := strings.Cut(name, "+")
 	if !ok {
-		return name, transform.None, nil
+		return name, transform.None, nil, nil
 	}
 	if !slices.Contains(sampler.Names(), base) {
-		return name, transform.None, fmt.Errorf("%s: a transform (+%s) applies to boa's samplers only (%s)", name, tname, strings.Join(sampler.Names(), ", "))
+		return name, transform.None, nil, fmt.Errorf("%s: a transform or option (+%s) applies to boa's samplers only (%s)", name, rest, strings.Join(sampler.Names(), ", "))
 	}
-	tf, err := transform.Parse(tname)
-	if err != nil {
-		return name, transform.None, fmt.Errorf("%s: %w", name, err)
+	tf := transform.None
+	var opts sampler.Options
+	for _, part := range strings.Split(rest, "+") {
+		if k, v, isOption := strings.Cut(part, "="); isOption {
+			if opts == nil {
+				opts = sampler.Options{}
+			}
+			opts[k] = v
+			continue
+		}
+		var err error
+		if tf, err = transform.Parse(part); err != nil {
+			return name, transform.None, nil, fmt.Errorf("%s: %w (or an option key=value)", name, err)
+		}
 	}
-	return base, tf, nil
+	if _, err := sampler.NewWith(base, opts); err != nil {
+		return name, transform.None, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return base, tf, opts, nil
 }
 
 // HasBatch reports whether optimiser name has a synchronous batch mode
 // (BatchSession): boa's samplers do, the peers do not.
 func HasBatch(name string) bool {
-	base, _, err := withTransform(name)
+	base, _, _, err := withTransform(name)
 	return err == nil && slices.Contains(sampler.Names(), base)
 }
 
 // NewSession starts optimiser name on sp with seed, for a run of budget
 // evaluations (0: unknown). boa's samplers see the budget as their study's
 // (CoCaBO sets its bandits' horizon by it); the peers do not use one. A
-// boa sampler's name may end in a transform, "gpbo+log" (withTransform).
+// boa sampler's name may end in a transform and options,
+// "gpbo+log+acquisition=ei" (withTransform).
 func NewSession(ctx context.Context, name string, sp *space.Space, seed uint64, budget int) (Session, error) {
 	return newSession(ctx, name, sp, seed, budget, nil)
 }
@@ -131,11 +149,11 @@ func newSession(ctx context.Context, name string, sp *space.Space, seed uint64, 
 		}
 		return peers.NewConstrained(ctx, name, sp, seed, limits)
 	}
-	base, tf, err := withTransform(name)
+	base, tf, opts, err := withTransform(name)
 	if err != nil {
 		return nil, err
 	}
-	smp, err := sampler.New(base)
+	smp, err := sampler.NewWith(base, opts)
 	if err != nil {
 		return nil, err
 	}
