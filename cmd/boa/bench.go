@@ -45,7 +45,8 @@ func benchCmd() *cobra.Command {
 			"feasible evaluation's) and the share of feasible evaluations is reported.\n" +
 			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).\n" +
 			"A boa sampler's name may end in +log or +copula: its study fits the model to the log or the\n" +
-			"copula transform of the values (gpbo+log).\n\n" +
+			"copula transform of the values (gpbo+log); and in +key=value options, those of a study\n" +
+			"file's sampler mapping (gpbo+acquisition=fitbo+samples=20, docs/infotheoretic.md).\n\n" +
 			"Runs go problem by problem and, within a problem, seed by seed, every sampler in turn.\n" +
 			"Ctrl-C stops the benchmark: the runs that finished, if any, are reported (and written with\n" +
 			"--out) and the exit status is 1, as it is when every run failed.",
