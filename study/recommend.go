@@ -30,20 +30,16 @@ type Recommendation struct {
 // random choices (restarts, samples) draw from the study seed, so the
 // same study gives the same recommendation.
 func (s *Study) Recommend(ctx context.Context) (Recommendation, error) {
-	r, ok := s.sampler.(sampler.Recommender)
-	if c, isChooser := s.sampler.(sampler.Chooser); !ok && isChooser {
-		h, err := s.History(ctx)
-		if err != nil {
-			return Recommendation{}, err
-		}
-		r, ok = c.Chosen(h).(sampler.Recommender)
-	}
-	if !ok {
-		return Recommendation{}, s.errorf("%s: %w", s.sampler.Name(), ErrNoRecommendation)
-	}
 	h, err := s.History(ctx)
 	if err != nil {
 		return Recommendation{}, err
+	}
+	r, ok := s.sampler.(sampler.Recommender)
+	if c, isChooser := s.sampler.(sampler.Chooser); !ok && isChooser {
+		r, ok = c.Chosen(h).(sampler.Recommender) // auto's gpbo
+	}
+	if !ok {
+		return Recommendation{}, s.errorf("%s: %w", s.sampler.Name(), ErrNoRecommendation)
 	}
 	u, mu, err := r.Recommend(ctx, h, rand.New(rand.NewPCG(s.rec.Seed, uint64(h.Trials))))
 	if err != nil {

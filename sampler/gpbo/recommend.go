@@ -15,8 +15,13 @@ import (
 // [000 §3.3.3; spec §7], and μ(x̂). Pending trials do not enter: a
 // recommendation rests on what has been observed.
 func (g *GPBO) Recommend(ctx context.Context, h *sampler.History, rng *rand.Rand) ([]float64, float64, error) {
-	if len(h.Observed) < 2 {
+	switch {
+	case len(h.Observed) < 2:
 		return nil, 0, errors.New("a recommendation needs at least 2 completed trials")
+	case len(h.Constraints) > 0:
+		// The mean of the objective alone could recommend an infeasible
+		// point; the best feasible trial is the answer there.
+		return nil, 0, errors.New("a constrained study has no recommendation from the model; its best feasible trial is the answer")
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
