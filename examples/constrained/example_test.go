@@ -4,14 +4,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/boaopt/boa/internal/boaproc"
-	"github.com/boaopt/boa/internal/python"
 )
 
 func TestMain(m *testing.M) { os.Exit(boaproc.Main(m)) }
@@ -21,22 +19,9 @@ func TestMain(m *testing.M) { os.Exit(boaproc.Main(m)) }
 // against model_kb <= 500 with its measured size, and boa best names a
 // feasible one.
 func TestStudyFile(t *testing.T) {
-	py, err := python.Find("sklearn")
-	if err != nil {
-		t.Skipf("needs a python3 with scikit-learn (Debian's python3-sklearn): %v", err)
-	}
-	boa := boaproc.Binary(t)
+	path := boaproc.PythonOnPath(t, "sklearn") // the study file says python3: the one with scikit-learn
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	dir := t.TempDir()
-	// The study file says python3: make it the interpreter that has
-	// scikit-learn, as a user's PATH would.
-	bin := filepath.Join(dir, "bin")
-	if err := os.Mkdir(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(py, filepath.Join(bin, "python3")); err != nil {
-		t.Fatal(err)
-	}
 	src, err := os.ReadFile("study.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -46,17 +31,7 @@ func TestStudyFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	storage := "sqlite:" + filepath.Join(dir, "boa.db")
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(boa, args...)
-		cmd.Dir = root // the command's path is relative to the repository
-		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("boa %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
+	run := boaproc.Runner(t, root, path) // the command's path is relative to the repository
 	run("run", file, "--storage", storage)
 
 	rows, err := csv.NewReader(strings.NewReader(run("export", "forest-500kb", "--format", "csv", "--storage", storage))).ReadAll()

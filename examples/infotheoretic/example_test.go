@@ -2,13 +2,11 @@ package infotheoretic
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/boaopt/boa/internal/boaproc"
-	"github.com/boaopt/boa/internal/python"
 )
 
 func TestMain(m *testing.M) { os.Exit(boaproc.Main(m)) }
@@ -18,20 +16,9 @@ func TestMain(m *testing.M) { os.Exit(boaproc.Main(m)) }
 // completes with a cross-validated error in (0, 1), and boa best --model
 // names the model's recommendation.
 func TestStudyFile(t *testing.T) {
-	py, err := python.Find("sklearn")
-	if err != nil {
-		t.Skipf("needs a python3 with scikit-learn (Debian's python3-sklearn): %v", err)
-	}
-	boa := boaproc.Binary(t)
+	path := boaproc.PythonOnPath(t, "sklearn") // the study file says python3: the one with scikit-learn
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin") // the study file says python3: the one with scikit-learn
-	if err := os.Mkdir(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(py, filepath.Join(bin, "python3")); err != nil {
-		t.Fatal(err)
-	}
 	src, err := os.ReadFile("svm_digits.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -42,17 +29,7 @@ func TestStudyFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	storage := "sqlite:" + filepath.Join(dir, "boa.db")
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(boa, args...)
-		cmd.Dir = root // the command's path is relative to the repository
-		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("boa %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
+	run := boaproc.Runner(t, root, path) // the command's path is relative to the repository
 	run("run", file, "--storage", storage)
 	out := run("best", "svm-digits-fitbo", "--model", "--storage", storage)
 	if !strings.Contains(out, "best trial") || !strings.Contains(out, "model's recommendation") || !strings.Contains(out, "gamma = ") {

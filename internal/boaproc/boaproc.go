@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/boaopt/boa/internal/python"
 )
 
 var build struct {
@@ -148,4 +150,43 @@ func StartServer(t testing.TB, name string, cmd *exec.Cmd) *Server {
 		t.Fatalf("%s did not listen within 20s\n%s", name, s.Stderr)
 	}
 	return s
+}
+
+// PythonOnPath returns a PATH= environment entry whose first directory
+// holds a python3 that imports module (internal/python finds it, such as
+// Debian's /usr/bin/python3 with scikit-learn), as a user's PATH would
+// have it for a study file whose command says python3. It skips the test
+// when there is none.
+func PythonOnPath(t testing.TB, module string) string {
+	t.Helper()
+	py, err := python.Find(module)
+	if err != nil {
+		t.Skipf("needs a python3 with %s (Debian's python3-%s): %v", module, module, err)
+	}
+	bin := filepath.Join(t.TempDir(), "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(py, filepath.Join(bin, "python3")); err != nil {
+		t.Fatal(err)
+	}
+	return "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
+// Runner returns a function that runs the boa binary (Binary) with its
+// arguments in dir, with env added to the environment, and returns its
+// combined output; a failed command fails the test with that output.
+func Runner(t testing.TB, dir string, env ...string) func(args ...string) string {
+	boa := Binary(t)
+	return func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(boa, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("boa %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
 }
