@@ -26,10 +26,7 @@ func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function,
 // or FITBO's (spec gp-and-acquisitions §3.3, §4.6).
 func MaximizeSurface(sp *space.Space, s acq.Surface, h *sampler.History, candidates int, rng *rand.Rand) ([]float64, error) {
 	objective, free := SurfaceObjective(sp, s)
-	continuous := false
-	for _, p := range sp.Params() {
-		continuous = continuous || p.Kind == space.Float
-	}
+	continuous := hasFloat(sp)
 	// Never propose a configuration that is already evaluated or running:
 	// near a converged optimum the incumbent itself can win the search.
 	// Nor one that breaks a limit known before evaluation (History.Admits).
@@ -224,6 +221,8 @@ func Recommend(sp *space.Space, mean acq.Surface, h *sampler.History, rng *rand.
 	return res.X, -res.F, nil
 }
 
+// hasFloat reports whether sp has a float parameter, which gradient
+// steps refine; a space without one is enumerated when it is small.
 func hasFloat(sp *space.Space) bool {
 	for _, p := range sp.Params() {
 		if p.Kind == space.Float {
