@@ -47,13 +47,14 @@ const floor = 1e-12
 
 func (r *Report) curvePlot(problem, file string) error {
 	runs := r.runsOf(problem)
-	asRegret := hasRegret(runs)
+	m := metricOf(runs)
+	asRegret := m != bestValue
 	p := plot.New()
 	p.Title.Text = problem
 	p.X.Label.Text = "evaluations"
 	p.Y.Label.Text = "best value so far (median, IQR)"
 	if asRegret {
-		p.Y.Label.Text = "regret (median, IQR)"
+		p.Y.Label.Text = m.String() + " (median, IQR)"
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
@@ -66,7 +67,7 @@ func (r *Report) curvePlot(problem, file string) error {
 		}
 		var mid, lo, hi plotter.XYs
 		for n := 1; n <= budget; n++ {
-			v := valuesAt(runs, s, n, asRegret)
+			v := valuesAt(runs, s, n, m)
 			if len(v) == 0 {
 				continue
 			}

@@ -83,21 +83,18 @@ func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) erro
 	for _, problem := range r.problems() {
 		fmt.Fprintf(w, "## %s\n\n", problem)
 		runs := r.runsOf(problem)
-		metric := "regret"
-		if !hasRegret(runs) {
-			metric = "best value"
-		}
+		m := metricOf(runs)
 		budget := 0
 		for _, run := range runs {
 			budget = max(budget, len(run.Best))
 		}
 		head := []string{"sampler"}
 		for _, c := range checkpoints {
-			head = append(head, fmt.Sprintf("median %s @%d (IQR)", metric, checkpoint(c, budget)))
+			head = append(head, fmt.Sprintf("median %s @%d (IQR)", m, checkpoint(c, budget)))
 		}
 		head = append(head, "mean rank", "wins", "median suggest s")
-		if hasTestRegret(runs) {
-			head = append(head, "median test regret")
+		if m == testRegret && hasRegret(runs) {
+			head = append(head, "median observed regret")
 		}
 		constrained := runs[0].FeasibleShare != nil
 		if constrained {
@@ -110,12 +107,12 @@ func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) erro
 			}
 			row := []string{"`" + s.Sampler + "`"}
 			for _, c := range checkpoints {
-				vals := valuesAt(runs, s.Sampler, checkpoint(c, budget), metric == "regret")
+				vals := valuesAt(runs, s.Sampler, checkpoint(c, budget), m)
 				row = append(row, medianIQR(vals))
 			}
 			row = append(row, fmt.Sprintf("%.2f", s.MeanRank), fmt.Sprint(s.Wins), fmt.Sprintf("%.3g", s.MedianSuggestSeconds))
-			if s.MedianTestRegret != nil {
-				row = append(row, fmt.Sprintf("%.4g", *s.MedianTestRegret))
+			if m == testRegret && hasRegret(runs) {
+				row = append(row, optional(s.MedianRegret))
 			}
 			if constrained && s.FeasibleShare != nil {
 				row = append(row, fmt.Sprintf("%.3f", *s.FeasibleShare), fmt.Sprint(s.NoFeasible))
@@ -145,21 +142,60 @@ func medianIQR(vals []float64) string {
 
 func checkpoint(frac float64, budget int) int { return max(1, int(math.Round(frac*float64(budget)))) }
 
-// valuesAt is the best-so-far (as regret when asRegret) of each run of
-// sampler after n evaluations.
-func valuesAt(runs []RunResult, sampler string, n int, asRegret bool) []float64 {
+// metric is what a problem's tables, ranks and plots show: the test regret
+// of the incumbent where the problem scores one (held-out data, or the
+// noise-free function of a noisy one), since that is what a user gets and
+// the observed best of a noisy run rewards lucky draws (issue 37); else the
+// regret where the optimum is known; else the best value.
+type metric int
+
+const (
+	bestValue metric = iota
+	regret
+	testRegret
+)
+
+func (m metric) String() string { return [...]string{"best value", "regret", "test regret"}[m] }
+
+func metricOf(runs []RunResult) metric {
+	switch {
+	case hasTestRegret(runs):
+		return testRegret
+	case hasRegret(runs):
+		return regret
+	}
+	return bestValue
+}
+
+// after is r's figure by m after n evaluations (n ≤ len(r.Best)); +Inf
+// before the first (feasible) incumbent.
+func (m metric) after(r RunResult, n int) float64 {
+	switch m {
+	case testRegret:
+		return r.TestRegrets[n-1]
+	case regret:
+		return r.Best[n-1] - r.optimum
+	}
+	return r.Best[n-1]
+}
+
+// valuesAt is the figure by m of each run of sampler after n evaluations.
+func valuesAt(runs []RunResult, sampler string, n int, m metric) []float64 {
 	var v []float64
 	for _, r := range runs {
 		if r.Sampler != sampler || r.Error != "" || len(r.Best) < n {
 			continue
 		}
-		x := r.Best[n-1]
-		if asRegret {
-			x -= r.optimum
-		}
-		v = append(v, x)
+		v = append(v, m.after(r, n))
 	}
 	return v
+}
+
+func optional(v *float64) string {
+	if v == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.4g", *v)
 }
 
 func (r *Report) problems() []string {
@@ -187,10 +223,5 @@ func hasRegret(runs []RunResult) bool {
 }
 
 func hasTestRegret(runs []RunResult) bool {
-	for _, r := range runs {
-		if r.TestRegret != nil {
-			return true
-		}
-	}
-	return false
+	return len(runs) > 0 && runs[0].TestRegrets != nil
 }

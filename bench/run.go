@@ -39,7 +39,8 @@ type RunResult struct {
 	Best           Trace     `json:"best"`                     // best value so far after each evaluation (feasible ones only on a constrained problem; null before the first)
 	FinalBest      Number    `json:"final_best"`               // Best at the budget; null if the run failed or found no feasible point
 	Regret         *float64  `json:"regret"`                   // FinalBest − optimum (feasible regret); null when the optimum is unknown or no point was feasible
-	TestRegret     *float64  `json:"test_regret,omitempty"`    // NAS-Bench-201: test-accuracy regret of the incumbent
+	TestRegret     *float64  `json:"test_regret,omitempty"`    // problems scored on held-out data or without noise (NAS-Bench-201, tabular, :noisy): the test regret of the incumbent at the budget
+	TestRegrets    Trace     `json:"test_regrets,omitempty"`   // TestRegret after each evaluation (null before the first incumbent)
 	FeasibleShare  *float64  `json:"feasible_share,omitempty"` // constrained problems: the share of evaluations that were feasible
 	SuggestSeconds []float64 `json:"suggest_seconds"`          // time of each Ask
 	Error          string    `json:"error,omitempty"`          // why the run stopped early
@@ -154,6 +155,7 @@ func runOne(ctx context.Context, p problems.Problem, sampler string, seed int, c
 		return r
 	}
 	run := &running{RunResult: &r, p: p, rng: rand.New(rand.NewPCG(uint64(seed), 0xbe4c))}
+	run.tester, _ = p.(problems.TestRegretter)
 	if c, ok := p.(Constrained); ok {
 		run.cons = c
 		run.limits = c.Constraints()
@@ -181,10 +183,9 @@ func runOne(ctx context.Context, p problems.Problem, sampler string, seed int, c
 		reg := float64(r.FinalBest) - opt
 		r.Regret, r.optimum = &reg, opt
 	}
-	if tr, ok := p.(problems.TestRegretter); ok && run.incumbent != nil {
-		if v, ok := tr.TestRegret(run.incumbent); ok {
-			r.TestRegret = &v
-		}
+	if n := len(r.TestRegrets); n > 0 && !math.IsInf(r.TestRegrets[n-1], 1) {
+		v := r.TestRegrets[n-1]
+		r.TestRegret = &v
 	}
 	return r
 }
@@ -195,10 +196,11 @@ type running struct {
 	*RunResult
 	p         problems.Problem
 	rng       *rand.Rand
-	incumbent space.Assignment // the best (feasible) configuration so far
-	cons      Constrained      // p, when it is constrained
-	limits    constraint.Set   // cons's constraints
-	feasible  int              // feasible evaluations so far
+	incumbent space.Assignment       // the best (feasible) configuration so far
+	tester    problems.TestRegretter // p, when it scores an incumbent's test regret
+	cons      Constrained            // p, when it is constrained
+	limits    constraint.Set         // cons's constraints
+	feasible  int                    // feasible evaluations so far
 }
 
 // evaluate returns a's value and, on a constrained problem, its metrics.
@@ -223,10 +225,30 @@ func (r *running) record(a space.Assignment, v float64, metrics map[string]float
 	if feasible && r.cons != nil {
 		r.feasible++
 	}
-	if feasible && v < best {
+	changed := feasible && v < best
+	if changed {
 		best, r.incumbent = v, a
 	}
 	r.Best = append(r.Best, best)
+	if r.tester != nil {
+		r.recordTest(changed)
+	}
+}
+
+// recordTest appends the incumbent's test regret: the figure a user of a
+// noisy or tabular problem gets, since the observed best of a noisy run
+// rewards a lucky draw (issue 37). The incumbent is chosen by its observed
+// value, as a user would choose it.
+func (r *running) recordTest(changed bool) {
+	tr := math.Inf(1)
+	if n := len(r.TestRegrets); n > 0 && !changed {
+		tr = r.TestRegrets[n-1]
+	} else if r.incumbent != nil {
+		if v, ok := r.tester.TestRegret(r.incumbent); ok {
+			tr = v
+		}
+	}
+	r.TestRegrets = append(r.TestRegrets, tr)
 }
 
 // runBatches asks for one configuration at a time, or cfg.Batch at a time

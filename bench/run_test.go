@@ -145,6 +145,38 @@ func TestTableProblemOnNB201(t *testing.T) {
 	}
 }
 
+// TestTestRegretIsPrimaryOnNoisyProblems: on a noisy function each run
+// records its incumbent's noise-free regret after every evaluation, which
+// only changes with the incumbent, and the report ranks and tabulates by it
+// (issue 37: the observed best rewards lucky draws).
+func TestTestRegretIsPrimaryOnNoisyProblems(t *testing.T) {
+	p, err := problems.Parse("branin_fitbo:noisy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := Run(context.Background(), Config{Problems: []problems.Problem{p}, Samplers: []string{"random", "sobol"}, Seeds: 3, Budget: 12}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if len(r.TestRegrets) != 12 || r.TestRegret == nil || *r.TestRegret != r.TestRegrets[11] || *r.TestRegret < 0 {
+			t.Fatalf("run %s/%d: test regrets %v, final %v", r.Sampler, r.Seed, r.TestRegrets, r.TestRegret)
+		}
+		for i := 1; i < 12; i++ {
+			if r.Best[i] == r.Best[i-1] && r.TestRegrets[i] != r.TestRegrets[i-1] {
+				t.Fatalf("run %s/%d: the test regret changed at %d without a new incumbent", r.Sampler, r.Seed, i)
+			}
+		}
+	}
+	var md strings.Builder
+	if err := NewReport(runs).WriteMarkdown(&md, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "median test regret @12") || !strings.Contains(md.String(), "median observed regret") {
+		t.Errorf("report:\n%s", md.String())
+	}
+}
+
 func TestLatency(t *testing.T) {
 	res, err := Latency(context.Background(), []string{"random", "gpbo"}, []int{20}, 3)
 	if err != nil || len(res) != 2 {

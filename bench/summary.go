@@ -27,9 +27,10 @@ type Summary struct {
 }
 
 // Summarize summarises runs per (problem, sampler), in the order they
-// first appear. Ranks compare the final best values of the optimisers on
-// the same problem and seed (1 = best; ties share the mean rank); a win is
-// a rank-1 finish, shared wins included. Failed runs are left out.
+// first appear. Ranks compare the optimisers' final figures on the same
+// problem and seed (the test regret where the problem scores one, else the
+// best value; 1 = best; ties share the mean rank); a win is a rank-1
+// finish, shared wins included. Failed runs are left out.
 func Summarize(runs []RunResult) []Summary {
 	type key struct{ problem, sampler string }
 	var order []key
@@ -56,7 +57,16 @@ func Summarize(runs []RunResult) []Summary {
 		bySeed[ps] = append(bySeed[ps], r)
 	}
 	for _, rs := range bySeed {
-		rk := Ranks(finalBests(rs))
+		finals := finalBests(rs)
+		if metricOf(rs) == testRegret {
+			for i, r := range rs {
+				finals[i] = math.Inf(1) // no incumbent
+				if r.TestRegret != nil {
+					finals[i] = *r.TestRegret
+				}
+			}
+		}
+		rk := Ranks(finals)
 		for i, r := range rs {
 			k := key{r.Problem, r.Sampler}
 			ranks[k] = append(ranks[k], rk[i])

@@ -86,3 +86,16 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("a suggest %v, b runs %d", a.MedianSuggestSeconds, b.Runs)
 	}
 }
+
+// TestSummarizeRanksByTestRegret: where runs have test regrets, the ranks
+// compare them, not the observed best (a lucky noisy draw does not win).
+func TestSummarizeRanksByTestRegret(t *testing.T) {
+	runs := []RunResult{
+		{Problem: "p", Sampler: "lucky", Seed: 1, FinalBest: 0.1, Best: []float64{0.1}, TestRegrets: []float64{0.5}, TestRegret: reg(0.5)},
+		{Problem: "p", Sampler: "good", Seed: 1, FinalBest: 0.2, Best: []float64{0.2}, TestRegrets: []float64{0.01}, TestRegret: reg(0.01)},
+	}
+	s := Summarize(runs)
+	if s[0].MeanRank != 2 || s[1].MeanRank != 1 || s[1].Wins != 1 || *s[1].MedianTestRegret != 0.01 {
+		t.Errorf("summaries %+v", s)
+	}
+}

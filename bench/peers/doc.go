@@ -55,12 +55,15 @@
 // Ordinal: when the values are evenly spaced as written in decimal (0, 0.3,
 // 0.6; 16, 32, 48), a stepped numeric parameter, which keeps their order and
 // scale: goptuna DiscreteUniformDistribution; Optuna suggest_int(step) for
-// whole values within ±2⁵³, else suggest_float(step), falling back to categorical where
-// Optuna's own decimal check would drop the top value. Otherwise (1, 2, 4,
-// 8) a categorical over the values, which is how users of both libraries
-// write an arbitrary list; order is then lost, and CMA-ES samples such a
-// parameter at random. Either way the answer is snapped to the nearest
-// declared value.
+// whole values within ±2⁵³, else suggest_float(step). Otherwise (1, 2, 4,
+// 8; 1e-4, 1e-3, 1e-2), and where Optuna's own decimal check would drop the
+// top value of a float step, the integer index of the value (goptuna
+// IntUniformDistribution, Optuna suggest_int over 0..n−1), which keeps the
+// order, is the log scale of a geometric grid, and is how boa encodes an
+// ordinal (by level). A categorical would lose the order: CMA-ES samples a
+// categorical at random and TPE learns each value apart, up to 2× worse
+// on log-spaced grids (issue 37). Either way the answer is snapped to the
+// nearest declared value.
 //
 // Categorical and Bool: categorical distributions (Bool over false, true).
 //

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sync/atomic"
 
 	"github.com/c-bata/goptuna"
@@ -120,21 +119,13 @@ func (pl *plan) goptunaDist() any {
 		if pl.step > 0 {
 			return goptuna.DiscreteUniformDistribution{Low: p.Values[0], High: p.Values[len(p.Values)-1], Q: pl.step}
 		}
-		return goptuna.CategoricalDistribution{Choices: formatAll(p.Values)}
+		return goptuna.IntUniformDistribution{Low: 0, High: len(p.Values) - 1} // the value's index
 	case space.Categorical:
 		return goptuna.CategoricalDistribution{Choices: p.Choices}
 	case space.Bool:
 		return goptuna.CategoricalDistribution{Choices: []string{"false", "true"}}
 	}
 	panic(fmt.Sprintf("peers: unknown kind %v", p.Kind))
-}
-
-func formatAll(values []float64) []string {
-	s := make([]string, len(values))
-	for i, v := range values {
-		s[i] = space.Format(v)
-	}
-	return s
 }
 
 // suggest asks the trial for one parameter and converts goptuna's value to
@@ -153,7 +144,11 @@ func (pl *plan) suggest(t *goptuna.Trial) (any, error) {
 		return clampFloat(x, p.Low, p.High), err
 	case goptuna.IntUniformDistribution:
 		v, err := t.SuggestInt(p.Name, d.Low, d.High)
-		return min(max(v, d.Low), d.High), err // CMA-ES proposals are rounded, not checked
+		v = min(max(v, d.Low), d.High) // CMA-ES proposals are rounded, not checked
+		if p.Kind == space.Ordinal {
+			return p.Values[v], err
+		}
+		return v, err
 	case goptuna.DiscreteUniformDistribution:
 		x, err := t.SuggestDiscreteFloat(p.Name, d.Low, d.High, d.Q)
 		return nearest(p.Values, x), err
@@ -162,11 +157,8 @@ func (pl *plan) suggest(t *goptuna.Trial) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch p.Kind {
-		case space.Bool:
+		if p.Kind == space.Bool {
 			return c == "true", nil
-		case space.Ordinal:
-			return p.Values[slices.Index(d.Choices, c)], nil
 		}
 		return c, nil
 	}

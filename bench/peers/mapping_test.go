@@ -108,7 +108,7 @@ func TestGoptunaDist(t *testing.T) {
 		{space.Param{Kind: space.Int, Low: 0, High: 9}, goptuna.IntUniformDistribution{Low: 0, High: 9}},
 		{space.Param{Kind: space.Int, Low: 1, High: 64, Log: true}, goptuna.LogUniformDistribution{Low: 0.5, High: 64.5}},
 		{space.Param{Kind: space.Ordinal, Values: []float64{0, 0.3, 0.6}}, goptuna.DiscreteUniformDistribution{Low: 0, High: 0.6, Q: 0.3}},
-		{space.Param{Kind: space.Ordinal, Values: []float64{1, 2, 4}}, goptuna.CategoricalDistribution{Choices: []string{"1", "2", "4"}}},
+		{space.Param{Kind: space.Ordinal, Values: []float64{1, 2, 4}}, goptuna.IntUniformDistribution{Low: 0, High: 2}},
 		{space.Param{Kind: space.Categorical, Choices: []string{"a", "b"}}, goptuna.CategoricalDistribution{Choices: []string{"a", "b"}}},
 		{space.Param{Kind: space.Bool}, goptuna.CategoricalDistribution{Choices: []string{"false", "true"}}},
 	} {

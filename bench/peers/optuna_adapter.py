@@ -168,9 +168,10 @@ def make_param(p):
 
 def ordinal(name, when, values, step):
     """Evenly spaced values are a stepped int or float, which keeps their order
-    and scale; other ordinals are categorical over their values. The answer is
-    snapped to the nearest declared value, since Optuna computes stepped
-    values as low + k*step in floating point."""
+    and scale; other ordinals (1, 2, 4, 8; 1e-4, 1e-3, 1e-2) are the integer
+    index of the value, which keeps their order, and is their log scale when
+    they are geometric. The answer is snapped to the nearest declared value,
+    since Optuna computes stepped values as low + k*step in floating point."""
 
     def snap(v):
         return min(values, key=lambda x: abs(x - v))
@@ -185,7 +186,8 @@ def ordinal(name, when, values, step):
         return name, when, lambda t: t.suggest_int(name, ilo, ihi, step=istep), snap
     if step and fits_step(lo, hi, step):
         return name, when, lambda t: t.suggest_float(name, lo, hi, step=step), snap
-    return name, when, lambda t: t.suggest_categorical(name, values), snap
+    top = len(values) - 1
+    return name, when, lambda t: values[t.suggest_int(name, 0, top)], snap
 
 
 def fits_step(lo, hi, step):

@@ -4,6 +4,7 @@ package peers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -301,5 +302,49 @@ func TestOptunaConstantLiar(t *testing.T) {
 	}
 	if reflect.DeepEqual(plain[1:], liar[1:]) {
 		t.Errorf("with trials out the constant liar changed nothing: %v", liar)
+	}
+}
+
+// TestOptunaOrdinalDistributions checks, in Optuna itself, the distribution
+// each ordinal form reaches it as (issue 37's fair mapping): evenly spaced
+// values as stepped numbers, others as the index of the value, ordered, never
+// as a categorical.
+func TestOptunaOrdinalDistributions(t *testing.T) {
+	need(t, OptunaTPE)
+	// The script without its entry point, then the check.
+	check := strings.Replace(adapterScript, "sys.exit(main())", "pass", 1) + `
+import optuna
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+study = optuna.create_study()
+trial = study.ask()
+for p in json.loads(sys.argv[1]):
+    name, _, suggest, snap = make_param(p)
+    v = snap(suggest(trial))
+    assert v in p["values"], (name, v)
+print(json.dumps({k: type(d).__name__ + ":" + str(getattr(d, "step", "")) for k, d in trial.distributions.items()}))
+`
+	sp := space.MustNew(
+		space.Param{Name: "dec", Kind: space.Ordinal, Values: []float64{0.1, 0.2, 0.3}},
+		space.Param{Name: "ints", Kind: space.Ordinal, Values: []float64{16, 32, 48}},
+		space.Param{Name: "pow2", Kind: space.Ordinal, Values: []float64{1, 2, 4, 8}},
+		space.Param{Name: "decades", Kind: space.Ordinal, Values: []float64{1e-4, 1e-3, 1e-2}},
+	)
+	var params []adapterParam
+	for _, pl := range plans(sp) {
+		params = append(params, toAdapter(&pl, sp))
+	}
+	arg, _ := json.Marshal(params)
+	out, err := exec.Command(findPython().path, "-c", check, string(arg)).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var got map[string]string
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := map[string]string{"dec": "FloatDistribution:0.1", "ints": "IntDistribution:16",
+		"pow2": "IntDistribution:1", "decades": "IntDistribution:1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("distributions %v, want %v", got, want)
 	}
 }

@@ -178,11 +178,16 @@ func benchCmd() *cobra.Command {
 // printBenchSummary writes the summary table; on constrained problems the
 // regret is the feasible regret and FEASIBLE the share of feasible
 // evaluations, and a median over runs of which half found no feasible
-// point says so.
+// point says so. Where a problem scores its incumbents on held-out data or
+// without noise, TEST REGRET is that score, which the ranks compare.
 func printBenchSummary(w io.Writer, summary []bench.Summary) error {
 	constrained := slices.ContainsFunc(summary, func(s bench.Summary) bool { return s.FeasibleShare != nil })
+	tested := slices.ContainsFunc(summary, func(s bench.Summary) bool { return s.MedianTestRegret != nil })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "PROBLEM\tSAMPLER\tMEDIAN BEST\tMEDIAN REGRET\tIQR\tMEAN RANK\tWINS\tMEDIAN SUGGEST s"
+	if tested {
+		head += "\tMEDIAN TEST REGRET"
+	}
 	if constrained {
 		head += "\tFEASIBLE"
 	}
@@ -199,6 +204,13 @@ func printBenchSummary(w io.Writer, summary []bench.Summary) error {
 			iqr = fmt.Sprintf("%.2g", *s.IQRRegret)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%d\t%.3g", s.Problem, s.Sampler, best, reg, iqr, s.MeanRank, s.Wins, s.MedianSuggestSeconds)
+		if tested {
+			tr := "-"
+			if s.MedianTestRegret != nil {
+				tr = fmt.Sprintf("%.4g", *s.MedianTestRegret)
+			}
+			fmt.Fprintf(tw, "\t%s", tr)
+		}
 		if constrained {
 			share := "-"
 			if s.FeasibleShare != nil {
