@@ -19,6 +19,13 @@ import (
 //go:embed worker.py
 var workerScript string
 
+// scriptVar carries worker.py to the interpreter, which bootstrap runs
+// (compiled under its file name, so that tracebacks name it).
+const (
+	scriptVar = "BOA_SKLEARN_WORKER"
+	bootstrap = "import os; exec(compile(os.environ.pop('" + scriptVar + "'), 'worker.py', 'exec'))"
+)
+
 // startTimeout bounds a worker's start: importing scikit-learn and
 // loading a dataset take about a second, far more on a loaded machine.
 const startTimeout = 2 * time.Minute
@@ -117,7 +124,7 @@ func (p *pool) get() (*worker, error) {
 	}
 	// Starting under the lock keeps Close from missing a worker; the
 	// others wait at most one start.
-	w, err := start(p.python, p.setup)
+	w, err := start(p.python, p.task, p.setup)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.task, err)
 	}
@@ -171,9 +178,11 @@ type worker struct {
 }
 
 // start runs the worker and sends it the task.
-func start(python string, setup []byte) (*worker, error) {
-	cmd := exec.Command(python, "-c", workerScript)
-	cmd.Env = env()
+func start(python, task string, setup []byte) (*worker, error) {
+	// The script travels in the environment rather than on the command
+	// line, which stays short for ps and names the task.
+	cmd := exec.Command(python, "-c", bootstrap, "boa-sklearn-worker", task)
+	cmd.Env = append(env(), scriptVar+"="+workerScript)
 	w := &worker{cmd: cmd, lines: make(chan []byte, 1), stderr: &tail{max: 20}}
 	cmd.Stderr = w.stderr
 	var err error
