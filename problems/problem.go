@@ -13,6 +13,7 @@ import (
 	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/problems/mixed"
 	"github.com/boaopt/boa/problems/nas"
+	"github.com/boaopt/boa/problems/sklearn"
 	"github.com/boaopt/boa/problems/tabular"
 	"github.com/boaopt/boa/space"
 )
@@ -86,7 +87,8 @@ func Parse(spec string) (Problem, error) {
 
 // Fixed returns the named problem whose space is fixed: a constrained
 // problem (constrained.go: branin_c, ..., gkls-c:2:simple:1,
-// nb201-latency:pixel2:18), a noisy benchmark function
+// nb201-latency:pixel2:18), a real tuning task of scikit-learn
+// (problems/sklearn: sklearn:MODEL:DATASET[:METRIC]), a noisy benchmark function
 // (branin_fitbo:noisy, see Noisy), a GKLS function (gkls:D:CLASS:N), a mixed
 // problem of the CoCaBO and CASMOPOLITAN papers, a conditional one or the
 // synthetic NAS-Bench-201 oracle.
@@ -98,6 +100,13 @@ func Fixed(name string) (p Problem, found bool, err error) {
 	}
 	if p, found, err := noisyFixed(name); found {
 		return p, found, err
+	}
+	if strings.HasPrefix(name, sklearn.Prefix) {
+		p, err := sklearn.New(name)
+		if err != nil {
+			return nil, true, err
+		}
+		return p, true, nil
 	}
 	if name == nas.SyntheticName {
 		return nas.NewSynthetic(), true, nil

@@ -43,6 +43,7 @@ func benchCmd() *cobra.Command {
 			"gkls-c:D:simple|hard:N (a stand-in) and nb201-latency:DEVICE:L[:coupled|:decoupled]\n" +
 			"(../shared/data or BOA_DATA_DIR); for them the regret is the feasible regret (the best\n" +
 			"feasible evaluation's) and the share of feasible evaluations is reported.\n" +
+			"Real tuning tasks: sklearn:MODEL:DATASET[:METRIC] (sklearn:svm:digits, docs/real-tasks.md).\n" +
 			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).\n" +
 			"A boa sampler's name may end in +log or +copula: its study fits the model to the log or the\n" +
 			"copula transform of the values (gpbo+log); and in +key=value options, those of a study\n" +
