@@ -96,6 +96,10 @@ func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) erro
 		if m == testRegret && hasRegret(runs) {
 			head = append(head, "median observed regret")
 		}
+		scored := slices.ContainsFunc(r.Summary, func(s Summary) bool { return s.Problem == problem && s.NormalisedScore != nil })
+		if scored {
+			head = append(head, "normalised score")
+		}
 		constrained := runs[0].FeasibleShare != nil
 		if constrained {
 			head = append(head, "feasible share", "runs without a feasible point")
@@ -113,6 +117,9 @@ func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) erro
 			row = append(row, fmt.Sprintf("%.2f", s.MeanRank), fmt.Sprint(s.Wins), fmt.Sprintf("%.3g", s.MedianSuggestSeconds))
 			if m == testRegret && hasRegret(runs) {
 				row = append(row, optional(s.MedianRegret))
+			}
+			if scored {
+				row = append(row, optional(s.NormalisedScore))
 			}
 			if constrained && s.FeasibleShare != nil {
 				row = append(row, fmt.Sprintf("%.3f", *s.FeasibleShare), fmt.Sprint(s.NoFeasible))

@@ -24,6 +24,9 @@ type Summary struct {
 	// regret counts as +Inf in the median; a median that is +Inf is null).
 	FeasibleShare *float64 `json:"feasible_share,omitempty"`
 	NoFeasible    int      `json:"no_feasible_runs,omitempty"`
+	// NormalisedScore is Bayesmark's score where the optimum is unknown and
+	// random search ran: see normalisedScores.
+	NormalisedScore *float64 `json:"normalised_score,omitempty"`
 }
 
 // Summarize summarises runs per (problem, sampler), in the order they
@@ -119,7 +122,46 @@ func Summarize(runs []RunResult) []Summary {
 		s.MedianSuggestSeconds = Median(secs)
 		out = append(out, s)
 	}
+	normalisedScores(out, groups)
 	return out
+}
+
+// normalisedScores sets Bayesmark's normalised score on each problem whose
+// optimum is unknown (the real tasks) and on which random search ran: the
+// mean over runs of 100·(1 − (f − f*)/(f̄ᵣ − f*)), where f is the run's
+// final best, f* the best value any run of the problem found, and f̄ᵣ the
+// mean of random search's final bests [Bayesmark, "How scoring works": 100
+// is the best seen, 0 random search; it normalises per iteration with
+// random's mean curve, here at the budget]. Higher is better.
+func normalisedScores[K comparable](out []Summary, groups map[K][]RunResult) {
+	byProblem := map[string][]RunResult{}
+	for _, rs := range groups {
+		if len(rs) > 0 && rs[0].Regret == nil && rs[0].FeasibleShare == nil {
+			byProblem[rs[0].Problem] = append(byProblem[rs[0].Problem], rs...)
+		}
+	}
+	for i := range out {
+		rs := byProblem[out[i].Problem]
+		var random []float64
+		best := math.Inf(1)
+		for _, r := range rs {
+			best = min(best, float64(r.FinalBest))
+			if r.Sampler == "random" {
+				random = append(random, float64(r.FinalBest))
+			}
+		}
+		if len(random) == 0 || mean(random) <= best {
+			continue
+		}
+		var scores []float64
+		for _, r := range rs {
+			if r.Sampler == out[i].Sampler {
+				scores = append(scores, 100*(1-(float64(r.FinalBest)-best)/(mean(random)-best)))
+			}
+		}
+		sc := mean(scores)
+		out[i].NormalisedScore = &sc
+	}
 }
 
 func finalBests(rs []RunResult) []float64 {

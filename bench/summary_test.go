@@ -99,3 +99,19 @@ func TestSummarizeRanksByTestRegret(t *testing.T) {
 		t.Errorf("summaries %+v", s)
 	}
 }
+
+// TestNormalisedScore: 100 for the best value seen, 0 for random search's
+// mean, on a problem whose optimum is unknown.
+func TestNormalisedScore(t *testing.T) {
+	runs := []RunResult{
+		{Problem: "task", Sampler: "random", Seed: 1, FinalBest: 3},
+		{Problem: "task", Sampler: "random", Seed: 2, FinalBest: 5},
+		{Problem: "task", Sampler: "bo", Seed: 1, FinalBest: 1},
+		{Problem: "task", Sampler: "bo", Seed: 2, FinalBest: 2.5},
+		{Problem: "known", Sampler: "random", Seed: 1, FinalBest: 1, Regret: reg(1)},
+	}
+	s := Summarize(runs)
+	if s[0].NormalisedScore == nil || math.Abs(*s[0].NormalisedScore) > 1e-12 || s[1].NormalisedScore == nil || math.Abs(*s[1].NormalisedScore-75) > 1e-12 || s[2].NormalisedScore != nil {
+		t.Errorf("scores: random %v, bo %v, known %v", s[0].NormalisedScore, s[1].NormalisedScore, s[2].NormalisedScore)
+	}
+}

@@ -35,6 +35,23 @@ type TestRegretter interface {
 	TestRegret(a space.Assignment) (float64, bool)
 }
 
+// Suites are the lists of problems a name given to --problems stands for:
+// the real-task suite of issue 37 and the tasks kept out of it.
+var Suites = map[string]func() []string{"sklearn-suite": sklearn.Suite, "sklearn-extra": sklearn.Extra}
+
+// Expand replaces each suite name of names by its problems.
+func Expand(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if suite, ok := Suites[n]; ok {
+			out = append(out, suite()...)
+		} else {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // Parse reads a problem name as given to --problems: a test
 // function ("branin", "ackley:5" for a dimension), a BBOB instance
 // ("bbob:F:D:I" for function F in dimension D, instance I), a mixed

@@ -43,7 +43,7 @@ func benchCmd() *cobra.Command {
 			"gkls-c:D:simple|hard:N (a stand-in) and nb201-latency:DEVICE:L[:coupled|:decoupled]\n" +
 			"(../shared/data or BOA_DATA_DIR); for them the regret is the feasible regret (the best\n" +
 			"feasible evaluation's) and the share of feasible evaluations is reported.\n" +
-			"Real tuning tasks: sklearn:MODEL:DATASET[:METRIC] (sklearn:svm:digits, docs/real-tasks.md).\n" +
+			"Real tuning tasks: sklearn:MODEL:DATASET[:METRIC] (sklearn:svm:digits, docs/real-tasks.md); sklearn-suite\nstands for the real-task suite, sklearn-extra for the tasks kept out of it.\n" +
 			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).\n" +
 			"A boa sampler's name may end in +log or +copula: its study fits the model to the log or the\n" +
 			"copula transform of the values (gpbo+log); and in +key=value options, those of a study\n" +
@@ -64,7 +64,7 @@ func benchCmd() *cobra.Command {
 			defer stop()
 			stderr := cmd.ErrOrStderr()
 			var ps []problems.Problem
-			for _, spec := range problemNames {
+			for _, spec := range problems.Expand(problemNames) {
 				p, err := problems.Parse(spec)
 				if errors.Is(err, problems.ErrNoData) {
 					// Third-party data is not shipped (spec mixed §6.6).
@@ -108,6 +108,13 @@ func benchCmd() *cobra.Command {
 			total := len(ps) * len(ss) * seeds
 			done := 0
 			cfg := bench.Config{Problems: ps, Samplers: ss, Seeds: seeds, Budget: budget, Batch: batch, Workers: workers, Parallel: par}
+			defer func() { // the real tasks' Python workers
+				for _, p := range ps {
+					if c, ok := p.(io.Closer); ok {
+						c.Close()
+					}
+				}
+			}()
 			runs, err := bench.Run(ctx, cfg, func(r bench.RunResult) {
 				done++
 				status := fmt.Sprintf("final best %.6g", float64(r.FinalBest))
@@ -180,14 +187,20 @@ func benchCmd() *cobra.Command {
 // regret is the feasible regret and FEASIBLE the share of feasible
 // evaluations, and a median over runs of which half found no feasible
 // point says so. Where a problem scores its incumbents on held-out data or
-// without noise, TEST REGRET is that score, which the ranks compare.
+// without noise, TEST REGRET is that score, which the ranks compare; SCORE
+// is Bayesmark's normalised score where the optimum is unknown (100 the
+// best value seen, 0 random search's mean).
 func printBenchSummary(w io.Writer, summary []bench.Summary) error {
 	constrained := slices.ContainsFunc(summary, func(s bench.Summary) bool { return s.FeasibleShare != nil })
 	tested := slices.ContainsFunc(summary, func(s bench.Summary) bool { return s.MedianTestRegret != nil })
+	scored := slices.ContainsFunc(summary, func(s bench.Summary) bool { return s.NormalisedScore != nil })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "PROBLEM\tSAMPLER\tMEDIAN BEST\tMEDIAN REGRET\tIQR\tMEAN RANK\tWINS\tMEDIAN SUGGEST s"
 	if tested {
 		head += "\tMEDIAN TEST REGRET"
+	}
+	if scored {
+		head += "\tSCORE"
 	}
 	if constrained {
 		head += "\tFEASIBLE"
@@ -211,6 +224,13 @@ func printBenchSummary(w io.Writer, summary []bench.Summary) error {
 				tr = fmt.Sprintf("%.4g", *s.MedianTestRegret)
 			}
 			fmt.Fprintf(tw, "\t%s", tr)
+		}
+		if scored {
+			sc := "-"
+			if s.NormalisedScore != nil {
+				sc = fmt.Sprintf("%.1f", *s.NormalisedScore)
+			}
+			fmt.Fprintf(tw, "\t%s", sc)
 		}
 		if constrained {
 			share := "-"
