@@ -18,9 +18,10 @@ const (
 	None Transform = iota
 	Log
 	Copula
+	Power
 )
 
-var names = [...]string{None: "none", Log: "log", Copula: "copula"}
+var names = [...]string{None: "none", Log: "log", Copula: "copula", Power: "power"}
 
 func (t Transform) known() bool { return t >= 0 && int(t) < len(names) }
 
@@ -79,6 +80,8 @@ func (t Transform) Apply(y []float64) []float64 {
 		return z
 	case Copula:
 		return GaussianCopula(y)
+	case Power:
+		return PowerTransform(y)
 	}
 	return slices.Clone(y)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/transform"
 )
 
 // Acquisition names accepted by GPBO.Acquisition.
@@ -46,24 +47,25 @@ const (
 // GPBO is Bayesian optimisation with an exact GP surrogate. The zero value
 // is not ready; use New and change fields before the first Suggest.
 type GPBO struct {
-	Kernel      kernel.Family // covariance family; default Matérn-5/2
-	ARD         bool          // one lengthscale per feature; default true
-	MLE         bool          // fit by maximum likelihood instead of MAP
-	Acquisition string        // one of the Acq* names; default AcqLogEI
-	Kappa       float64       // κ for AcqLCB; default 2 [000 §5.5]
-	XiRel       float64       // ξ = XiRel·σ(x) in EI, log-EI and PI; default 0, 0.01 is the spec's xi_rel (§4.1)
-	InitPoints  int           // size of the Sobol initial design; 0 means max(5, d+1)
-	Restarts    int           // hyper-parameter starts (spec §3.2); default 10
-	Candidates  int           // raw acquisition candidates (spec §6.1); default 2048
-	RefitEvery  int           // fit at 0, k, 2k, ... observations after the design, reuse the values in between (spec §3.2); default 1
-	Pending     string        // how running trials enter the model: one of the Pending* names; default PendingBeliever
-	Marginalise string        // MarginaliseMAP (default) or MarginaliseESS; FITBO always samples
-	Samples     int           // hyper-parameter samples M with MarginaliseESS and FITBO; default 200 [spec §3.3]
-	MESSamples  int           // MES's minimum-value samples K per model; default 10 [spec §4.5]
-	Minima      string        // how MES samples f*: MinimaGumbel (default) or MinimaRFF
-	PESSamples  int           // PES's minimiser samples J per model; default 10 [spec §4.5]
-	Thompson    string        // how ts draws: ThompsonExact (default) or ThompsonRFF, continuous spaces only
-	Logger      *slog.Logger  // where fallbacks are reported; nil means slog.Default()
+	Kernel      kernel.Family       // covariance family; default Matérn-5/2
+	ARD         bool                // one lengthscale per feature; default true
+	MLE         bool                // fit by maximum likelihood instead of MAP
+	Acquisition string              // one of the Acq* names; default AcqLogEI
+	Kappa       float64             // κ for AcqLCB; default 2 [000 §5.5]
+	XiRel       float64             // ξ = XiRel·σ(x) in EI, log-EI and PI; default 0, 0.01 is the spec's xi_rel (§4.1)
+	InitPoints  int                 // size of the Sobol initial design; 0 means max(5, d+1)
+	Restarts    int                 // hyper-parameter starts (spec §3.2); default 10
+	Candidates  int                 // raw acquisition candidates (spec §6.1); default 2048
+	RefitEvery  int                 // fit at 0, k, 2k, ... observations after the design, reuse the values in between (spec §3.2); default 1
+	Pending     string              // how running trials enter the model: one of the Pending* names; default PendingBeliever
+	Targets     transform.Transform // what the GP is fitted to, mapped from the study's values (after its own transform): None (default), Log, Copula or Power (auto's; targets.go)
+	Marginalise string              // MarginaliseMAP (default) or MarginaliseESS; FITBO always samples
+	Samples     int                 // hyper-parameter samples M with MarginaliseESS and FITBO; default 200 [spec §3.3]
+	MESSamples  int                 // MES's minimum-value samples K per model; default 10 [spec §4.5]
+	Minima      string              // how MES samples f*: MinimaGumbel (default) or MinimaRFF
+	PESSamples  int                 // PES's minimiser samples J per model; default 10 [spec §4.5]
+	Thompson    string              // how ts draws: ThompsonExact (default) or ThompsonRFF, continuous spaces only
+	Logger      *slog.Logger        // where fallbacks are reported; nil means slog.Default()
 
 	warm  bo.WarmStart   // last fitted hyper-parameters: the start of the next fit
 	feas  bo.Feasibility // the constraints' and computability's models (constrained.go)
@@ -124,6 +126,7 @@ func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 	if err := g.check(); err != nil {
 		return nil, fmt.Errorf("gpbo: %w", err)
 	}
+	h = g.targets(h)
 	if g.Designing(h) {
 		return bo.FreshDesignPoint(h, bo.SobolPoint(h, h.Trials, g.Log()), rng), nil
 	}

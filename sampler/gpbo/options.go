@@ -8,6 +8,7 @@ import (
 
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/transform"
 )
 
 // How GPBO.Marginalise treats the GP's hyper-parameters.
@@ -85,6 +86,11 @@ var options = map[string]option{
 	"kernel": {"rbf, matern12, matern32 or matern52", func(g *GPBO, v string) error {
 		f, err := kernel.ParseFamily(strings.ToLower(v))
 		g.Kernel = f
+		return err
+	}},
+	"targets": {"none, log, copula or power: what the GP is fitted to, mapped from the values", func(g *GPBO, v string) error {
+		t, err := transform.Parse(v)
+		g.Targets = t
 		return err
 	}},
 	"ard": {"true or false", boolOption(func(g *GPBO) *bool { return &g.ARD })},
