@@ -156,10 +156,10 @@ func (a *Auto) Chosen(h *sampler.History) sampler.Sampler {
 // autoGPBO returns the gpbo auto uses: gpbo fitted to the power
 // transform of the values (transform.PowerTransform, HEBO's targets),
 // which gpbo alone does not do. Over 10 seeds on the 12 problems at D = 5
-// of issue 37's suite it ended lower than gpbo on 7 and higher on 4
-// (Branin, Michalewicz-5, BBOB f3 and f10), and on the real-task suite it
-// lifted gpbo from 30 wins and 36 losses per seed against Optuna's TPE to
-// 35 and 31 (docs/gp-defaults.md, "Transforms").
+// of issue 37's suite it ended lower than gpbo on 7 and higher on 5 (by 2×
+// at most, on BBOB f10), and on the real-task suite it lifted gpbo from 30
+// wins and 36 losses per seed against Optuna's TPE to 35 and 31
+// (docs/gp-defaults.md, "The power transform").
 func autoGPBO() *gpbo.GPBO {
 	g := gpbo.New()
 	g.Targets = transform.Power
