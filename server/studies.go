@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -15,10 +16,13 @@ import (
 )
 
 // createStudy creates a study from the study file of DESIGN.md §2.2 as
-// JSON. An existing name is always a 409, even with an identical body: a
-// client that means "create or join" reads GET /api/v1/studies/{name}
-// first. The file's storage, workers and objective are not kept: the
-// server has its own storage and remote workers bring their own command.
+// JSON, or as YAML with Content-Type application/yaml (the file boa run
+// reads, errors by line), so that a client without a YAML parser can send
+// the file as it is; ?name= replaces the file's name. An existing name is
+// always a 409, even with an identical body: a client that means "create
+// or join" reads GET /api/v1/studies/{name} first. The file's storage,
+// workers and objective are not kept: the server has its own storage and
+// remote workers bring their own command.
 func (s *server) createStudy(w http.ResponseWriter, r *http.Request) error {
 	body, err := s.readBody(w, r)
 	if err != nil {
@@ -27,12 +31,23 @@ func (s *server) createStudy(w http.ResponseWriter, r *http.Request) error {
 	if body == nil {
 		return badRequest("the request body is empty: want the study file as a JSON object (name, space, ...)")
 	}
-	if err := decodeJSON(body, &json.RawMessage{}); err != nil {
-		return err // the same wording as the other endpoints for malformed JSON
+	var cfg *config.Study
+	if isYAML(r.Header.Get("Content-Type")) {
+		cfg, err = config.ParseYAML(body)
+	} else {
+		if err := decodeJSON(body, &json.RawMessage{}); err != nil {
+			return err // the same wording as the other endpoints for malformed JSON
+		}
+		cfg, err = config.ParseJSON(body)
 	}
-	cfg, err := config.ParseJSON(body)
 	if err != nil {
 		return badRequest("%v", err)
+	}
+	if name := r.URL.Query().Get("name"); name != "" {
+		cfg.Name = name
+		if err := cfg.Validate(); err != nil {
+			return badRequest("%v", err)
+		}
 	}
 	spec, err := cfg.Spec()
 	if err != nil {
@@ -53,6 +68,13 @@ func (s *server) createStudy(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Location", "/api/v1/studies/"+url.PathEscape(cfg.Name))
 	writeJSON(w, http.StatusCreated, summarise(rec, nil))
 	return nil
+}
+
+// isYAML reports whether a Content-Type names YAML (application/yaml, its
+// older x- and text/ forms).
+func isYAML(contentType string) bool {
+	t, _, _ := mime.ParseMediaType(contentType)
+	return t == "application/yaml" || t == "application/x-yaml" || t == "text/yaml"
 }
 
 func (s *server) listStudies(w http.ResponseWriter, r *http.Request) error {

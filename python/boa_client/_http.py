@@ -91,7 +91,9 @@ class Transport:
         with self._lock:
             return self._rng.uniform(0, d)
 
-    def request(self, method: str, path: str, body: Any = None, *, once: bool = False) -> Any:
+    def request(
+        self, method: str, path: str, body: Any = None, *, once: bool = False, content_type: str = "application/json"
+    ) -> Any:
         """Send the request and return the decoded JSON answer (None for 204).
 
         ``once`` marks a request that must not be acted on twice: it is
@@ -112,7 +114,7 @@ class Transport:
         while True:
             attempt += 1
             try:
-                return self._once(method, path, payload)
+                return self._once(method, path, payload, content_type)
             except BoaError as e:
                 if not self._retriable(e, once):
                     raise
@@ -142,12 +144,12 @@ class Transport:
             return isinstance(e.__cause__, _NotSent)
         return True
 
-    def _once(self, method: str, path: str, payload: Optional[bytes]) -> Any:
+    def _once(self, method: str, path: str, payload: Optional[bytes], content_type: str = "application/json") -> Any:
         req = urllib.request.Request(self.base + path, data=payload, method=method)
         req.add_header("Accept", "application/json")
         req.add_header("User-Agent", "boa-client-python")
         if payload is not None:
-            req.add_header("Content-Type", "application/json")
+            req.add_header("Content-Type", content_type)
         if self.token:
             req.add_header("Authorization", "Bearer " + self.token)
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
 from ._http import Transport, quote
@@ -66,9 +67,11 @@ class Client:
 
     def create_study(self, spec: StudySpec, *, name: Optional[str] = None, exist_ok: bool = False) -> Study:
         """Create a study from the study file of docs/study-file.md given as a
-        dict, a path to a JSON file, or the JSON text as bytes; ``name``
-        replaces the file's name. A bad file is a :class:`BadRequestError`
-        naming the field.
+        dict, a path to a YAML or JSON file, or the JSON text as bytes;
+        ``name`` replaces the file's name. A YAML file goes to the server as
+        it is (the standard library reads no YAML; boa serve does, as boa run
+        does). A bad file is a :class:`BadRequestError` naming the field, or
+        the line of a YAML file.
 
         A name already taken is a :class:`ConflictError`; with
         ``exist_ok=True`` the existing study is opened instead (its space is
@@ -76,15 +79,25 @@ class Client:
         server; after a connection error, :meth:`open_study` tells whether
         it was created.
         """
-        body = load_spec(spec)
-        if name is not None:
-            body["name"] = name
+        path, content_type = "/api/v1/studies", "application/json"
+        yaml = _yaml_file(spec)
+        payload: Any = yaml
+        if yaml is not None:
+            content_type = "application/yaml"
+            if name is not None:
+                path += "?name=" + quote(name)
+            wanted = name if name is not None else _yaml_name(yaml)
+        else:
+            payload = load_spec(spec)
+            if name is not None:
+                payload["name"] = name
+            wanted = str(payload.get("name", ""))
         try:
-            answer = self._transport.request("POST", "/api/v1/studies", body, once=True)
+            answer = self._transport.request("POST", path, payload, once=True, content_type=content_type)
         except ConflictError:
-            if not exist_ok:
+            if not exist_ok or not wanted:
                 raise
-            return self.open_study(str(body.get("name", "")))
+            return self.open_study(wanted)
         return Study(self, str(answer["name"]), answer)
 
     def open_study(self, name: str) -> Study:
@@ -105,26 +118,43 @@ class Client:
 
 def load_spec(spec: StudySpec) -> Dict[str, Any]:
     """The study file as a dict: a copy of a mapping, or a JSON file or text
-    read. boa serve takes JSON only, and the standard library reads no
-    YAML: a YAML file is refused with what to do instead."""
+    read. A YAML file is not read here (see :meth:`Client.create_study`)."""
     if isinstance(spec, Mapping):
         return dict(spec)
     if isinstance(spec, (bytes, bytearray)):
         return _json_object(bytes(spec).decode("utf-8"), "the study given as bytes")
     path = os.fspath(spec)
-    if path.lower().endswith((".yaml", ".yml")):
-        raise ValueError(
-            f"study file {path}: boa serve takes the study file as JSON, and boa_client reads no YAML "
-            "(it uses the Python standard library only): pass the study as a dict, or as a .json file "
-            "with the same fields (docs/study-file.md; YAML is a superset of JSON, so the JSON file "
-            "works with boa run too)"
-        )
+    return _json_object(_read(path).decode("utf-8"), f"study file {path}")
+
+
+def _yaml_file(spec: StudySpec) -> Optional[bytes]:
+    """The bytes of a study file named *.yaml or *.yml, else None."""
+    if isinstance(spec, (Mapping, bytes, bytearray)):
+        return None
+    path = os.fspath(spec)
+    if not path.lower().endswith((".yaml", ".yml")):
+        return None
+    return _read(path)
+
+
+def _read(path: str) -> bytes:
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            return f.read()
     except OSError as e:
         raise ValueError(f"study file {path}: {e.strerror or e}") from None
-    return _json_object(text, f"study file {path}")
+
+
+def _yaml_name(text: bytes) -> str:
+    """The top-level ``name:`` of a YAML study file, for exist_ok, or "" when
+    it is not a plain scalar on its own line (the server's 409 then stands)."""
+    m = re.search(rb"^name:[ \t]*([^#\n]*?)[ \t]*(?:#.*)?$", text, re.MULTILINE)
+    if m is None:
+        return ""
+    value = m.group(1).decode("utf-8")
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        value = value[1:-1]
+    return value
 
 
 def _json_object(text: str, what: str) -> Dict[str, Any]:

@@ -63,11 +63,25 @@ class StudyTest(ServerTest):
             self.assertEqual(c.create_study(path).summary()["budget"], 3)
             self.assertEqual(c.create_study(path, name="renamed").name, "renamed")
 
-    def test_yaml_file_is_refused_with_advice(self) -> None:
-        with self.assertRaises(ValueError) as cm:
-            self.client().create_study("examples/quickstart.yaml")
-        self.assertIn("JSON", str(cm.exception))
-        self.assertIn("dict", str(cm.exception))
+    def test_study_from_yaml_file(self) -> None:
+        # The quickstart's study file, sent as it is: boa serve reads the YAML.
+        c = self.client()
+        quickstart = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "quickstart.yaml")
+        s = c.create_study(quickstart, name="yaml-quickstart")
+        self.assertEqual(s.name, "yaml-quickstart")
+        self.assertEqual(s.summary()["budget"], 30)
+        self.assertEqual(c.create_study(quickstart, name="yaml-quickstart", exist_ok=True).name, "yaml-quickstart")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "study.yml")
+            with open(path, "w") as f:
+                f.write('name: "yaml-named"  # its own name\ntrials: 3\nspace:\n  x: {type: float, low: 0, high: 1}\n')
+            self.assertEqual(c.create_study(path).name, "yaml-named")
+            self.assertEqual(c.create_study(path, exist_ok=True).name, "yaml-named")
+            with open(path, "w") as f:
+                f.write("name: broken\nspace:\n  x: {type: float, low: 2, high: 1}\n")
+            with self.assertRaises(BadRequestError) as cm:
+                c.create_study(path)
+            self.assertIn("line 3", cm.exception.message)
 
     def test_bad_study_file_carries_the_servers_message(self) -> None:
         spec = simple_spec("bad", 5)
