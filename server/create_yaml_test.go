@@ -11,7 +11,7 @@ import (
 func TestCreateFromYAML(t *testing.T) {
 	h := New(storeFor(t), Options{})
 	const file = "name: from-yaml\nsampler: random\ntrials: 4\nspace:\n  x: {type: float, low: 0, high: 1}\n  k: {type: categorical, choices: [a, b]}\n"
-		if a := call(h, "POST", "/api/v1/studies", file, "Content-Type", "application/yaml"); a.status != 201 || a.json(t)["name"] != "from-yaml" || a.json(t)["budget"] != 4.0 {
+	if a := call(h, "POST", "/api/v1/studies", file, "Content-Type", "application/yaml"); a.status != 201 || a.json(t)["name"] != "from-yaml" || a.json(t)["budget"] != 4.0 {
 		t.Fatalf("create from YAML: %d %s", a.status, a.body)
 	}
 	if a := call(h, "POST", "/api/v1/studies?name=renamed", file, "Content-Type", "text/yaml; charset=utf-8"); a.status != 201 || a.json(t)["name"] != "renamed" {
