@@ -282,9 +282,9 @@ func close(a, b float64) bool {
 
 func allClose(a, b []float64) bool {
 	return len(a) == len(b) && slices.CompareFunc(a, b, func(x, y float64) int {
-			if close(x, y) {
-				return 0
-			}
-			return cmp.Compare(x, y)
-		}) == 0
+		if close(x, y) {
+			return 0
+		}
+		return cmp.Compare(x, y)
+	}) == 0
 }
