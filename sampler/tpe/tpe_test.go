@@ -381,3 +381,66 @@ func TestTPEEdgeCases(t *testing.T) {
 		}
 	}
 }
+
+// A study file's mapping form sets Optuna's options by their names.
+func TestTPEConfigure(t *testing.T) {
+	s, err := sampler.NewWith("tpe", sampler.Options{"multivariate": "true", "group": "true", "constant_liar": "false", "n_startup_trials": "5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tp := s.(*TPE); !tp.Multivariate || !tp.Group || tp.ConstantLiar || tp.Startup != 5 || tp.Candidates != 24 {
+		t.Errorf("%+v", tp)
+	}
+	for _, bad := range []sampler.Options{{"group": "true"}, {"gamma": "2"}, {"nope": "1"}} {
+		if _, err := sampler.NewWith("tpe", bad); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+// Multivariate models the parameters active in every trial jointly and
+// the rest alone; Group gives each set of parameters active in the same
+// trials its joint estimator, as Optuna's group option does; and either
+// suggests valid points of a conditional space.
+func TestTPEBlocks(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "kernel", Kind: space.Categorical, Choices: []string{"rbf", "poly"}},
+		space.Param{Name: "degree", Kind: space.Int, Low: 2, High: 5, When: map[string][]string{"kernel": {"poly"}}},
+		space.Param{Name: "scale", Kind: space.Float, Low: 0, High: 1, When: map[string][]string{"kernel": {"rbf"}}},
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
+	)
+	rng := rand.New(rand.NewPCG(3, 4))
+	h := &sampler.History{Space: sp}
+	for range 20 {
+		u := sp.Sample(rng)
+		sp.Round(u)
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: u[3]})
+	}
+	params := func(bs []block) (out [][]int) {
+		for _, b := range bs {
+			out = append(out, b.params)
+		}
+		return out
+	}
+	tp := New()
+	tp.Multivariate = true
+	if got := params(tp.blocks(h)); !slices.EqualFunc(got, [][]int{{0, 3}, {1}, {2}}, slices.Equal) {
+		t.Errorf("multivariate: %v", got)
+	}
+	tp.Group = true
+	if got := params(tp.blocks(h)); !slices.EqualFunc(got, [][]int{{0, 3}, {1}, {2}}, slices.Equal) {
+		t.Errorf("group: %v", got)
+	}
+	if bs := tp.blocks(h); !bs[1].joint || !bs[2].joint {
+		t.Errorf("group: the branches are not joint: %+v", bs)
+	}
+	for _, s := range []*TPE{New(), {Multivariate: true}, {Multivariate: true, Group: true}} {
+		u, err := s.Suggest(context.Background(), h, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sp.Validate(sp.Decode(u)); err != nil {
+			t.Errorf("%+v: %v", s, err)
+		}
+	}
+}
