@@ -180,9 +180,11 @@ func (d *dim) setNumeric(coords []float64, multivariate bool, nParams int) {
 // logKernel is the log of component k's kernel at coordinate x: for a
 // cell, its mass there; for a continuous parameter the truncated normal's
 // log density as Optuna 3.1's _truncnorm.logpdf computes it, which leaves
-// out the −log σ of the normal's density: a wide kernel counts as much at
-// its centre as a narrow one. That is what the parity test checks
-// against, and the reason the scores are invariant under boa's encoding.
+// out the −log σ of the normal's density (optuna/optuna#5109, fixed in
+// Optuna 3.5): a wide kernel counts as much at its centre as a narrow
+// one, which flattens l and g where their narrow kernels are. That is
+// what the parity test checks against, and the reason the scores are
+// invariant under boa's encoding.
 func (d *dim) logKernel(k int, x float64) float64 {
 	switch d.kind {
 	case categorical:
