@@ -17,46 +17,94 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// The bandwidths follow spec constrained-autotinyml §6: the larger gap to
-// a neighbour in sorted order, the prior (0.5, bandwidth 1) among them,
-// clipped below at 1/min(100, n+1).
+// uni returns the univariate estimator of a Float in [0,1] from xs, each
+// weighing 1.
+func uni(xs []float64) *parzen {
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	pts := make([][]float64, len(xs))
+	for k, x := range xs {
+		pts[k] = []float64{x}
+	}
+	return newParzen(sp, []int{0}, pts, weights(len(xs)), false)
+}
+
+// The bandwidths follow Optuna 3.1's univariate rule: the larger gap to a
+// neighbour in sorted order (the bounds beyond the ends), the prior
+// (0.5, bandwidth 1) among them, but the outermost two take the gap to
+// their one neighbour; clipped below at 1/min(100, m+1) for m kernels.
 func TestParzenBandwidths(t *testing.T) {
 	for _, c := range []struct {
-		xs, mu, sigma []float64
+		xs, sigma []float64 // sigma: the observations', then the prior's
 	}{
-		{nil, []float64{0.5}, []float64{1}},
-		{[]float64{0.9, 0.1}, []float64{0.1, 0.5, 0.9}, []float64{0.4, 1, 0.4}},
-		// n = 3: the floor is 1/4; 0.2's gaps are 0.1 and 0.3, and the
-		// observation at 0.5 sits on the prior's centre, a gap of 0.
-		{[]float64{0.1, 0.2, 0.5}, []float64{0.1, 0.2, 0.5, 0.5}, []float64{0.25, 0.3, 1, 0.25}},
+		{nil, []float64{1}},
+		// The floor is 1/4; the outermost take their inner gap, 0.4.
+		{[]float64{0.9, 0.1}, []float64{0.4, 0.4, 1}},
+		// The floor is 1/5; 0.1 is outermost (its gap to 0.2); 0.2's gaps
+		// are 0.1 and 0.3; the observation at 0.5 sorts before the prior,
+		// which is last, gaps 0.3 and 0.
+		{[]float64{0.1, 0.2, 0.5}, []float64{0.2, 0.3, 0.3, 1}},
+		// One observation: both ends are it, the gap to the prior.
+		{[]float64{0.8}, []float64{0.3333333333333333, 1}},
 	} {
-		p := newParzen(0, c.xs)
-		if !slices.Equal(p.mu, c.mu) || !floats.EqualApprox(p.sigma, c.sigma, 1e-12) {
-			t.Errorf("xs %v: mu %v sigma %v, want %v %v", c.xs, p.mu, p.sigma, c.mu, c.sigma)
+		d := uni(c.xs).dims[0]
+		if !slices.Equal(d.mu, append(slices.Clone(c.xs), 0.5)) || !floats.EqualApprox(d.sigma, c.sigma, 1e-12) {
+			t.Errorf("xs %v: mu %v sigma %v, want sigma %v", c.xs, d.mu, d.sigma, c.sigma)
 		}
 	}
 	many := make([]float64, 300)
 	for i := range many {
 		many[i] = 0.3 + 1e-6*float64(i)
 	}
-	for k, s := range newParzen(0, many).sigma {
+	for k, s := range uni(many).dims[0].sigma {
 		if s < 0.01 {
 			t.Fatalf("component %d: bandwidth %g below the floor 1/100", k, s)
 		}
 	}
 }
 
-// The numeric estimator is a density on [0,1] (its components are
-// truncated there) and its draws follow it; the categorical one is the
-// smoothed frequency with a prior count of 1 per choice.
-func TestParzenIsADensityAndSamplesFollowIt(t *testing.T) {
-	p := newParzen(0, []float64{0.05, 0.1, 0.7, 0.72, 0.98})
+// Optuna's default_weights: 1 each up to 25 trials, then the oldest rise
+// from 1/n to 1 (numpy.linspace(1/n, 1, n − 25)) before 25 ones; the
+// prior weighs 1 and the mixture weights are normalised.
+func TestWeights(t *testing.T) {
+	if w := weights(25); slices.ContainsFunc(w, func(v float64) bool { return v != 1 }) {
+		t.Errorf("25 trials: %v", w)
+	}
+	w := weights(30)
+	want := []float64{1.0 / 30, 1.0/30 + 0.25*(1-1.0/30), 1.0/30 + 0.5*(1-1.0/30), 1.0/30 + 0.75*(1-1.0/30), 1}
+	if !floats.EqualApprox(w[:5], want, 1e-15) || slices.ContainsFunc(w[5:], func(v float64) bool { return v != 1 }) || len(w) != 30 {
+		t.Errorf("30 trials: %v", w)
+	}
+	if w := weights(26); w[0] != 1.0/26 || w[1] != 1 {
+		t.Errorf("26 trials: %v", w[:2])
+	}
+	p := uni(make([]float64, 30))
+	if sum := floats.Sum(p.w); math.Abs(sum-1) > 1e-12 || math.Abs(p.w[30]/p.w[29]-1) > 1e-12 || math.Abs(p.w[0]*30/p.w[29]-1) > 1e-12 {
+		t.Errorf("mixture weights %v", p.w)
+	}
+}
+
+// A numeric kernel's draws follow its truncated normal (with the 1/σ
+// that Optuna 3.1's scores leave out), a cell parameter's probabilities
+// are masses that sum to 1, and a categorical one's are Optuna's kernels:
+// 1 on the trial's choice plus prior_weight/(n+1) on every choice,
+// normalised, mixed with the uniform prior.
+func TestParzenDrawsFollowIt(t *testing.T) {
+	p := uni([]float64{0.05, 0.1, 0.7, 0.72, 0.98})
+	d := p.dims[0]
+	density := func(x float64) float64 {
+		s := 0.0
+		for k := range p.w {
+			z := (x - d.mu[k]) / d.sigma[k]
+			s += p.w[k] * math.Exp(-0.5*z*z-d.logMass[k]) / (d.sigma[k] * math.Sqrt(2*math.Pi))
+		}
+		return s
+	}
 	const bins = 20
 	mass := make([]float64, bins)
 	const steps = 200000
 	for i := range steps {
 		x := (float64(i) + 0.5) / steps
-		mass[int(x*bins)] += math.Exp(p.logPDF(x)) / steps
+		mass[int(x*bins)] += density(x) / steps
 	}
 	if s := floats.Sum(mass); math.Abs(s-1) > 1e-6 {
 		t.Fatalf("the density integrates to %g over [0,1]", s)
@@ -64,12 +112,13 @@ func TestParzenIsADensityAndSamplesFollowIt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const draws = 100000
 	hist := make([]float64, bins)
+	u := []float64{0}
 	for range draws {
-		x := p.sample(rng)
-		if x < 0 || x > 1 {
-			t.Fatalf("draw %g outside [0,1]", x)
+		p.sample(rng, u)
+		if u[0] < 0 || u[0] > 1 {
+			t.Fatalf("draw %g outside [0,1]", u[0])
 		}
-		hist[min(int(x*bins), bins-1)]++
+		hist[min(int(u[0]*bins), bins-1)]++
 	}
 	for b := range bins {
 		if got, want := hist[b]/draws, mass[b]; math.Abs(got-want) > 5*math.Sqrt(want/draws)+1e-4 {
@@ -77,18 +126,35 @@ func TestParzenIsADensityAndSamplesFollowIt(t *testing.T) {
 		}
 	}
 
-	c := newParzen(3, []float64{1.0 / 6, 1.0 / 6, 5.0 / 6}) // choices 0, 0, 2
-	want := []float64{3.0 / 6, 1.0 / 6, 2.0 / 6}
-	counts := make([]float64, 3)
-	for range draws {
-		x := c.sample(rng)
-		counts[bo.Level(x, 3)]++
-		if x != (float64(bo.Level(x, 3))+0.5)/3 {
-			t.Fatalf("draw %g is not a choice's code", x)
+	sp := space.MustNew(space.Param{Name: "n", Kind: space.Int, Low: 1, High: 7}, space.Param{Name: "c", Kind: space.Categorical, Choices: []string{"a", "b", "c"}})
+	var pts [][]float64
+	for _, a := range []space.Assignment{{"n": 1, "c": "a"}, {"n": 2, "c": "a"}, {"n": 6, "c": "c"}} {
+		u, err := sp.Encode(a)
+		if err != nil {
+			t.Fatal(err)
 		}
+		pts = append(pts, u)
+	}
+	cells := newParzen(sp, []int{0}, pts, weights(3), false)
+	total := 0.0
+	for k := range 7 {
+		total += math.Exp(cells.logPDF([]float64{(float64(k) + 0.5) / 7, 0}))
+	}
+	if math.Abs(total-1) > 1e-12 {
+		t.Errorf("the cells' probabilities sum to %g", total)
+	}
+	c := newParzen(sp, []int{1}, pts, weights(3), false)
+	v := 1.0 / 4 // prior_weight/(n+1)
+	hit, miss := (1+v)/(1+3*v), v/(1+3*v)
+	want := []float64{(2*hit + miss + 1.0/3) / 4, (3*miss + 1.0/3) / 4, (hit + 2*miss + 1.0/3) / 4}
+	counts := make([]float64, 3)
+	uc := make([]float64, 2)
+	for range draws {
+		c.sample(rng, uc)
+		counts[bo.Level(uc[1], 3)]++
 	}
 	for k := range want {
-		if got := math.Exp(c.logPDF((float64(k) + 0.5) / 3)); math.Abs(got-want[k]) > 1e-12 {
+		if got := math.Exp(c.logPDF([]float64{0, (float64(k) + 0.5) / 3})); math.Abs(got-want[k]) > 1e-12 {
 			t.Errorf("choice %d: probability %g, want %g", k, got, want[k])
 		}
 		if got := counts[k] / draws; math.Abs(got-want[k]) > 0.01 {
@@ -112,17 +178,18 @@ func TestTPENGood(t *testing.T) {
 	}
 }
 
-// split puts the best observations in l, and the rest, the pruned and
-// failed trials and (with ConstantLiar) the pending ones in g; a
-// conditional parameter's estimators see only the points where it is
-// active.
+// split ranks the completed trials by value, then the pruned ones, and
+// puts the best nGood(n) in l, n counting both; g has the rest, then
+// (ConstantLiar) the pending and the failed ones; a conditional
+// parameter's estimators see only the points where it is active.
 func TestTPESplit(t *testing.T) {
 	sp := space.MustNew(
 		space.Param{Name: "kernel", Kind: space.Categorical, Choices: []string{"rbf", "poly"}},
 		space.Param{Name: "degree", Kind: space.Int, Low: 2, High: 5, When: map[string][]string{"kernel": {"poly"}}},
 	)
 	rbf, poly := 0.25, 0.75
-	h := &sampler.History{Space: sp, Pruned: [][]float64{{rbf, 0.5}}, Failed: [][]float64{{rbf, 0.5}}, Pending: [][]float64{{poly, 0.875}}}
+	pruned, failed, pending := []float64{rbf, 0.5}, []float64{rbf, 0.5}, []float64{poly, 0.875}
+	h := &sampler.History{Space: sp, Pruned: [][]float64{pruned}, Failed: [][]float64{failed}, Pending: [][]float64{pending}}
 	for i, y := range []float64{5, 1, 4, 2, 3} {
 		kernel := rbf
 		if i%2 == 1 {
@@ -132,29 +199,61 @@ func TestTPESplit(t *testing.T) {
 	}
 	tp := New()
 	tp.Gamma = 0.25
-	good, bad := tp.split(h)
-	// ⌈0.25·5⌉ = 2: the values 1 (trial 1) and 2 (trial 3), both poly.
-	if got := good.coords(0); !slices.Equal(got, []float64{poly, poly}) {
-		t.Errorf("l's kernels %v", got)
+	below, above := tp.split(h)
+	// ⌈0.25·6⌉ = 2: the values 1 (trial 1) and 2 (trial 3), both poly.
+	if !slices.EqualFunc(below, [][]float64{h.Observed[1].X, h.Observed[3].X}, slices.Equal) {
+		t.Errorf("l: %v", below)
 	}
-	if got := good.coords(1); !slices.Equal(got, []float64{0.375, 0.875}) {
-		t.Errorf("l's degrees %v", got)
+	want := [][]float64{h.Observed[0].X, h.Observed[2].X, h.Observed[4].X, pruned, pending, failed}
+	if !slices.EqualFunc(above, want, slices.Equal) {
+		t.Errorf("g: %v, want %v", above, want)
 	}
-	if got := bad.coords(0); len(got) != 6 { // 3 observations, the pruned, the failed and the pending trial
-		t.Errorf("g's kernels %v, want 6", got)
-	}
-	if got := bad.coords(1); !slices.Equal(got, []float64{0.875}) { // the pending poly; the rest are rbf
-		t.Errorf("g's degrees %v", got)
+	if got := activeIn(sp, above, []int{1}); !slices.EqualFunc(got, [][]float64{pending}, slices.Equal) {
+		t.Errorf("g's degrees %v", got) // the pending poly; the rest are rbf
 	}
 	tp.ConstantLiar = false
-	if _, bad := tp.split(h); len(bad.coords(0)) != 5 {
-		t.Errorf("without the constant liar g has %d points, want 5", len(bad.coords(0)))
+	if _, above := tp.split(h); len(above) != 5 {
+		t.Errorf("without the constant liar g has %d points, want 5", len(above))
+	}
+	// Fewer completed trials than nGood: the first pruned ones join l.
+	tp.Gamma = 0.5
+	few := &sampler.History{Space: sp, Observed: h.Observed[:1], Pruned: [][]float64{{poly, 0.125}, {rbf, 0.5}, {poly, 0.375}}}
+	if below, _ := tp.split(few); !slices.EqualFunc(below, [][]float64{h.Observed[0].X, {poly, 0.125}}, slices.Equal) {
+		t.Errorf("l with one completed trial: %v", below)
+	}
+}
+
+// In a constrained study l takes the best feasible trials when there are
+// more than nGood of them, else the feasible ones and the least
+// infeasible (Optuna's constraints_func).
+func TestTPESplitConstrained(t *testing.T) {
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	obs := func(x, y, slack float64) sampler.Observation {
+		return sampler.Observation{X: []float64{x}, Y: y, Slack: []float64{slack}, Infeasible: slack > 0}
+	}
+	h := &sampler.History{Space: sp, Constraints: []string{"m"}, Observed: []sampler.Observation{
+		obs(0.1, 1, 2), obs(0.2, 5, 0), obs(0.3, 0, 1), obs(0.4, 3, -1), obs(0.5, 2, 0.5),
+	}}
+	tp := New()
+	tp.Gamma = 0.4 // 2 of 5
+	below, above := tp.split(h)
+	if !slices.EqualFunc(below, [][]float64{{0.2}, {0.4}}, slices.Equal) || len(above) != 3 {
+		t.Errorf("two feasible: l %v g %v", below, above)
+	}
+	tp.Gamma = 0.6 // 3 of 5: both feasible and the least infeasible, 0.5
+	if below, _ := tp.split(h); !slices.EqualFunc(below, [][]float64{{0.2}, {0.4}, {0.5}}, slices.Equal) {
+		t.Errorf("three: l %v", below)
+	}
+	h.Observed = append(h.Observed, obs(0.6, 4, 0), obs(0.7, 0.5, 0))
+	tp.Gamma = 0.3 // 3 of 7, among 4 feasible: the values 0.5, 3 and 4
+	if below, _ := tp.split(h); !slices.EqualFunc(below, [][]float64{{0.4}, {0.6}, {0.7}}, slices.Equal) {
+		t.Errorf("four feasible: l %v", below)
 	}
 }
 
 // TPE starts with Startup uniform random points, then finds the optimum
 // region: on Branin its median regret over 10 seeds at 60 evaluations is
-// below half random search's with the same seeds (0.111 against 0.509).
+// below half random search's with the same seeds (0.081 against 0.509).
 func TestTPEBeatsRandomOnBranin(t *testing.T) {
 	fn, _ := functions.Get("branin", 0)
 	sp := space.MustNew(space.Param{Name: "x1", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "x2", Kind: space.Float, Low: 0, High: 1})
@@ -279,6 +378,69 @@ func TestTPEEdgeCases(t *testing.T) {
 		}
 		if err := sp.Validate(sp.Decode(u)); err != nil {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// A study file's mapping form sets Optuna's options by their names.
+func TestTPEConfigure(t *testing.T) {
+	s, err := sampler.NewWith("tpe", sampler.Options{"multivariate": "true", "group": "true", "constant_liar": "false", "n_startup_trials": "5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tp := s.(*TPE); !tp.Multivariate || !tp.Group || tp.ConstantLiar || tp.Startup != 5 || tp.Candidates != 24 {
+		t.Errorf("%+v", tp)
+	}
+	for _, bad := range []sampler.Options{{"group": "true"}, {"gamma": "2"}, {"nope": "1"}} {
+		if _, err := sampler.NewWith("tpe", bad); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+// Multivariate models the parameters active in every trial jointly and
+// the rest alone; Group gives each set of parameters active in the same
+// trials its joint estimator, as Optuna's group option does; and either
+// suggests valid points of a conditional space.
+func TestTPEBlocks(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "kernel", Kind: space.Categorical, Choices: []string{"rbf", "poly"}},
+		space.Param{Name: "degree", Kind: space.Int, Low: 2, High: 5, When: map[string][]string{"kernel": {"poly"}}},
+		space.Param{Name: "scale", Kind: space.Float, Low: 0, High: 1, When: map[string][]string{"kernel": {"rbf"}}},
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
+	)
+	rng := rand.New(rand.NewPCG(3, 4))
+	h := &sampler.History{Space: sp}
+	for range 20 {
+		u := sp.Sample(rng)
+		sp.Round(u)
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: u[3]})
+	}
+	params := func(bs []block) (out [][]int) {
+		for _, b := range bs {
+			out = append(out, b.params)
+		}
+		return out
+	}
+	tp := New()
+	tp.Multivariate = true
+	if got := params(tp.blocks(h)); !slices.EqualFunc(got, [][]int{{0, 3}, {1}, {2}}, slices.Equal) {
+		t.Errorf("multivariate: %v", got)
+	}
+	tp.Group = true
+	if got := params(tp.blocks(h)); !slices.EqualFunc(got, [][]int{{0, 3}, {1}, {2}}, slices.Equal) {
+		t.Errorf("group: %v", got)
+	}
+	if bs := tp.blocks(h); !bs[1].joint || !bs[2].joint {
+		t.Errorf("group: the branches are not joint: %+v", bs)
+	}
+	for _, s := range []*TPE{New(), {Multivariate: true}, {Multivariate: true, Group: true}} {
+		u, err := s.Suggest(context.Background(), h, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sp.Validate(sp.Decode(u)); err != nil {
+			t.Errorf("%+v: %v", s, err)
 		}
 	}
 }
