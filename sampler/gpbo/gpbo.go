@@ -50,6 +50,7 @@ type GPBO struct {
 	Kernel      kernel.Family       // covariance family; default Matérn-5/2
 	ARD         bool                // one lengthscale per feature; default true
 	MLE         bool                // fit by maximum likelihood instead of MAP
+	Priors      string              // the MAP priors: PriorsBoa (default) or PriorsDimScaled (priors.go)
 	Acquisition string              // one of the Acq* names; default AcqLogEI
 	Kappa       float64             // κ for AcqLCB; default 2 [000 §5.5]
 	XiRel       float64             // ξ = XiRel·σ(x) in EI, log-EI and PI; default 0, 0.01 is the spec's xi_rel (§4.1)
@@ -192,9 +193,7 @@ func (g *GPBO) Fit(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) (
 func (g *GPBO) fitXY(sp *space.Space, X [][]float64, y []float64, rng *rand.Rand) (*gp.GP, error) {
 	k := kernel.NewStationary(g.Kernel, sp.NumFeatures(), g.ARD)
 	cfg := gp.Config{Kernel: k, Restarts: g.Restarts, Rand: rng}
-	if !g.MLE {
-		cfg.Priors, cfg.NoisePrior = bo.MAPPriors(k)
-	}
+	g.priors(k, &cfg)
 	m, data := g.warm.Reuse("", k, gp.MeanZero, X, y, (len(X)-g.initPoints(sp))%max(1, g.RefitEvery) != 0)
 	if m != nil {
 		return m, nil
@@ -221,6 +220,9 @@ func (g *GPBO) check() error {
 	}
 	if !slices.Contains([]string{PendingBeliever, PendingLiar, PendingIgnore}, g.Pending) {
 		return fmt.Errorf("unknown Pending %q (known: %q, %q, %q)", g.Pending, PendingBeliever, PendingLiar, PendingIgnore)
+	}
+	if g.MLE && g.Priors != PriorsBoa {
+		return fmt.Errorf("priors %q and mle: maximum likelihood fits without priors", g.Priors)
 	}
 	switch m := strings.ToLower(g.Marginalise); {
 	case m != "" && m != MarginaliseMAP && m != MarginaliseESS:

@@ -93,6 +93,17 @@ var options = map[string]option{
 		g.Targets = t
 		return err
 	}},
+	"priors": {"boa or dim-scaled (Hvarfner et al. 2024, BoTorch's)", func(g *GPBO, v string) error {
+		switch v = strings.ToLower(v); v {
+		case "boa", "":
+			g.Priors = PriorsBoa
+		case PriorsDimScaled, "hvarfner":
+			g.Priors = PriorsDimScaled
+		default:
+			return fmt.Errorf("unknown priors %q", v)
+		}
+		return nil
+	}},
 	"ard": {"true or false", boolOption(func(g *GPBO) *bool { return &g.ARD })},
 	"mle": {"true or false (maximum likelihood instead of MAP)", boolOption(func(g *GPBO) *bool { return &g.MLE })},
 	"pending": {"believer, liar or ignore", func(g *GPBO, v string) error {
