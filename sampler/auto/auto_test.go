@@ -40,6 +40,16 @@ func TestAutoChoice(t *testing.T) {
 		bools = append(bools, space.Param{Name: fmt.Sprint("b", i), Kind: space.Bool})
 	}
 	child := space.Param{Name: "y", Kind: space.Float, Low: 0, High: 1, When: map[string][]string{"c0": {"a"}}}
+	// Ten parameters without a categorical one go to the trust region.
+	ordered := func(n int) []space.Param {
+		ps := make([]space.Param, n)
+		for i := range ps {
+			ps[i] = space.Param{Name: fmt.Sprint("x", i), Kind: space.Float, Low: 0, High: 1}
+		}
+		ps[0] = space.Param{Name: "n", Kind: space.Int, Low: 1, High: 8}
+		return ps
+	}
+	branch := append(ordered(10), cat(0), child)
 	// One categorical of n values: its EXP3 agent's γ is 1 when
 	// n ln n ≥ (e − 1)·2T/3, T the bandit rounds (budget − 5 design
 	// points; 200 without a budget).
@@ -67,6 +77,10 @@ func TestAutoChoice(t *testing.T) {
 		{"3 values, budget 8 (γ = 0.98)", values(3), 8, "cocabo"},
 		{"5 values, budget 5 (the design only)", values(5), 5, "cocabo"},
 		{"continuous", []space.Param{float}, 0, "gpbo"},
+		{"9 ordered", ordered(9), 0, "gpbo"},
+		{"10 ordered", ordered(10), 0, "casmopolitan"},
+		{"10 ordered, one categorical", append(ordered(10), cat(0)), 0, "cocabo"},
+		{"10 ordered and a conditional one", branch, 0, "gpbo"},
 		{"one categorical", []space.Param{float, cat(0)}, 0, "cocabo"},
 		{"bool counts as categorical", []space.Param{float, {Name: "b", Kind: space.Bool}}, 0, "cocabo"},
 		{"243 combinations", few, 0, "cocabo"},
