@@ -29,17 +29,11 @@ const (
 // Acquisitions lists the names GPBO.Acquisition accepts.
 var Acquisitions = []string{AcqLogEI, AcqEI, AcqPI, AcqLCB, "ucb", AcqGPUCB, AcqTS, AcqFITBO, AcqFITBOMM, AcqMES, AcqPES, AcqKG}
 
-// option sets one field of g from the text of a study file's option.
-type option struct {
-	help string // what the option accepts
-	set  func(g *GPBO, v string) error
-}
-
 // options are the settings a study file may give gpbo (the mapping form
 // sampler: {type: gpbo, acquisition: fitbo, samples: 100}), under the
 // names a BoTorch or Optuna user would look for.
-var options = map[string]option{
-	"acquisition": {"one of " + strings.Join(Acquisitions, ", "), func(g *GPBO, v string) error {
+var options = map[string]sampler.Option[GPBO]{
+	"acquisition": {Help: "one of " + strings.Join(Acquisitions, ", "), Set: func(g *GPBO, v string) error {
 		v = strings.ToLower(v)
 		if v == "log-ei" {
 			v = AcqLogEI
@@ -50,7 +44,7 @@ var options = map[string]option{
 		g.Acquisition = v
 		return nil
 	}},
-	"marginalise": {"map or ess", func(g *GPBO, v string) error {
+	"marginalise": {Help: "map or ess", Set: func(g *GPBO, v string) error {
 		v = strings.ToLower(v)
 		if v != MarginaliseMAP && v != MarginaliseESS {
 			return fmt.Errorf("unknown marginalisation %q", v)
@@ -58,16 +52,16 @@ var options = map[string]option{
 		g.Marginalise = v
 		return nil
 	}},
-	"samples":     {"an integer ≥ 1, the hyper-parameter samples of ess (default 200)", intOption(func(g *GPBO) *int { return &g.Samples }, 1)},
-	"kappa":       {"a number > 0, κ of the confidence bound (default 2)", floatOption(func(g *GPBO) *float64 { return &g.Kappa })},
-	"xi_rel":      {"a number ≥ 0, ξ = xi_rel·σ(x) in EI and PI (default 0)", floatOption(func(g *GPBO) *float64 { return &g.XiRel })},
-	"init_points": {"an integer ≥ 1, the Sobol design's size", intOption(func(g *GPBO) *int { return &g.InitPoints }, 1)},
-	"candidates":  {"an integer ≥ 1, the acquisition's raw candidates (default 2048)", intOption(func(g *GPBO) *int { return &g.Candidates }, 1)},
-	"restarts":    {"an integer ≥ 1, the hyper-parameter fit's starts (default 10)", intOption(func(g *GPBO) *int { return &g.Restarts }, 1)},
-	"refit_every": {"an integer ≥ 1, observations between hyper-parameter fits (default 1)", intOption(func(g *GPBO) *int { return &g.RefitEvery }, 1)},
-	"mes_samples": {"an integer ≥ 1, MES's minimum-value samples K (default 10)", intOption(func(g *GPBO) *int { return &g.MESSamples }, 1)},
-	"pes_samples": {"an integer ≥ 1, PES's minimiser samples J (default 10)", intOption(func(g *GPBO) *int { return &g.PESSamples }, 1)},
-	"minima": {"gumbel or rff, how MES samples the minimum value", func(g *GPBO, v string) error {
+	"samples":     {Help: "an integer ≥ 1, the hyper-parameter samples of ess (default 200)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.Samples }, 1)},
+	"kappa":       {Help: "a number > 0, κ of the confidence bound (default 2)", Set: floatOption(func(g *GPBO) *float64 { return &g.Kappa })},
+	"xi_rel":      {Help: "a number ≥ 0, ξ = xi_rel·σ(x) in EI and PI (default 0)", Set: floatOption(func(g *GPBO) *float64 { return &g.XiRel })},
+	"init_points": {Help: "an integer ≥ 1, the Sobol design's size", Set: sampler.IntOption(func(g *GPBO) *int { return &g.InitPoints }, 1)},
+	"candidates":  {Help: "an integer ≥ 1, the acquisition's raw candidates (default 2048)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.Candidates }, 1)},
+	"restarts":    {Help: "an integer ≥ 1, the hyper-parameter fit's starts (default 10)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.Restarts }, 1)},
+	"refit_every": {Help: "an integer ≥ 1, observations between hyper-parameter fits (default 1)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.RefitEvery }, 1)},
+	"mes_samples": {Help: "an integer ≥ 1, MES's minimum-value samples K (default 10)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.MESSamples }, 1)},
+	"pes_samples": {Help: "an integer ≥ 1, PES's minimiser samples J (default 10)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.PESSamples }, 1)},
+	"minima": {Help: "gumbel or rff, how MES samples the minimum value", Set: func(g *GPBO, v string) error {
 		switch v = strings.ToLower(v); v {
 		case MinimaGumbel, MinimaRFF:
 			g.Minima = v
@@ -75,7 +69,7 @@ var options = map[string]option{
 		}
 		return fmt.Errorf("unknown minimum-value sampler %q", v)
 	}},
-	"thompson": {"exact or rff, how ts draws its sample path", func(g *GPBO, v string) error {
+	"thompson": {Help: "exact or rff, how ts draws its sample path", Set: func(g *GPBO, v string) error {
 		switch v = strings.ToLower(v); v {
 		case ThompsonExact, ThompsonRFF:
 			g.Thompson = v
@@ -83,17 +77,17 @@ var options = map[string]option{
 		}
 		return fmt.Errorf("unknown Thompson sampler %q", v)
 	}},
-	"kernel": {"rbf, matern12, matern32 or matern52", func(g *GPBO, v string) error {
+	"kernel": {Help: "rbf, matern12, matern32 or matern52", Set: func(g *GPBO, v string) error {
 		f, err := kernel.ParseFamily(strings.ToLower(v))
 		g.Kernel = f
 		return err
 	}},
-	"targets": {"none, log, copula or power: what the GP is fitted to, mapped from the values", func(g *GPBO, v string) error {
+	"targets": {Help: "none, log, copula or power: what the GP is fitted to, mapped from the values", Set: func(g *GPBO, v string) error {
 		t, err := transform.Parse(v)
 		g.Targets = t
 		return err
 	}},
-	"priors": {"boa or dim-scaled (Hvarfner et al. 2024, BoTorch's)", func(g *GPBO, v string) error {
+	"priors": {Help: "boa or dim-scaled (Hvarfner et al. 2024, BoTorch's)", Set: func(g *GPBO, v string) error {
 		switch v = strings.ToLower(v); v {
 		case "boa", "":
 			g.Priors = PriorsBoa
@@ -104,9 +98,9 @@ var options = map[string]option{
 		}
 		return nil
 	}},
-	"ard": {"true or false", boolOption(func(g *GPBO) *bool { return &g.ARD })},
-	"mle": {"true or false (maximum likelihood instead of MAP)", boolOption(func(g *GPBO) *bool { return &g.MLE })},
-	"pending": {"believer, liar or ignore", func(g *GPBO, v string) error {
+	"ard": {Help: "true or false", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.ARD })},
+	"mle": {Help: "true or false (maximum likelihood instead of MAP)", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.MLE })},
+	"pending": {Help: "believer, liar or ignore", Set: func(g *GPBO, v string) error {
 		switch v = strings.ToLower(v); v {
 		case "believer", "kb":
 			g.Pending = PendingBeliever
@@ -123,36 +117,10 @@ var options = map[string]option{
 // study file's mapping form; an unknown name or a bad value is refused
 // with what is accepted.
 func (g *GPBO) Configure(opts sampler.Options) error {
-	for _, k := range opts.Keys() {
-		name := strings.ReplaceAll(strings.ToLower(k), "-", "_")
-		if name == "marginalize" {
-			name = "marginalise"
-		}
-		o, ok := options[name]
-		if !ok {
-			known := make([]string, 0, len(options))
-			for n := range options {
-				known = append(known, n)
-			}
-			slices.Sort(known)
-			return fmt.Errorf("unknown option %q (the options are %s)", k, strings.Join(known, ", "))
-		}
-		if err := o.set(g, strings.TrimSpace(opts[k])); err != nil {
-			return fmt.Errorf("option %s: %w; want %s", k, err, o.help)
-		}
+	if err := sampler.Configure(g, opts, options, map[string]string{"marginalize": "marginalise"}); err != nil {
+		return err
 	}
 	return g.check()
-}
-
-func intOption(field func(*GPBO) *int, least int) func(*GPBO, string) error {
-	return func(g *GPBO, v string) error {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < least {
-			return fmt.Errorf("%q is not an integer ≥ %d", v, least)
-		}
-		*field(g) = n
-		return nil
-	}
 }
 
 func floatOption(field func(*GPBO) *float64) func(*GPBO, string) error {
@@ -162,17 +130,6 @@ func floatOption(field func(*GPBO) *float64) func(*GPBO, string) error {
 			return fmt.Errorf("%q is not a finite number ≥ 0", v)
 		}
 		*field(g) = x
-		return nil
-	}
-}
-
-func boolOption(field func(*GPBO) *bool) func(*GPBO, string) error {
-	return func(g *GPBO, v string) error {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("%q is not true or false", v)
-		}
-		*field(g) = b
 		return nil
 	}
 }
