@@ -42,6 +42,24 @@ func testKernels(d int, rng *rand.Rand) map[string]Kernel {
 	out["sum"] = NewSum(a.Clone(), b.Clone())
 	out["product"] = NewProduct(a.Clone(), b.Clone(), c.Clone())
 	out["sum-of-product"] = NewSum(NewProduct(a.Clone(), c.Clone()), b.Clone())
+	// Warped: every coordinate, and the first one alone, with shapes away
+	// from a = b = 1.
+	for _, name := range []string{"warp", "warp-first"} {
+		dims := []int{0}
+		if name == "warp" {
+			dims = nil
+			for i := range d {
+				dims = append(dims, i)
+			}
+		}
+		w := NewWarp(a.Clone(), dims)
+		p := w.Params(nil)
+		for i := a.NumParams(); i < len(p); i++ {
+			p[i] = 1.2 * (rng.Float64() - 0.5)
+		}
+		w.SetParams(p)
+		out[name] = w
+	}
 	return out
 }
 

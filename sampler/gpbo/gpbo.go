@@ -3,6 +3,7 @@ package gpbo
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -51,6 +52,7 @@ type GPBO struct {
 	ARD         bool                // one lengthscale per feature; default true
 	MLE         bool                // fit by maximum likelihood instead of MAP
 	Priors      string              // the MAP priors: PriorsBoa (default) or PriorsDimScaled (priors.go)
+	Warp        bool                // warp the ordered inputs by fitted Kumaraswamy CDFs, as HEBO (warp.go)
 	Acquisition string              // one of the Acq* names; default AcqLogEI
 	Kappa       float64             // κ for AcqLCB; default 2 [000 §5.5]
 	XiRel       float64             // ξ = XiRel·σ(x) in EI, log-EI and PI; default 0, 0.01 is the spec's xi_rel (§4.1)
@@ -194,11 +196,14 @@ func (g *GPBO) fitXY(sp *space.Space, X [][]float64, y []float64, rng *rand.Rand
 	k := kernel.NewStationary(g.Kernel, sp.NumFeatures(), g.ARD)
 	cfg := gp.Config{Kernel: k, Restarts: g.Restarts, Rand: rng}
 	g.priors(k, &cfg)
-	m, data := g.warm.Reuse("", k, gp.MeanZero, X, y, (len(X)-g.initPoints(sp))%max(1, g.RefitEvery) != 0)
+	if g.Warp {
+		warpInputs(sp, &cfg)
+	}
+	m, data := g.warm.Reuse("", cfg.Kernel, gp.MeanZero, X, y, (len(X)-g.initPoints(sp))%max(1, g.RefitEvery) != 0)
 	if m != nil {
 		return m, nil
 	}
-	cfg.Warm = g.warm.Get("", k.NumParams()+1)
+	cfg.Warm = g.warm.Get("", cfg.Kernel.NumParams()+1)
 	if cfg.Warm != nil && !bo.FullFit(len(X)) {
 		cfg.Restarts = 1
 	}
@@ -223,6 +228,9 @@ func (g *GPBO) check() error {
 	}
 	if g.MLE && g.Priors != PriorsBoa {
 		return fmt.Errorf("priors %q and mle: maximum likelihood fits without priors", g.Priors)
+	}
+	if g.Warp && (g.fitbo() || strings.EqualFold(g.Marginalise, MarginaliseESS)) {
+		return errors.New("warp: the warped inputs are fitted by MAP (marginalise: map, not fitbo or fitbo-mm)")
 	}
 	switch m := strings.ToLower(g.Marginalise); {
 	case m != "" && m != MarginaliseMAP && m != MarginaliseESS:

@@ -98,8 +98,9 @@ var options = map[string]sampler.Option[GPBO]{
 		}
 		return nil
 	}},
-	"ard": {Help: "true or false", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.ARD })},
-	"mle": {Help: "true or false (maximum likelihood instead of MAP)", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.MLE })},
+	"ard":  {Help: "true or false", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.ARD })},
+	"warp": {Help: "true or false (warp the ordered inputs by fitted Kumaraswamy CDFs, as HEBO)", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.Warp })},
+	"mle":  {Help: "true or false (maximum likelihood instead of MAP)", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.MLE })},
 	"pending": {Help: "believer, liar or ignore", Set: func(g *GPBO, v string) error {
 		switch v = strings.ToLower(v); v {
 		case "believer", "kb":
