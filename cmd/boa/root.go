@@ -14,5 +14,6 @@ func rootCmd() *cobra.Command {
 	root.AddCommand(serveCmd(), dashboardCmd())
 	root.AddCommand(workerCmd())
 	root.AddCommand(studyReportCmd())
+	root.AddCommand(tinymlCmd())
 	return root
 }
