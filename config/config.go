@@ -29,9 +29,12 @@ type Study struct {
 	Pruner    *Pruner `yaml:"pruner,omitempty" json:"pruner,omitempty"`       // which running trials stop early; none by default
 	// Constraints are limits on the metrics the trials report
 	// (BOA_METRIC lines); none by default.
-	Constraints Constraints  `yaml:"constraints,omitempty" json:"constraints,omitempty"`
-	Space       *space.Space `yaml:"space" json:"space"`
-	Objective   *Objective   `yaml:"objective,omitempty" json:"objective,omitempty"`
+	Constraints Constraints `yaml:"constraints,omitempty" json:"constraints,omitempty"`
+	// Deploy makes each configuration a network that must fit a
+	// microcontroller (deploy.go, docs/tinyml.md); none by default.
+	Deploy    *Deploy      `yaml:"deploy,omitempty" json:"deploy,omitempty"`
+	Space     *space.Space `yaml:"space" json:"space"`
+	Objective *Objective   `yaml:"objective,omitempty" json:"objective,omitempty"`
 }
 
 // Objective is what a trial runs: a command (DESIGN.md §2.3) or, for demos

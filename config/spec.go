@@ -3,6 +3,7 @@ package config
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/boaopt/boa/constraint"
@@ -25,9 +26,17 @@ func (s *Study) Spec() (study.Spec, error) {
 	if err != nil {
 		return study.Spec{}, fmt.Errorf("transform: %w", err)
 	}
+	cons := constraint.Set(s.Constraints)
+	if s.Deploy != nil {
+		cons = maps.Clone(cons)
+		if cons == nil {
+			cons = constraint.Set{}
+		}
+		maps.Copy(cons, s.Deploy.constraints())
+	}
 	return study.Spec{
 		Name: s.Name, Direction: dir, Space: s.Space, Sampler: s.SamplerName(), SamplerOptions: s.Sampler.Options,
-		Seed: s.Seed, Budget: s.Trials, Transform: tf, Pruner: s.PrunerSpec(), Constraints: constraint.Set(s.Constraints),
+		Seed: s.Seed, Budget: s.Trials, Transform: tf, Pruner: s.PrunerSpec(), Constraints: cons,
 	}, nil
 }
 

@@ -78,12 +78,17 @@ func (s *Study) validate(f fileInfo) []error {
 	if err := sampler.CheckWith(s.SamplerName(), s.Sampler.Options, sp); err != nil {
 		add("sampler", "%v", err)
 	}
+	if s.Deploy != nil && !f.failed["deploy"] {
+		s.validateDeploy(sp, add)
+	}
 	if o := s.Objective; o != nil {
 		switch {
 		case len(o.Command) > 0 && o.Function != "":
 			add("objective", "give either command or function, not both")
 		case len(o.Command) == 0 && o.Function == "":
 			add("objective", "needs a command (a list: [program, arg, ...]) or a built-in function")
+		case o.Function == FunctionTinyMLProxy && s.Deploy == nil:
+			add("objective.function", "%s is the accuracy proxy of a deploy block's network; the study has no deploy block", FunctionTinyMLProxy)
 		case len(o.Command) > 0:
 			cmd := runner.Command{Args: o.Command}
 			var err error

@@ -67,6 +67,9 @@ func ParseYAML(data []byte) (*Study, error) {
 		if strings.HasPrefix(field, "constraints.") {
 			info.failed["constraints"] = true // a limit not read is not judged
 		}
+		if strings.HasPrefix(field, "deploy") {
+			info.failed["deploy"] = true
+		}
 	}
 	eachField(root, "", studyFields, lines, add, func(key, val *yaml.Node) {
 		f := key.Value
@@ -95,6 +98,11 @@ func ParseYAML(data []byte) (*Study, error) {
 		case "constraints":
 			if !isNull(val) {
 				parseConstraints(key, val, &s.Constraints, lines, add)
+			}
+		case "deploy":
+			if !isNull(val) {
+				s.Deploy = &Deploy{}
+				parseDeploy(key, val, s.Deploy, lines, add)
 			}
 		case "space":
 			if isNull(val) {
@@ -134,7 +142,7 @@ func ParseYAML(data []byte) (*Study, error) {
 }
 
 var (
-	studyFields     = []string{"name", "direction", "storage", "sampler", "trials", "workers", "seed", "transform", "pruner", "constraints", "space", "objective"}
+	studyFields     = []string{"name", "direction", "storage", "sampler", "trials", "workers", "seed", "transform", "pruner", "constraints", "deploy", "space", "objective"}
 	objectiveFields = []string{"command", "function", "timeout", "env", "dir", "logs"}
 )
 

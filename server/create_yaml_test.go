@@ -22,6 +22,7 @@ func TestCreateFromYAML(t *testing.T) {
 		{"name: [unclosed\n", "", "line 1"},
 		{file, "?name=" + "a%00b", "name"},
 		{file, "", "already exists"},
+		{"name: tiny\ndeploy: {board: tiny, network: {input: [4, 4, 1], layers: [{type: dense, units: 2}]}}\nspace:\n  x: {type: float, low: 0, high: 1}\n", "", "deploy: a study with a deploy block runs with boa run"},
 	} {
 		a := call(h, "POST", "/api/v1/studies"+c.query, c.body, "Content-Type", "application/yaml")
 		if a.status/100 != 4 || !strings.Contains(a.errMsg(t), c.says) {

@@ -49,6 +49,13 @@ func (s *server) createStudy(w http.ResponseWriter, r *http.Request) error {
 			return badRequest("%v", err)
 		}
 	}
+	if cfg.Deploy != nil {
+		// The network's RAM and ROM are known before a trial runs only in
+		// the process that samples with them (study.Known); this one's
+		// studies are read back from the storage, which does not keep the
+		// deploy block.
+		return badRequest("deploy: a study with a deploy block runs with boa run (docs/tinyml.md); over HTTP, report ram_bytes, rom_bytes and xcross as metrics under constraints instead")
+	}
 	spec, err := cfg.Spec()
 	if err != nil {
 		return badRequest("%v", err)

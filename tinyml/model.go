@@ -84,12 +84,7 @@ func Analyze(n Network, compression int) (Report, error) {
 	if bits == 0 && compression != 1 {
 		return Report{}, fmt.Errorf("compression: ×%d is not one of ×1, ×4, ×8", compression)
 	}
-	lastDense := 0
-	for i, l := range n.Layers {
-		if l.Type == Dense {
-			lastDense = i
-		}
-	}
+	lastDense := lastDenseIndex(n)
 	r := Report{Compression: compression}
 	cur := shape{h: n.Input[0], w: n.Input[1], c: n.Input[2]}
 	internal := false // whether cur is in the activations buffer (not the external input)

@@ -152,6 +152,9 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return err
 	}
 	st.SetLease(f.lease)
+	if cfg.Deploy != nil {
+		st.SetKnown(cfg.Deploy.Known())
+	}
 	before, err := st.Trials(ctx)
 	if err != nil {
 		return err
@@ -301,6 +304,13 @@ func autoChoice(st *study.Study) string {
 // stderr.
 func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) study.Objective, error) {
 	o := cfg.Objective
+	if o.Function == config.FunctionTinyMLProxy {
+		return func(st *study.Study) study.Objective {
+			return func(_ context.Context, t *study.Trial) (float64, error) {
+				return cfg.Deploy.Proxy(t.Params, st.Seed())
+			}
+		}, nil
+	}
 	if o.Function != "" {
 		f, err := problems.FunctionOf(o.Function, cfg.Space)
 		if err != nil {

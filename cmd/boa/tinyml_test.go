@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +86,59 @@ func TestTinyMLCheckErrors(t *testing.T) {
 		if got := deployable(out, "f401"); err != nil || got != want {
 			t.Errorf("the HAR baseline ×%s on a 96 kB / 512 kB board: %v, deployable %q, want %q:\n%s", f, err, got, want, out)
 		}
+	}
+}
+
+// TestTinyMLStudyFile runs examples/tinyml/har-tiny.yaml as its comment
+// says, with 12 trials and a private SQLite file: no trial is spent on a
+// network over the Tiny Board's limits (each is known before it runs),
+// and the best trial is deployable, as boa tinyml check confirms on its
+// network.
+func TestTinyMLStudyFile(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "tinyml", "har-tiny.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "har-tiny.yaml")
+	if err := os.WriteFile(file, []byte(strings.Replace(string(src), "trials: 40", "trials: 12", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url := "sqlite:" + filepath.Join(dir, "boa.db")
+	out, err := boa(t, "run", file, "--storage", url)
+	if err != nil {
+		t.Fatalf("boa run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "ram_bytes <= 16000, rom_bytes <= 60000, xcross >= 95: 12 feasible, 0 infeasible") {
+		t.Errorf("boa run's summary:\n%s", out)
+	}
+	js, err := boa(t, "best", "har-tiny-x8", "--storage", url, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var best struct {
+		Params   map[string]any     `json:"params"`
+		Metrics  map[string]float64 `json:"metrics"`
+		Feasible *bool              `json:"feasible"`
+	}
+	if err := json.Unmarshal([]byte(js), &best); err != nil {
+		t.Fatalf("%v: %s", err, js)
+	}
+	if best.Feasible == nil || !*best.Feasible || best.Metrics["ram_bytes"] > 16000 || best.Metrics["rom_bytes"] > 60000 {
+		t.Fatalf("best trial: %s", js)
+	}
+	// The same network through boa tinyml check.
+	p := best.Params
+	net := fmt.Sprintf(`{"input": [90, 3, 1], "layers": [
+		{"type": "conv2d", "filters": %v, "kernel": %v, "activation": %q}, {"type": "maxpool2d", "pool": %v},
+		{"type": "dropout", "rate": %v}, {"type": "flatten"},
+		{"type": "dense", "units": %v, "activation": %q}, {"type": "dense", "units": %v, "activation": %q},
+		{"type": "dense", "units": 6, "activation": "softmax"}]}`,
+		p["conv_filters"], p["conv_kernel"], p["conv_activation"], p["pool"], p["dropout"], p["dense_units"], p["dense_activation"], p["dense_units"], p["dense_activation"])
+	model := filepath.Join(dir, "best.json")
+	os.WriteFile(model, []byte(net), 0o644)
+	out, err = boa(t, "tinyml", "check", model, "--compression", "8", "--board", "tiny")
+	if err != nil || deployable(out, "stm32f303") != "yes" || !strings.Contains(out, fmt.Sprintf("%d B", int(best.Metrics["ram_bytes"]))) {
+		t.Errorf("boa tinyml check on the best network: %v\n%s", err, out)
 	}
 }
