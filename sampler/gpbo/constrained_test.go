@@ -23,9 +23,8 @@ type constrainedRun struct {
 // constraints shown to it (History.Constraints, Observation.Slack and
 // Infeasible, as the study builds them from constraint.Check) when shown,
 // else hidden: an unconstrained study that sees every objective value.
-func runConstrained(t *testing.T, p *constrained.Problem, shown bool, seed uint64, n int) constrainedRun {
+func runConstrained(t *testing.T, g *gpbo.GPBO, p *constrained.Problem, shown bool, seed uint64, n int) constrainedRun {
 	sp := p.Space()
-	g := gpbo.New()
 	h := &sampler.History{Space: sp, Seed: seed, Budget: n}
 	r0 := p.Eval(p.Minimizer())
 	if shown {
@@ -104,7 +103,7 @@ func TestConstrainedGPBO(t *testing.T) {
 		runs := map[bool][]constrainedRun{true: make([]constrainedRun, seeds), false: make([]constrainedRun, seeds)}
 		for _, shown := range []bool{true, false} {
 			samplertest.ParallelSeeds(seeds, func(seed int) {
-				runs[shown][seed-1] = runConstrained(t, p, shown, uint64(seed), n)
+				runs[shown][seed-1] = runConstrained(t, gpbo.New(), p, shown, uint64(seed), n)
 			})
 		}
 		// Near f*: within 2% of the objective's range over the box's
@@ -133,6 +132,43 @@ func TestConstrainedGPBO(t *testing.T) {
 		if name == "branin_c" && 2*with >= without {
 			t.Errorf("%s: constrained gpbo proposed %d infeasible points, gpbo without the constraints %d: want fewer than half", name, with, without)
 		}
+	}
+}
+
+// TestPenaltyGPBO: gpbo-penalty, the naive constrained BO of the
+// AutoTinyML ablation (spec constrained-autotinyml §6), learns to avoid an
+// infeasible region only through the penalty values, so on branin_c it
+// proposes more infeasible points than gpbo that models the constraints
+// (about 8 against 3 of 40 a seed), and still ends feasible.
+func TestPenaltyGPBO(t *testing.T) {
+	seeds, n := 4, 40
+	p, err := constrained.Get("branin_c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	penalty, model := make([]constrainedRun, seeds), make([]constrainedRun, seeds)
+	samplertest.ParallelSeeds(seeds, func(seed int) {
+		g, err := sampler.New("gpbo-penalty")
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		penalty[seed-1] = runConstrained(t, g.(*gpbo.GPBO), p, true, uint64(seed), n)
+		model[seed-1] = runConstrained(t, gpbo.New(), p, true, uint64(seed), n)
+	})
+	var withPenalty, withModel, feasible int
+	for i := range seeds {
+		withPenalty, withModel = withPenalty+penalty[i].infeasible, withModel+model[i].infeasible
+		if !math.IsInf(penalty[i].best, 1) {
+			feasible++
+		}
+	}
+	t.Logf("infeasible points after the design, %d seeds of %d: gpbo-penalty %d, gpbo %d", seeds, n, withPenalty, withModel)
+	if feasible < seeds {
+		t.Errorf("gpbo-penalty ended without a feasible point on %d of %d seeds", seeds-feasible, seeds)
+	}
+	if withPenalty <= withModel {
+		t.Errorf("gpbo-penalty proposed %d infeasible points, gpbo that models the constraints %d: the penalty should not beat the models", withPenalty, withModel)
 	}
 }
 

@@ -68,6 +68,7 @@ type GPBO struct {
 	Minima      string              // how MES samples f*: MinimaGumbel (default) or MinimaRFF
 	PESSamples  int                 // PES's minimiser samples J per model; default 10 [spec §4.5]
 	Thompson    string              // how ts draws: ThompsonExact (default) or ThompsonRFF, continuous spaces only
+	Constraints string              // ConstraintsModel (default) or ConstraintsPenalty (penalty.go)
 	Logger      *slog.Logger        // where fallbacks are reported; nil means slog.Default()
 
 	warm  bo.WarmStart   // last fitted hyper-parameters: the start of the next fit
@@ -128,6 +129,9 @@ func (g *GPBO) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 	sp := h.Space
 	if err := g.check(); err != nil {
 		return nil, fmt.Errorf("gpbo: %w", err)
+	}
+	if g.Constraints == ConstraintsPenalty {
+		h = penalise(h)
 	}
 	h = g.targets(h)
 	if g.Designing(h) {
@@ -226,6 +230,9 @@ func (g *GPBO) check() error {
 	if !slices.Contains([]string{PendingBeliever, PendingLiar, PendingIgnore}, g.Pending) {
 		return fmt.Errorf("unknown Pending %q (known: %q, %q, %q)", g.Pending, PendingBeliever, PendingLiar, PendingIgnore)
 	}
+	if c := g.Constraints; c != "" && c != ConstraintsModel && c != ConstraintsPenalty {
+		return fmt.Errorf("unknown Constraints %q (known: %s, %s)", c, ConstraintsModel, ConstraintsPenalty)
+	}
 	if g.MLE && g.Priors != PriorsBoa {
 		return fmt.Errorf("priors %q and mle: maximum likelihood fits without priors", g.Priors)
 	}
@@ -313,6 +320,13 @@ func init() {
 	sampler.Register("kb", func() sampler.Sampler { return newKB(false) })
 	sampler.Register("cl-min", func() sampler.Sampler { return newKB(true) })
 	sampler.Register("ts", func() sampler.Sampler { return newTS() })
+	// The penalty-based constrained BO of spec constrained-autotinyml §6,
+	// the AutoTinyML comparisons' ablation (penalty.go).
+	sampler.Register("gpbo-penalty", func() sampler.Sampler {
+		g := New()
+		g.Constraints, g.name = ConstraintsPenalty, "gpbo-penalty"
+		return g
+	})
 	// The information-theoretic acquisitions under their own names, as
 	// BoTorch users know them (infotheoretic.go).
 	for _, a := range []string{AcqFITBO, AcqFITBOMM, AcqMES, AcqPES, AcqKG} {

@@ -98,6 +98,14 @@ var options = map[string]sampler.Option[GPBO]{
 		}
 		return nil
 	}},
+	"constraints": {Help: "model or penalty (the naive constrained BO: infeasible and failed trials at the worst value + 10 % of the range)", Set: func(g *GPBO, v string) error {
+		switch v = strings.ToLower(v); v {
+		case ConstraintsModel, ConstraintsPenalty:
+			g.Constraints = v
+			return nil
+		}
+		return fmt.Errorf("unknown constraint handling %q", v)
+	}},
 	"ard":  {Help: "true or false", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.ARD })},
 	"warp": {Help: "true or false (warp the ordered inputs by fitted Kumaraswamy CDFs, as HEBO)", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.Warp })},
 	"mle":  {Help: "true or false (maximum likelihood instead of MAP)", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.MLE })},

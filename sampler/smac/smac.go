@@ -125,7 +125,7 @@ func (s *SMAC) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 }
 
 // trainingSet returns the forest's inputs (encodings, NaN where inactive),
-// its targets and the best observed loss. Failed trials get Penalty's value
+// its targets and the best observed loss. Failed trials get bo.Penalty's value
 // unless FeasibleOnly; with no finite observation there is nothing to
 // penalise from, and the set is empty.
 func (s *SMAC) trainingSet(h *sampler.History) (X [][]float64, y []float64, best float64) {
@@ -145,21 +145,13 @@ func (s *SMAC) trainingSet(h *sampler.History) (X [][]float64, y []float64, best
 		return nil, nil, math.Inf(1)
 	}
 	if !s.FeasibleOnly {
-		p := Penalty(losses)
+		p := bo.Penalty(losses)
 		for _, u := range failed {
 			X = append(X, bo.ForestInput(sp, u))
 			y = append(y, p)
 		}
 	}
 	return X, y, slices.Min(losses)
-}
-
-// Penalty is the loss given to a failed (non-computable or infeasible)
-// trial, spec §6's penalty Decision: the worst observed loss plus 10 % of
-// the observed range. losses must not be empty.
-func Penalty(losses []float64) float64 {
-	lo, hi := slices.Min(losses), slices.Max(losses)
-	return hi + 0.1*(hi-lo)
 }
 
 func init() { sampler.Register("smac-like", func() sampler.Sampler { return New() }) }

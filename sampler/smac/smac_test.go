@@ -81,12 +81,6 @@ func TestBeatsRandomOnBranin(t *testing.T) {
 // FeasibleOnly leaves them out. Inactive coordinates reach the forest as
 // NaN.
 func TestPenalty(t *testing.T) {
-	if got := Penalty([]float64{3, 1, 5}); got != 5.4 {
-		t.Errorf("Penalty(3, 1, 5) = %g, want 5.4", got)
-	}
-	if got := Penalty([]float64{2}); got != 2 {
-		t.Errorf("Penalty(2) = %g, want 2", got)
-	}
 	sp := space.MustNew(
 		space.Param{Name: "kernel", Kind: space.Categorical, Choices: []string{"rbf", "poly"}},
 		space.Param{Name: "degree", Kind: space.Int, Low: 2, High: 5, When: map[string][]string{"kernel": {"poly"}}},
