@@ -21,6 +21,7 @@ const (
 	proxyCapacity = 5.0
 	proxyNoise    = 0.3
 	proxyDropout  = 2.0 // % per unit of |rate − 0.2|
+	proxyLag      = 10.0 // ProxyAt: points below the final value after one epoch of many
 )
 
 // Penalties in accuracy points of an activation (the worst hidden layer's)
@@ -42,6 +43,22 @@ var Optimizers = []string{"adam", "sgd", "rmsprop", "adadelta", "adamax", "adagr
 // the deployable region. The same network, optimiser and seed give the
 // same value.
 func Proxy(n Network, optimizer string, seed uint64) (float64, error) {
+	return ProxyAt(n, optimizer, seed, 1, 1)
+}
+
+// ProxyAt is Proxy's learning curve, for a multi-fidelity search (the
+// BOHB-like baseline of spec §6, whose Hyperband runs over epochs): the
+// accuracy after epoch of epochs, in %. It is Proxy's value at the last
+// epoch and below it by proxyLag·(1 + the optimiser's penalty)·(1/epoch −
+// 1/epochs) points before, with the noise drawn afresh at each epoch, so
+// that early values rank networks nearly as the final ones do but the
+// slow optimisers (SGD, Adadelta, Adagrad) look worse early than they
+// end. Stand-in b has no epochs; the curve is a Decision, not a model of
+// any training.
+func ProxyAt(n Network, optimizer string, seed uint64, epoch, epochs int) (float64, error) {
+	if epoch < 1 || epoch > epochs {
+		return 0, fmt.Errorf("epoch %d of %d: want 1 ≤ epoch ≤ epochs", epoch, epochs)
+	}
 	opt := strings.ToLower(optimizer)
 	if opt == "" {
 		opt = "adam"
@@ -73,8 +90,13 @@ func Proxy(n Network, optimizer string, seed uint64) (float64, error) {
 	h := fnv.New64a()
 	h.Write(key)
 	h.Write([]byte(opt))
+	lag := 0.0
+	if epoch < epochs {
+		fmt.Fprint(h, epoch) // a fresh draw for each epoch before the last
+		lag = proxyLag * (1 + optimizerPenalty[opt]) * (1/float64(epoch) - 1/float64(epochs))
+	}
 	noise := rand.New(rand.NewPCG(seed, h.Sum64())).NormFloat64() * proxyNoise
-	return proxyMax - proxyScale*math.Exp(-capacity/proxyCapacity) - pen + noise, nil
+	return proxyMax - proxyScale*math.Exp(-capacity/proxyCapacity) - pen - lag + noise, nil
 }
 
 func lastDenseIndex(n Network) int {

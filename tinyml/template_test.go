@@ -70,3 +70,40 @@ func TestProxy(t *testing.T) {
 		t.Errorf("lion: %v", err)
 	}
 }
+
+// TestProxyAt: the learning curve ends at Proxy's value, rises with the
+// epochs, lags more for a slow optimiser, and refuses an epoch outside
+// 1..epochs.
+func TestProxyAt(t *testing.T) {
+	base := HARBaseline()
+	final, _ := Proxy(base, "adam", 1)
+	if last, err := ProxyAt(base, "adam", 1, 27, 27); err != nil || last != final {
+		t.Errorf("ProxyAt(27 of 27) = %v, %v; want Proxy's %v", last, err, final)
+	}
+	curve := func(opt string) []float64 {
+		var v []float64
+		for _, e := range []int{1, 3, 9, 27} {
+			a, err := ProxyAt(base, opt, 1, e, 27)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v = append(v, a)
+		}
+		return v
+	}
+	adam, sgd := curve("adam"), curve("sgd")
+	t.Logf("epochs 1, 3, 9, 27: adam %.2f, sgd %.2f", adam, sgd)
+	for i := 1; i < len(adam); i++ {
+		if !(adam[i] > adam[i-1]) {
+			t.Errorf("adam's curve does not rise: %v", adam)
+		}
+	}
+	if gap := (adam[0] - sgd[0]) - (adam[3] - sgd[3]); gap < 5 {
+		t.Errorf("sgd lags adam by %.2f more points after one epoch than after 27, want ≥ 5", gap)
+	}
+	for _, e := range []int{0, 28} {
+		if _, err := ProxyAt(base, "adam", 1, e, 27); err == nil {
+			t.Errorf("epoch %d of 27: no error", e)
+		}
+	}
+}
