@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/boaopt/boa/bench"
+	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/problems"
 )
 
@@ -44,6 +46,8 @@ func benchCmd() *cobra.Command {
 			"(../shared/data or BOA_DATA_DIR); for them the regret is the feasible regret (the best\n" +
 			"feasible evaluation's) and the share of feasible evaluations is reported.\n" +
 			"Real tuning tasks: sklearn:MODEL:DATASET[:METRIC] (sklearn:svm:digits, docs/real-tasks.md); sklearn-suite\nstands for the real-task suite, sklearn-extra for the tasks kept out of it.\n" +
+			"A study file whose objective is a built-in function is a problem too (examples/tinyml/har-tiny.yaml):\n" +
+			"its constraints apply, and its deploy block's metrics are known to boa's studies, not to the peers.\n" +
 			"Samplers: " + strings.Join(bench.Optimizers(), ", ") + " (a peer that is not installed is skipped with a message).\n" +
 			"A boa sampler's name may end in +log or +copula: its study fits the model to the log or the\n" +
 			"copula transform of the values (gpbo+log); and in +key=value options, those of a study\n" +
@@ -57,6 +61,7 @@ func benchCmd() *cobra.Command {
 			"  boa bench --problems func3c,ackley5c --samplers cocabo-auto,casmopolitan --seeds 10 --budget 200 --workers 4\n" +
 			"  boa bench --problems rosenbrock:10,levy:10 --samplers gpbo,gpbo+log,gpbo+copula --seeds 10 --budget 60\n" +
 			"  boa bench --problems branin_c,nb201-latency:pixel2:18 --samplers smac-like,random,optuna-tpe-c --seeds 10 --budget 100\n" +
+			"  boa bench --problems examples/tinyml/har-tiny.yaml --samplers svmcbo-rf,gpbo,gpbo-penalty,random --seeds 15 --budget 100\n" +
 			"  boa bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,goptuna-tpe",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -65,7 +70,7 @@ func benchCmd() *cobra.Command {
 			stderr := cmd.ErrOrStderr()
 			var ps []problems.Problem
 			for _, spec := range problems.Expand(problemNames) {
-				p, err := problems.Parse(spec)
+				p, err := parseProblem(spec)
 				if errors.Is(err, problems.ErrNoData) {
 					// Third-party data is not shipped (spec mixed §6.6).
 					fmt.Fprintf(stderr, "skipping %s: %v\n", spec, err)
@@ -295,4 +300,22 @@ func latencyCmd() *cobra.Command {
 	cmd.Flags().StringSliceVar(&samplers, "samplers", []string{"gpbo", "random"}, "samplers and peers")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// parseProblem reads a problem of --problems: a study file with a
+// built-in objective (a name ending in .yaml or .yml, config.Problem), or
+// a problem name (problems.Parse).
+func parseProblem(spec string) (problems.Problem, error) {
+	if ext := filepath.Ext(spec); ext != ".yaml" && ext != ".yml" {
+		return problems.Parse(spec)
+	}
+	cfg, err := config.Load(spec)
+	if err != nil {
+		return nil, err
+	}
+	p, err := cfg.Problem()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", spec, err)
+	}
+	return p, nil
 }

@@ -37,6 +37,36 @@ func TestBenchBatch(t *testing.T) {
 	}
 }
 
+// TestBenchStudyFile: a study file with a built-in objective is a bench
+// problem; one with a deploy block is constrained, its deploy metrics
+// known to boa's studies (every proposal deployable) and its value the
+// file's maximised accuracy turned to a loss. A file whose objective is a
+// command is refused with why.
+func TestBenchStudyFile(t *testing.T) {
+	file := filepath.Join("..", "..", "examples", "tinyml", "har-tiny.yaml")
+	out, err := boa(t, "bench", "--problems", file, "--samplers", "random,gpbo-penalty", "--seeds", "1", "--budget", "8", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep bench.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rep.Results) != 2 {
+		t.Fatalf("%d runs, want 2: %s", len(rep.Results), out)
+	}
+	for _, r := range rep.Results {
+		if r.Problem != "har-tiny-x8" || r.FeasibleShare == nil || *r.FeasibleShare != 1 || !(float64(r.FinalBest) < -80) {
+			t.Errorf("%s: problem %q, feasible share %v, final best %v; want har-tiny-x8, 1, an accuracy above 80 %% as a loss", r.Sampler, r.Problem, r.FeasibleShare, r.FinalBest)
+		}
+	}
+	cmdFile := filepath.Join(t.TempDir(), "cmd.yaml")
+	os.WriteFile(cmdFile, []byte("name: c\nspace:\n  x: {type: float, low: 0, high: 1}\nobjective:\n  command: [echo, \"1\"]\n"), 0o644)
+	if _, err := boa(t, "bench", "--problems", cmdFile, "--samplers", "random", "--seeds", "1", "--budget", "2"); err == nil || !strings.Contains(err.Error(), "not a built-in function") {
+		t.Errorf("a command objective: %v, want an error saying it is not a built-in function", err)
+	}
+}
+
 // TestBenchLatencyBadDim: a dimension below 1 is an error naming the flag,
 // not a panic in the kernel.
 func TestBenchLatencyBadDim(t *testing.T) {

@@ -304,23 +304,16 @@ func autoChoice(st *study.Study) string {
 // stderr.
 func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) study.Objective, error) {
 	o := cfg.Objective
-	if o.Function == config.FunctionTinyMLProxy {
+	if o.Function != "" {
+		f, err := cfg.BuiltIn()
+		if err != nil {
+			return nil, err
+		}
 		return func(st *study.Study) study.Objective {
 			return func(_ context.Context, t *study.Trial) (float64, error) {
-				return cfg.Deploy.Proxy(t.Params, st.Seed())
-			}
-		}, nil
-	}
-	if o.Function != "" {
-		f, err := problems.FunctionOf(o.Function, cfg.Space)
-		if err != nil {
-			return nil, fmt.Errorf("objective.function: %w", err)
-		}
-		return func(*study.Study) study.Objective {
-			return func(_ context.Context, t *study.Trial) (float64, error) {
-				v, metrics := f(t.Params)
+				v, metrics, err := f(t.Params, st.Seed())
 				maps.Copy(t.Metrics, metrics)
-				return v, nil
+				return v, err
 			}
 		}, nil
 	}
