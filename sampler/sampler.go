@@ -61,6 +61,11 @@ type History struct {
 	// Constraints names the study's constrained metrics, in the order of
 	// Observation.Slack (constraint.Set.Names); empty when it has none.
 	Constraints []string
+	// Partial holds the intermediate values of the completed and pruned
+	// trials (study.Trial.Report: a validation score after each epoch), in
+	// the minimised sense and not transformed, for a MultiFidelity
+	// sampler; nil for the others, whose studies do not load them.
+	Partial []Partial
 	// Admissible reports whether the encoded, rounded point u meets the
 	// limits that are known before evaluation: metrics computed from the
 	// configuration alone, such as a latency table or the RAM of an
@@ -69,6 +74,22 @@ type History struct {
 	// Samplers propose admissible points only (Admits); SuggestBatch
 	// screens what they return.
 	Admissible func(u []float64) bool
+}
+
+// Partial is one intermediate value of a trial: Y after Step (an epoch, a
+// budget of Hyperband).
+type Partial struct {
+	X    []float64
+	Step int64
+	Y    float64
+}
+
+// MultiFidelity is a Sampler whose model uses the intermediate values
+// (History.Partial), as BOHB's models each budget. Loading every trial's
+// reports costs a study time it spends only for such a sampler.
+type MultiFidelity interface {
+	Sampler
+	UsesPartial()
 }
 
 // Admits reports whether u meets the limits known before evaluation: true

@@ -61,7 +61,11 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	// trials): renewed, the lease keeps the others waiting meanwhile. A
 	// failed renewal is retried at the next tick.
 	defer every(ctx, suggestLease/3, func(ctx context.Context) { _ = lease.Renew(ctx) })()
-	recs, err := s.store.TrialsWithoutReports(ctx, s.rec.ID)
+	load := s.store.TrialsWithoutReports
+	if _, ok := s.sampler.(sampler.MultiFidelity); ok {
+		load = s.store.Trials
+	}
+	recs, err := load(ctx, s.rec.ID)
 	if err != nil {
 		return out, s.errorf("load trials: %w", err)
 	}

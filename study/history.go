@@ -64,6 +64,11 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 		case r.State == Pruned:
 			h.Pruned = append(h.Pruned, r.X)
 		}
+		if r.State == Complete || r.State == Pruned {
+			for _, p := range r.Reports {
+				h.Partial = append(h.Partial, sampler.Partial{X: r.X, Step: p.Step, Y: s.internal(p.Value)})
+			}
+		}
 	}
 	for i, v := range s.tf.Apply(values) {
 		h.Observed[i].Y = s.internal(v)

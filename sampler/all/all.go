@@ -10,6 +10,7 @@ package all
 
 import (
 	_ "github.com/boaopt/boa/sampler/auto"
+	_ "github.com/boaopt/boa/sampler/bohb"
 	_ "github.com/boaopt/boa/sampler/casmopolitan"
 	_ "github.com/boaopt/boa/sampler/cocabo"
 	_ "github.com/boaopt/boa/sampler/gpbo"
