@@ -1,0 +1,171 @@
+package train
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/boaopt/boa/tinyml"
+)
+
+func small(filters, units int) tinyml.Network {
+	return tinyml.Network{Input: [3]int{90, 3, 1}, Layers: []tinyml.Layer{
+		{Type: tinyml.Conv2D, Filters: filters, Kernel: tinyml.Size{2, 2}, Activation: "relu"},
+		{Type: tinyml.MaxPool2D, Pool: tinyml.Size{2, 2}},
+		{Type: tinyml.Dropout, Rate: 0.2},
+		{Type: tinyml.Flatten},
+		{Type: tinyml.Dense, Units: units, Activation: "relu"},
+		{Type: tinyml.Dense, Units: 6, Activation: "softmax"},
+	}}
+}
+
+// TestGradients: the backward pass matches finite differences of the
+// loss, on a tiny network with every layer type, both paddings and every
+// activation.
+func TestGradients(t *testing.T) {
+	for _, a := range []string{"relu", "sigmoid", "tanh", "selu", "linear"} {
+		n := tinyml.Network{Input: [3]int{6, 5, 2}, Layers: []tinyml.Layer{
+			{Type: tinyml.Conv2D, Filters: 3, Kernel: tinyml.Size{3, 2}, Padding: "same", Activation: a},
+			{Type: tinyml.Conv2D, Filters: 2, Kernel: tinyml.Size{2, 2}, Activation: a},
+			{Type: tinyml.MaxPool2D, Pool: tinyml.Size{2, 2}},
+			{Type: tinyml.Flatten},
+			{Type: tinyml.Dense, Units: 4, Activation: a},
+			{Type: tinyml.Dropout, Rate: 0},
+			{Type: tinyml.Dense, Units: 3},
+		}}
+		net, err := Build(n, 3, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		x := make([]float64, 6*5*2)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		clear(net.grads)
+		net.step(x, 1, rng)
+		loss := func() float64 { p := net.forward(x, false, nil); return -math.Log(p[1]) }
+		worst := 0.0
+		for i := range net.params {
+			p := net.params[i]
+			net.params[i] = p + 1e-6
+			up := loss()
+			net.params[i] = p - 1e-6
+			down := loss()
+			net.params[i] = p
+			num := (up - down) / 2e-6
+			worst = max(worst, math.Abs(num-net.grads[i])/max(1e-4, math.Abs(num)+math.Abs(net.grads[i])))
+		}
+		if worst > 1e-4 {
+			t.Errorf("%s: worst relative gradient error %.2g", a, worst)
+		}
+	}
+}
+
+// TestLearns: three epochs of a small CNN with Adam get well above chance
+// on both tasks, and the same seed gives the same accuracies.
+func TestLearns(t *testing.T) {
+	har := HARLike(1)
+	acc, err := Fit(small(16, 32), "adam", har.Train, har.Val, Config{}, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := Fit(small(16, 32), "adam", har.Train, har.Val, Config{}, 1, nil)
+	t.Logf("HAR-like, 16 filters, 32 units, adam: validation accuracy %.1f %%", acc)
+	if len(acc) != 3 || !(acc[2] > 60) || acc[2] >= 100 {
+		t.Errorf("HAR-like validation accuracy %v, want three epochs ending above 60 %% and below 100 %%", acc)
+	}
+	for i := range acc {
+		if acc[i] != again[i] {
+			t.Errorf("not deterministic: %v, %v", acc, again)
+		}
+	}
+	fill := FillLevel(1)
+	cnn := tinyml.Network{Input: [3]int{32, 32, 3}, Layers: []tinyml.Layer{
+		{Type: tinyml.Conv2D, Filters: 8, Kernel: tinyml.Size{3, 3}, Activation: "relu"},
+		{Type: tinyml.MaxPool2D, Pool: tinyml.Size{4, 4}},
+		{Type: tinyml.Flatten},
+		{Type: tinyml.Dense, Units: 16, Activation: "relu"},
+		{Type: tinyml.Dense, Units: 4, Activation: "softmax"},
+	}}
+	acc, err = Fit(cnn, "adam", fill.Train, fill.Val, Config{Epochs: 2}, 1, nil)
+	t.Logf("fill level, 8 filters: validation accuracy %.1f %%", acc)
+	if err != nil || !(acc[1] > 60) {
+		t.Errorf("fill-level validation accuracy %v, %v; want above 60 %%", acc, err)
+	}
+}
+
+// TestStop: Fit stops when its callback says so.
+func TestStop(t *testing.T) {
+	har := HARLike(2)
+	acc, err := Fit(small(4, 8), "sgd", har.Train, har.Val, Config{Epochs: 5}, 1, func(e int, _ float64) bool { return e == 2 })
+	if err != nil || len(acc) != 2 {
+		t.Errorf("stopped after epoch 2: %v, %v", acc, err)
+	}
+}
+
+// TestErrors: an unknown optimiser, an output layer that does not match
+// the classes, a network that is not computable, and a network for
+// another input are refused.
+func TestErrors(t *testing.T) {
+	har := HARLike(1)
+	cases := map[string]func() error{
+		`optimizer "lion": unknown`: func() error {
+			_, err := Fit(small(4, 8), "lion", har.Train, har.Val, Config{Epochs: 1}, 1, nil)
+			return err
+		},
+		"the output layer has 4 units": func() error {
+			n := small(4, 8)
+			n.Layers[5].Units = 4
+			_, err := Fit(n, "adam", har.Train, har.Val, Config{Epochs: 1}, 1, nil)
+			return err
+		},
+		"not computable": func() error {
+			n := small(4, 8)
+			n.Layers[0].Kernel = tinyml.Size{2, 4}
+			_, err := Build(n, 6, 1)
+			return err
+		},
+		"is not the data's shape": func() error {
+			_, err := Fit(tinyml.IRBaseline(), "adam", har.Train, har.Val, Config{Epochs: 1}, 1, nil)
+			return err
+		},
+	}
+	for want, f := range cases {
+		if err := f(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want an error containing %q", err, want)
+		}
+	}
+}
+
+// TestOptimizers: every optimiser trains without error.
+func TestOptimizers(t *testing.T) {
+	har := HARLike(3)
+	sub := Data{X: har.Train.X[:200*270], Y: har.Train.Y[:200], Shape: har.Train.Shape, Classes: 6}
+	for _, o := range Optimizers {
+		acc, err := Fit(small(4, 8), o, sub, har.Val, Config{Epochs: 1}, 1, nil)
+		if err != nil || len(acc) != 1 {
+			t.Errorf("%s: %v, %v", o, acc, err)
+		}
+		t.Logf("%s: %.1f %% after one epoch of 200", o, acc[0])
+	}
+}
+
+func BenchmarkEpochHARBaseline(b *testing.B) {
+	har := HARLike(1)
+	for b.Loop() {
+		if _, err := Fit(tinyml.HARBaseline(), "adam", har.Train, Data{}, Config{Epochs: 1}, 1, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEpochHARSmall(b *testing.B) {
+	har := HARLike(1)
+	for b.Loop() {
+		if _, err := Fit(small(16, 32), "adam", har.Train, Data{}, Config{Epochs: 1}, 1, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
