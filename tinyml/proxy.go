@@ -20,7 +20,7 @@ const (
 	proxyScale    = 40.0
 	proxyCapacity = 5.0
 	proxyNoise    = 0.3
-	proxyDropout  = 2.0 // % per unit of |rate − 0.2|
+	proxyDropout  = 2.0  // % per unit of |rate − 0.2|
 	proxyLag      = 10.0 // ProxyAt: points below the final value after one epoch of many
 )
 
