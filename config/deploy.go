@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/tinyml"
+	"github.com/boaopt/boa/tinyml/train"
 )
 
 // Deploy is a study file's deploy block (docs/tinyml.md): each trial's
@@ -29,6 +31,7 @@ type Deploy struct {
 	Network     tinyml.Template `yaml:"network" json:"network"`                             // the network, with ${param} placeholders
 
 	board tinyml.Board // resolved by validate
+	input [3]int       // the network's input, at the space's centre (validate)
 }
 
 // The metrics a deploy block adds: the three it limits and two more for
@@ -46,6 +49,13 @@ const (
 // (tinyml.Proxy, spec constrained-autotinyml §5.7 stand-in b), in %, with
 // the space's parameter "optimizer" as its optimiser when there is one.
 const FunctionTinyMLProxy = "tinyml-proxy"
+
+// FunctionTinyMLTrain is the other built-in objective of a deploy block:
+// the network trained in Go on the synthetic task its input names
+// (stand-in a of spec §5.7, package tinyml/train): [90, 3, 1] the HAR-like
+// windows, [32, 32, 3] the fill-level images; 3 epochs, the validation
+// accuracy in %.
+const FunctionTinyMLTrain = "tinyml-train"
 
 // DeployMetrics are the metrics a deploy block's study knows.
 var DeployMetrics = []string{MetricRAM, MetricROM, MetricXCross, MetricParams, MetricMACC}
@@ -146,9 +156,23 @@ func (s *Study) validateDeploy(sp *space.Space, add func(field, format string, a
 		centre[i] = 0.5
 	}
 	sp.Round(centre)
-	if _, err := d.Network.Network(sp.Decode(centre)); err != nil {
+	net, err := d.Network.Network(sp.Decode(centre))
+	if err != nil {
 		add("deploy.network", "at the centre of the space: %v", err)
+		return
 	}
+	d.input = net.Input
+}
+
+// trainable says whether FunctionTinyMLTrain has a data set for the
+// network's input; a deploy block validate could not read is left to its
+// own errors.
+func (d *Deploy) trainable() error {
+	if d.input == [3]int{} {
+		return nil
+	}
+	_, err := task(d.input)
+	return err
 }
 
 func (d *Deploy) compression() int {
@@ -199,4 +223,42 @@ func (d *Deploy) Proxy(a space.Assignment, seed uint64) (float64, error) {
 	}
 	opt, _ := a["optimizer"].(string)
 	return tinyml.Proxy(net, opt, seed)
+}
+
+// tasks are the synthetic data sets of FunctionTinyMLTrain by input
+// shape, made once (seed 1) when first used.
+var tasks = map[[3]int]func() train.Split{
+	{90, 3, 1}:  sync.OnceValue(func() train.Split { return train.HARLike(1) }),
+	{32, 32, 3}: sync.OnceValue(func() train.Split { return train.FillLevel(1) }),
+}
+
+// task returns the data set of a network's input, made when first called;
+// an error naming the inputs there are when it has none.
+func task(input [3]int) (func() train.Split, error) {
+	t, ok := tasks[input]
+	if !ok {
+		return nil, fmt.Errorf("%s trains on the HAR-like windows (input [90, 3, 1]) or the fill-level images ([32, 32, 3]), not an input of %v", FunctionTinyMLTrain, input)
+	}
+	return t, nil
+}
+
+// Train is FunctionTinyMLTrain's value for the configuration a: the
+// validation accuracy of its network after 3 epochs with a's "optimizer"
+// (Adam when the space has none), seed drawing the weights and the order.
+func (d *Deploy) Train(a space.Assignment, seed uint64) (float64, error) {
+	net, err := d.Network.Network(a)
+	if err != nil {
+		return 0, err
+	}
+	data, err := task(net.Input)
+	if err != nil {
+		return 0, err
+	}
+	s := data()
+	opt, _ := a["optimizer"].(string)
+	acc, err := train.Fit(net, opt, s.Train, s.Val, train.Config{}, seed, nil)
+	if err != nil {
+		return 0, err
+	}
+	return acc[len(acc)-1], nil
 }

@@ -106,14 +106,26 @@ func TestDeployErrors(t *testing.T) {
 		{"board: tiny", "board: tiny\n  boards: " + boards, "deploy.boards: boards[0] (mine).ram_bytes: 0 must be ≥ 1"},
 		{"direction: maximize", "direction: maximize\nconstraints: {ram_bytes: {max: 1}}", "constraints.ram_bytes: is the deploy block's metric"},
 		{"  network:\n", "  network: [1, 2]\n  old:\n", "deploy.network: want a network description"},
+		{"tinyml-proxy", "tinyml-train", ""},                // trainable: the HAR-like input
+		{"input: [90, 3, 1]\n", "input: [28, 28, 1]\n", ""}, // the proxy needs no data set
 	} {
 		doc := strings.Replace(deployStudy, c.old, c.new, 1)
+		if c.want == "" {
+			if _, err := ParseYAML([]byte(doc)); err != nil {
+				t.Errorf("%s → %s: %v", c.old, c.new, err)
+			}
+			continue
+		}
 		if _, err := ParseYAML([]byte(doc)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s → %s: %v, want %q", c.old, c.new, err, c.want)
 		}
 	}
 	noDeploy := "name: a\nspace:\n  x: {type: float, low: 0, high: 1}\nobjective: {function: tinyml-proxy}\n"
-	if _, err := ParseYAML([]byte(noDeploy)); err == nil || !strings.Contains(err.Error(), "objective.function: tinyml-proxy is the accuracy proxy of a deploy block's network") {
+	if _, err := ParseYAML([]byte(noDeploy)); err == nil || !strings.Contains(err.Error(), "objective.function: tinyml-proxy is computed from a deploy block's network") {
 		t.Errorf("tinyml-proxy without deploy: %v", err)
+	}
+	mnist := strings.Replace(strings.Replace(deployStudy, "input: [90, 3, 1]", "input: [28, 28, 1]", 1), "tinyml-proxy", "tinyml-train", 1)
+	if _, err := ParseYAML([]byte(mnist)); err == nil || !strings.Contains(err.Error(), "objective.function: tinyml-train trains on the HAR-like windows (input [90, 3, 1]) or the fill-level images ([32, 32, 3]), not an input of [28 28 1]") {
+		t.Errorf("tinyml-train on a 28×28 input: %v", err)
 	}
 }

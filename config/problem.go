@@ -17,7 +17,7 @@ import (
 type Function func(a space.Assignment, seed uint64) (float64, map[string]float64, error)
 
 // BuiltIn returns the objective of a study file whose objective is a
-// built-in function (objective.function): tinyml-proxy, or a test function
+// built-in function (objective.function): tinyml-proxy, tinyml-train, or a test function
 // of the space's parameters in order (problems.FunctionOf).
 func (s *Study) BuiltIn() (Function, error) {
 	name := s.Objective.Function
@@ -27,6 +27,11 @@ func (s *Study) BuiltIn() (Function, error) {
 	case name == FunctionTinyMLProxy:
 		return func(a space.Assignment, seed uint64) (float64, map[string]float64, error) {
 			v, err := s.Deploy.Proxy(a, seed)
+			return v, nil, err
+		}, nil
+	case name == FunctionTinyMLTrain:
+		return func(a space.Assignment, seed uint64) (float64, map[string]float64, error) {
+			v, err := s.Deploy.Train(a, seed)
 			return v, nil, err
 		}, nil
 	}

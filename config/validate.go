@@ -87,8 +87,12 @@ func (s *Study) validate(f fileInfo) []error {
 			add("objective", "give either command or function, not both")
 		case len(o.Command) == 0 && o.Function == "":
 			add("objective", "needs a command (a list: [program, arg, ...]) or a built-in function")
-		case o.Function == FunctionTinyMLProxy && s.Deploy == nil:
-			add("objective.function", "%s is the accuracy proxy of a deploy block's network; the study has no deploy block", FunctionTinyMLProxy)
+		case (o.Function == FunctionTinyMLProxy || o.Function == FunctionTinyMLTrain) && s.Deploy == nil:
+			add("objective.function", "%s is computed from a deploy block's network; the study has no deploy block", o.Function)
+		case o.Function == FunctionTinyMLTrain:
+			if err := s.Deploy.trainable(); err != nil {
+				add("objective.function", "%v", err)
+			}
 		case len(o.Command) > 0:
 			cmd := runner.Command{Args: o.Command}
 			var err error
