@@ -15,7 +15,8 @@
 //
 //	BOA_REPRO=1 go test ./experiments/tinyml -run TestReproAutoTinyML -v
 //
-// BOA_SAMPLERS=svmcbo-rf,bohb runs those samplers only. Without BOA_REPRO
+// BOA_SAMPLERS=svmcbo-rf,bohb runs those samplers only, BOA_SETTINGS=har
+// the settings whose file starts so, BOA_MODES=known or coupled one mode. Without BOA_REPRO
 // it runs 2 runs of 20 evaluations of HAR on the Tiny Board with
 // svmcbo-rf, bohb and random search; docs/tinyml.md has the tables.
 package tinyml
@@ -224,7 +225,17 @@ func TestReproAutoTinyML(t *testing.T) {
 	if names := os.Getenv("BOA_SAMPLERS"); names != "" { // e.g. svmcbo-rf,bohb
 		samplers = strings.Split(names, ",")
 	}
-	for _, known := range []bool{true, false} {
+	if prefix := os.Getenv("BOA_SETTINGS"); prefix != "" { // e.g. har: the four HAR settings
+		todo = slices.DeleteFunc(slices.Clone(todo), func(s setting) bool { return !strings.HasPrefix(s.file, prefix) })
+	}
+	modes := []bool{true, false}
+	switch os.Getenv("BOA_MODES") {
+	case "known":
+		modes = modes[:1]
+	case "coupled":
+		modes = modes[1:]
+	}
+	for _, known := range modes {
 		mode := map[bool]string{true: "known", false: "coupled"}[known]
 		var table84 strings.Builder // Table 8.4's format: SVM-CBO_RF against BOHB on accuracy
 		fmt.Fprintf(&table84, "\nTable 8.4, %s mode: unpaired Mann–Whitney on accuracy (proxy), %d runs of %d\n\n", mode, runs, budget)
@@ -241,23 +252,14 @@ func TestReproAutoTinyML(t *testing.T) {
 			fmt.Fprintln(&out, "|---|---|---|---|---|---|---|---|---|---|---|")
 			// Every run of the setting, on all cores.
 			results := make([][]incumbent, len(samplers))
-			errs := make([]error, len(samplers)*runs)
-			var wg sync.WaitGroup
-			sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-			for i, smp := range samplers {
+			for i := range samplers {
 				results[i] = make([]incumbent, runs)
-				for seed := range runs {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						sem <- struct{}{}
-						defer func() { <-sem }()
-						results[i][seed], errs[i*runs+seed] = run(s, proxy, smp, known, uint64(seed+1), budget)
-					}()
-				}
 			}
-			wg.Wait()
-			if err := errors.Join(errs...); err != nil {
+			if err := parallel(len(samplers)*runs, func(k int) (err error) {
+				i, seed := k/runs, k%runs
+				results[i][seed], err = run(s, proxy, samplers[i], known, uint64(seed+1), budget)
+				return err
+			}); err != nil {
 				t.Fatal(err)
 			}
 			accs := make([][]float64, len(samplers))
@@ -303,6 +305,24 @@ func TestReproAutoTinyML(t *testing.T) {
 		}
 		t.Log(table84.String())
 	}
+}
+
+// parallel runs f(0), ..., f(n − 1) on all cores and joins their errors.
+func parallel(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 func meanStd(v []float64, format string) string {

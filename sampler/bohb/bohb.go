@@ -1,12 +1,15 @@
 package bohb
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/bo"
@@ -139,7 +142,7 @@ func (b *BOHB) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 	}
 	sp := h.Space
 	d := sp.Len()
-	slices.SortStableFunc(pts, func(a, c point) int { return cmpFloat(a.y, c.y) })
+	slices.SortStableFunc(pts, func(a, c point) int { return cmp.Compare(a.y, c.y) })
 	nGood := max(d+1, int(b.TopPercent*float64(len(pts))/100))
 	nGood = min(nGood, len(pts)-1)
 	nBad := max(d+1, int((100-b.TopPercent)*float64(len(pts))/100))
@@ -165,16 +168,6 @@ func (b *BOHB) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 		return bo.UntriedPoint(h, rng), nil
 	}
 	return pick, nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // kde is a product kernel density over the unit-cube encoding (BOHB's
@@ -216,15 +209,7 @@ func stddev(v []float64) float64 {
 	if len(v) < 2 {
 		return 0
 	}
-	var m, s float64
-	for _, x := range v {
-		m += x
-	}
-	m /= float64(len(v))
-	for _, x := range v {
-		s += (x - m) * (x - m)
-	}
-	return math.Sqrt(s / float64(len(v)-1))
+	return stat.StdDev(v, nil)
 }
 
 // logDensity is the log of the density at u: the mean over the points of
