@@ -1,11 +1,14 @@
 package study
 
 import (
+	"context"
 	"errors"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
 	"github.com/boaopt/boa/pruner"
+	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/random"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
@@ -134,5 +137,54 @@ func TestPrunerIsStored(t *testing.T) {
 	b := runCurve(t, s, 5, 2)
 	if prune, err := b.ShouldPrune(bg); err != nil || !prune {
 		t.Errorf("second, worse trial at rung 0: prune %v, %v; want true", prune, err)
+	}
+}
+
+// partialSampler suggests at random and records the intermediate values
+// it is given; fidelity is the same as a sampler.MultiFidelity.
+type partialSampler struct{ seen *[]sampler.Partial }
+
+func (p partialSampler) Name() string { return "random" }
+func (p partialSampler) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
+	*p.seen = h.Partial
+	return h.Space.Sample(rng), nil
+}
+
+type fidelity struct{ partialSampler }
+
+func (fidelity) UsesPartial() {}
+
+// TestPartialForMultiFidelity: a MultiFidelity sampler is given every
+// report of the complete and pruned trials, in the minimised sense; any
+// other sampler none, its trials loaded without their reports.
+func TestPartialForMultiFidelity(t *testing.T) {
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	for _, multi := range []bool{true, false} {
+		var seen []sampler.Partial
+		var smp sampler.Sampler = partialSampler{&seen}
+		if multi {
+			smp = fidelity{partialSampler{&seen}}
+		}
+		s, err := New(sp, Options{Name: "p", Direction: Maximize, Sampler: smp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := runCurve(t, s, 1, 2, 3)
+		if err := s.Tell(bg, tr.ID, Result{Value: 3}); err != nil {
+			t.Fatal(err)
+		}
+		pr := runCurve(t, s, 0.5)
+		if err := s.Tell(bg, pr.ID, Result{Value: 0.5, Pruned: true}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Ask(bg); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{true: 4, false: 0}[multi]; len(seen) != want {
+			t.Fatalf("multi-fidelity %v: %d partial values, want %d: %v", multi, len(seen), want, seen)
+		}
+		if multi && (seen[2].Step != 2 || seen[2].Y != -3 || seen[3].Y != -0.5) {
+			t.Errorf("partial values %v, want steps 0..2 at −1, −2, −3 then −0.5 (maximised)", seen)
+		}
 	}
 }
