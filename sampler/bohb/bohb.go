@@ -23,11 +23,15 @@ import (
 //     reported at step b (History.Partial); a complete trial's final value
 //     is an observation at a budget above every step. The model is fitted
 //     on the largest budget with at least d + 1 observations (d the number
-//     of parameters) and one more for the bad density; before one has,
-//     suggestions are uniformly random (the design).
+//     of parameters); before one has, suggestions are uniformly random
+//     (the design).
 //   - Densities. Sorted by value, the best max(d + 1, ⌊TopPercent·n/100⌋)
-//     are good, the next max(d + 1, ⌊(100 − TopPercent)·n/100⌋) bad (as
-//     BOHB's implementation splits them). Each is a product kernel
+//     are good and the rest bad. With fewer than d + 1 bad ones the model
+//     is used anyway (a Decision: hpbandster waits for d + 1 of each,
+//     which on the largest budget comes late, and the spec asks for d + 1
+//     observations): a bad density of a few points is still one, and with
+//     none g is the uniform density of the cube, so l(x) alone decides.
+//     Each is a product kernel
 //     density over the unit-cube encoding: a Gaussian kernel for an
 //     ordered coordinate (Float, Int, Ordinal), of bandwidth Scott's
 //     normal reference 1.06·σ·n^(−1/5), and an Aitchison–Aitken kernel for
@@ -40,9 +44,12 @@ import (
 //     probability 1 − λ, else drawn uniformly. The untried admissible one
 //     of largest l(x)/g(x) is proposed.
 //   - Random fraction. BOHB draws a uniformly random configuration with
-//     probability 1/3; here trial t past the design is random when
-//     t mod 3 = 2 (RandomEvery), as smac-like interleaves, so that Designing
-//     tells without an rng and a resumed study continues alike.
+//     probability 1/3 (RandomFraction); here the fraction is spread over
+//     the trial numbers, trial t random when ⌊(t+1)·f⌋ > ⌊t·f⌋ (every
+//     third for 1/3, as smac-like interleaves every second), so that
+//     Designing tells without an rng, as the study needs to record the
+//     trial's Origin before suggesting, and a resumed study continues
+//     alike.
 //   - Infeasible and failed trials (BOHB has no constraints; a Decision):
 //     their value is bo.Penalty's, the worst observed value plus 10 % of
 //     the range, as smac-like's, at the final budget; their intermediate
@@ -54,14 +61,14 @@ import (
 type BOHB struct {
 	TopPercent      float64 // the good share, in %; default 15
 	Samples         int     // candidates per suggestion; default 64
-	RandomEvery     int     // every RandomEvery-th trial is uniformly random; default 3 (random fraction 1/3); negative: none
+	RandomFraction  float64 // the share of uniformly random trials, in [0, 1]; default 1/3
 	BandwidthFactor float64 // the candidates' bandwidths over the model's; default 3
 	MinBandwidth    float64 // default 1e-3
 }
 
 // New returns bohb with the defaults of spec §6.
 func New() *BOHB {
-	return &BOHB{TopPercent: 15, Samples: 64, RandomEvery: 3, BandwidthFactor: 3, MinBandwidth: 1e-3}
+	return &BOHB{TopPercent: 15, Samples: 64, RandomFraction: 1.0 / 3, BandwidthFactor: 3, MinBandwidth: 1e-3}
 }
 
 func (b *BOHB) Name() string { return "bohb" }
@@ -73,11 +80,23 @@ func (b *BOHB) UsesPartial() {}
 // budget has enough observations for the model yet, or trial h.Trials is
 // one of the interleaved random ones.
 func (b *BOHB) Designing(h *sampler.History) bool {
-	if k := b.RandomEvery; k > 0 && h.Trials%k == k-1 {
+	if b.randomTrial(h.Trials) {
 		return true
 	}
 	_, ok := b.budget(h)
 	return !ok
+}
+
+// randomTrial reports whether trial t is one of the interleaved random
+// ones. The small slack keeps ⌊3k·(1/3)⌋ = k, which float64's 1/3, a little
+// below the third, could miss.
+func (b *BOHB) randomTrial(t int) bool {
+	f := b.RandomFraction
+	if f <= 0 {
+		return false
+	}
+	const slack = 1e-9
+	return math.Floor(float64(t+1)*f+slack) > math.Floor(float64(t)*f+slack)
 }
 
 // point is an observation at one budget.
@@ -124,7 +143,7 @@ func (b *BOHB) budget(h *sampler.History) ([]point, bool) {
 	slices.Sort(steps)
 	d := h.Space.Len()
 	for i := len(steps) - 1; i >= 0; i-- {
-		if pts := byStep[steps[i]]; len(pts) >= d+2 {
+		if pts := byStep[steps[i]]; len(pts) >= d+1 {
 			return pts, true
 		}
 	}
@@ -143,11 +162,9 @@ func (b *BOHB) Suggest(ctx context.Context, h *sampler.History, rng *rand.Rand) 
 	sp := h.Space
 	d := sp.Len()
 	slices.SortStableFunc(pts, func(a, c point) int { return cmp.Compare(a.y, c.y) })
-	nGood := max(d+1, int(b.TopPercent*float64(len(pts))/100))
-	nGood = min(nGood, len(pts)-1)
-	nBad := max(d+1, int((100-b.TopPercent)*float64(len(pts))/100))
+	nGood := min(len(pts), max(d+1, int(b.TopPercent*float64(len(pts))/100)))
 	good := newKDE(sp, pts[:nGood], b.MinBandwidth)
-	bad := newKDE(sp, pts[nGood:min(len(pts), nGood+nBad)], b.MinBandwidth)
+	bad := newKDE(sp, pts[nGood:], b.MinBandwidth)
 	excluded := bo.Excluded(h)
 	var pick []float64
 	top := math.Inf(-1)
@@ -213,8 +230,12 @@ func stddev(v []float64) float64 {
 }
 
 // logDensity is the log of the density at u: the mean over the points of
-// the product of their kernels, by log-sum-exp.
+// the product of their kernels, by log-sum-exp; 0, the uniform density of
+// the cube, when k has no points (an empty bad set).
 func (k *kde) logDensity(u []float64) float64 {
+	if len(k.pts) == 0 {
+		return 0
+	}
 	terms := make([]float64, len(k.pts))
 	for i, p := range k.pts {
 		var l float64
@@ -268,7 +289,14 @@ func (k *kde) sample(rng *rand.Rand, factor float64) []float64 {
 var options = map[string]sampler.Option[BOHB]{
 	"top_n_percent":    {Help: "a number in (0, 100), the good share in % (default 15)", Set: floatOption(func(b *BOHB) *float64 { return &b.TopPercent }, 0, 100)},
 	"num_samples":      {Help: "an integer ≥ 1, the candidates per suggestion (default 64)", Set: sampler.IntOption(func(b *BOHB) *int { return &b.Samples }, 1)},
-	"random_every":     {Help: "an integer, every n-th trial uniformly random (default 3: a fraction 1/3); 0 or less: none", Set: sampler.IntOption(func(b *BOHB) *int { return &b.RandomEvery }, math.MinInt)},
+	"random_fraction":  {Help: "a number in [0, 1], the share of uniformly random trials (default 1/3)", Set: func(b *BOHB, v string) error {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(x >= 0 && x <= 1) {
+			return fmt.Errorf("%q is not a number in [0, 1]", v)
+		}
+		b.RandomFraction = x
+		return nil
+	}},
 	"bandwidth_factor": {Help: "a number > 0, the candidates' bandwidths over the model's (default 3)", Set: floatOption(func(b *BOHB) *float64 { return &b.BandwidthFactor }, 0, math.MaxFloat64)},
 	"min_bandwidth":    {Help: "a number in (0, 1), the bandwidths' floor (default 1e-3)", Set: floatOption(func(b *BOHB) *float64 { return &b.MinBandwidth }, 0, 1)},
 }
