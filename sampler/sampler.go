@@ -62,9 +62,13 @@ type History struct {
 	// Observation.Slack (constraint.Set.Names); empty when it has none.
 	Constraints []string
 	// Partial holds the intermediate values of the completed and pruned
-	// trials (study.Trial.Report: a validation score after each epoch), in
-	// the minimised sense and not transformed, for a MultiFidelity
-	// sampler; nil for the others, whose studies do not load them.
+	// trials (study.Trial.Report: a validation score after each epoch),
+	// for a MultiFidelity sampler; nil for the others, whose studies do
+	// not load them. They are in the minimised sense, as Observed, but not
+	// transformed (Spec.Transform): copula and power are fitted to the
+	// final values, log refuses the values ≤ 0 a curve may pass through,
+	// and every transform is monotone, so a model that ranks the values
+	// of one budget, as BOHB's does, sees the same order either way.
 	Partial []Partial
 	// Admissible reports whether the encoded, rounded point u meets the
 	// limits that are known before evaluation: metrics computed from the

@@ -33,6 +33,10 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 	if len(s.cons) > 0 && s.known != nil {
 		h.Admissible = s.admits
 	}
+	// Only a MultiFidelity sampler is given the reports: History loads
+	// them for its tools whatever the sampler, and another sampler's view
+	// must be the same from Ask and from History.
+	_, multi := s.sampler.(sampler.MultiFidelity)
 	var values []float64
 	for _, r := range recs {
 		if len(r.X) != s.space.Len() {
@@ -64,7 +68,7 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 		case r.State == Pruned:
 			h.Pruned = append(h.Pruned, r.X)
 		}
-		if r.State == Complete || r.State == Pruned {
+		if multi && (r.State == Complete || r.State == Pruned) {
 			for _, p := range r.Reports {
 				h.Partial = append(h.Partial, sampler.Partial{X: r.X, Step: p.Step, Y: s.internal(p.Value)})
 			}

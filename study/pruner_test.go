@@ -183,6 +183,9 @@ func TestPartialForMultiFidelity(t *testing.T) {
 		if want := map[bool]int{true: 4, false: 0}[multi]; len(seen) != want {
 			t.Fatalf("multi-fidelity %v: %d partial values, want %d: %v", multi, len(seen), want, seen)
 		}
+		if h, err := s.History(bg); err != nil || len(h.Partial) != len(seen) {
+			t.Errorf("multi-fidelity %v: History has %d partial values, Ask %d (%v)", multi, len(h.Partial), len(seen), err)
+		}
 		if multi && (seen[2].Step != 2 || seen[2].Y != -3 || seen[3].Y != -0.5) {
 			t.Errorf("partial values %v, want steps 0..2 at −1, −2, −3 then −0.5 (maximised)", seen)
 		}

@@ -287,9 +287,9 @@ func (k *kde) sample(rng *rand.Rand, factor float64) []float64 {
 // options are the settings a study file may give bohb (the mapping form
 // sampler: {type: bohb, top_n_percent: 15}), under hpbandster's names.
 var options = map[string]sampler.Option[BOHB]{
-	"top_n_percent":    {Help: "a number in (0, 100), the good share in % (default 15)", Set: floatOption(func(b *BOHB) *float64 { return &b.TopPercent }, 0, 100)},
-	"num_samples":      {Help: "an integer ≥ 1, the candidates per suggestion (default 64)", Set: sampler.IntOption(func(b *BOHB) *int { return &b.Samples }, 1)},
-	"random_fraction":  {Help: "a number in [0, 1], the share of uniformly random trials (default 1/3)", Set: func(b *BOHB, v string) error {
+	"top_n_percent": {Help: "a number in (0, 100), the good share in % (default 15)", Set: floatOption(func(b *BOHB) *float64 { return &b.TopPercent }, 0, 100)},
+	"num_samples":   {Help: "an integer ≥ 1, the candidates per suggestion (default 64)", Set: sampler.IntOption(func(b *BOHB) *int { return &b.Samples }, 1)},
+	"random_fraction": {Help: "a number in [0, 1], the share of uniformly random trials (default 1/3)", Set: func(b *BOHB, v string) error {
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(x >= 0 && x <= 1) {
 			return fmt.Errorf("%q is not a number in [0, 1]", v)

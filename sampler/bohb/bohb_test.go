@@ -40,7 +40,7 @@ func TestKDE(t *testing.T) {
 	}
 }
 
-// TestBudget: the model is fitted on the largest step with at least d + 2
+// TestBudget: the model is fitted on the largest step with at least d + 1
 // observations; the complete trials' values count above every step.
 func TestBudget(t *testing.T) {
 	sp := cube(2)
@@ -52,7 +52,7 @@ func TestBudget(t *testing.T) {
 	}
 	add(1, 9)
 	add(3, 4)
-	add(9, 3) // too few
+	add(9, 2) // too few
 	b := New()
 	pts, ok := b.budget(h)
 	if !ok || len(pts) != 4 {
@@ -97,5 +97,67 @@ func TestAdmissible(t *testing.T) {
 		if !slices.Equal(u, v) {
 			t.Errorf("trial %d: %v then %v from the same rng", h.Trials, u, v)
 		}
+	}
+}
+
+// TestRandomFraction: with the default 1/3 trials 2, 5, 8, … are random,
+// a third of any run of trials; random_fraction 0 makes none and 1 all.
+func TestRandomFraction(t *testing.T) {
+	b := New()
+	n := 0
+	for tr := range 300 {
+		if r := b.randomTrial(tr); r != (tr%3 == 2) {
+			t.Fatalf("trial %d: random %v", tr, r)
+		} else if r {
+			n++
+		}
+	}
+	if n != 100 {
+		t.Errorf("%d random trials of 300, want 100", n)
+	}
+	for v, want := range map[string]int{"0": 0, "1": 300, "0.25": 75} {
+		b := New()
+		if err := b.Configure(sampler.Options{"random_fraction": v}); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for tr := range 300 {
+			if b.randomTrial(tr) {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("random_fraction %s: %d random trials of 300, want %d", v, n, want)
+		}
+	}
+	for _, bad := range []sampler.Options{{"random_fraction": "1.5"}, {"top_n_percent": "0"}, {"num_samples": "0"}, {"min_bandwidth": "-1"}, {"bandwidth_factor": "x"}, {"random_every": "3"}} {
+		if err := New().Configure(bad); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+// TestFewBad: a budget with d + 1 observations, all good, is modelled:
+// the bad density is the cube's uniform one, and the suggestion is near
+// the good points.
+func TestFewBad(t *testing.T) {
+	sp := cube(2)
+	h := &sampler.History{Space: sp, Trials: 3}
+	for i := range 3 {
+		h.Observed = append(h.Observed, sampler.Observation{X: []float64{0.8 + 0.01*float64(i), 0.2}, Y: float64(i)})
+	}
+	b := New()
+	if b.Designing(h) {
+		t.Fatal("d + 1 observations: still designing")
+	}
+	if g := newKDE(sp, nil, 1e-3).logDensity([]float64{0.5, 0.5}); g != 0 {
+		t.Errorf("empty density: log %v, want 0", g)
+	}
+	u, err := b.Suggest(context.Background(), h, rand.New(rand.NewPCG(3, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(u[0]-0.81) > 0.2 || math.Abs(u[1]-0.2) > 0.2 {
+		t.Errorf("suggestion %v, want one near the good points (0.8…0.82, 0.2)", u)
 	}
 }
