@@ -286,7 +286,7 @@ type Net struct {
 	layers        []layer
 	params, grads []float64
 	classes       int
-	probs         []float64
+	probs, dprobs []float64 // the output and its gradient, allocated once
 }
 
 // Build makes the network n for inputs of shape n.Input and classes
@@ -390,7 +390,7 @@ func Build(n tinyml.Network, classes int, seed uint64) (*Net, error) {
 		}
 		k++
 	}
-	net.probs = make([]float64, classes)
+	net.probs, net.dprobs = make([]float64, classes), make([]float64, classes)
 	return net, nil
 }
 
@@ -423,7 +423,7 @@ func (n *Net) forward(x []float64, train bool, rng *rand.Rand) []float64 {
 func (n *Net) step(x []float64, y int, rng *rand.Rand) float64 {
 	p := n.forward(x, true, rng)
 	loss := -math.Log(max(p[y], 1e-300))
-	d := make([]float64, len(p)) // softmax cross-entropy: p − onehot(y)
+	d := n.dprobs // softmax cross-entropy: p − onehot(y)
 	copy(d, p)
 	d[y]--
 	for i := len(n.layers) - 1; i >= 0; i-- {

@@ -22,16 +22,21 @@ func small(filters, units int) tinyml.Network {
 
 // TestGradients: the backward pass matches finite differences of the
 // loss, on a tiny network with every layer type, both paddings and every
-// activation.
+// activation, with dropout off and on (the same mask in every pass: a
+// freshly seeded generator each time).
 func TestGradients(t *testing.T) {
-	for _, a := range []string{"relu", "sigmoid", "tanh", "selu", "linear"} {
+	for _, c := range []struct {
+		a    string
+		rate float64
+	}{{"relu", 0}, {"sigmoid", 0}, {"tanh", 0}, {"selu", 0}, {"linear", 0}, {"", 0}, {"relu", 0.4}, {"tanh", 0.4}} {
+		a := c.a
 		n := tinyml.Network{Input: [3]int{6, 5, 2}, Layers: []tinyml.Layer{
 			{Type: tinyml.Conv2D, Filters: 3, Kernel: tinyml.Size{3, 2}, Padding: "same", Activation: a},
 			{Type: tinyml.Conv2D, Filters: 2, Kernel: tinyml.Size{2, 2}, Activation: a},
 			{Type: tinyml.MaxPool2D, Pool: tinyml.Size{2, 2}},
 			{Type: tinyml.Flatten},
 			{Type: tinyml.Dense, Units: 4, Activation: a},
-			{Type: tinyml.Dropout, Rate: 0},
+			{Type: tinyml.Dropout, Rate: c.rate},
 			{Type: tinyml.Dense, Units: 3},
 		}}
 		net, err := Build(n, 3, 1)
@@ -43,9 +48,10 @@ func TestGradients(t *testing.T) {
 		for i := range x {
 			x[i] = rng.NormFloat64()
 		}
+		mask := func() *rand.Rand { return rand.New(rand.NewPCG(3, 4)) }
 		clear(net.grads)
-		net.step(x, 1, rng)
-		loss := func() float64 { p := net.forward(x, false, nil); return -math.Log(p[1]) }
+		net.step(x, 1, mask())
+		loss := func() float64 { p := net.forward(x, true, mask()); return -math.Log(p[1]) }
 		worst := 0.0
 		for i := range net.params {
 			p := net.params[i]
@@ -58,7 +64,7 @@ func TestGradients(t *testing.T) {
 			worst = max(worst, math.Abs(num-net.grads[i])/max(1e-4, math.Abs(num)+math.Abs(net.grads[i])))
 		}
 		if worst > 1e-4 {
-			t.Errorf("%s: worst relative gradient error %.2g", a, worst)
+			t.Errorf("%q, dropout %v: worst relative gradient error %.2g", a, c.rate, worst)
 		}
 	}
 }
