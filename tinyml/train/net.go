@@ -10,14 +10,21 @@ import (
 	"github.com/boaopt/boa/tinyml"
 )
 
-// layer is one step of the network on one example. forward reads in and
-// returns its output (a buffer it owns); backward takes the gradient of
-// the loss with respect to that output, adds its parameters' gradients
-// and returns the gradient with respect to its input (nil for the first
-// layer, which needs none).
+// layer is one step of the network on a batch of b examples, stored
+// one after the other. forward reads in and returns its output (a buffer
+// it owns, room for the largest batch allocated once); backward takes the
+// gradient of the loss with respect to that output, adds its parameters'
+// gradients and returns the gradient with respect to its input (nil for
+// the first layer, which needs none). A whole batch goes through each
+// layer at once so that a dense layer reads each row of its weights once
+// per batch, not once per example: the weights of the HAR baseline's first
+// dense layer (5.8 MB) do not fit a cache (spec constrained-autotinyml
+// §5.7 asks for about 10 s per baseline epoch). Each example's arithmetic,
+// and each gradient's order of summation over the examples, is the same
+// as one example at a time.
 type layer interface {
-	forward(in []float64, train bool, rng *rand.Rand) []float64
-	backward(dout []float64, first bool) []float64
+	forward(in []float64, b int, train bool) []float64
+	backward(dout []float64, b int, first bool) []float64
 }
 
 // act is an activation by name: its value and its derivative from the
@@ -92,80 +99,89 @@ type conv struct {
 	in, out, din       []float64
 }
 
-func (l *conv) forward(in []float64, _ bool, _ *rand.Rand) []float64 {
+func (l *conv) forward(in []float64, b int, _ bool) []float64 {
 	l.in = in
-	out := l.out
-	for oy := range l.oh {
-		for ox := range l.ow {
-			o := out[(oy*l.ow+ox)*l.f : (oy*l.ow+ox+1)*l.f]
-			copy(o, l.b)
-			for ky := range l.kh {
-				y := oy + ky - l.top
-				if y < 0 || y >= l.h {
-					continue
-				}
-				for kx := range l.kw {
-					x := ox + kx - l.left
-					if x < 0 || x >= l.w {
+	inSize, outSize := l.h*l.w*l.c, l.oh*l.ow*l.f
+	for e := range b {
+		in, out := in[e*inSize:(e+1)*inSize], l.out[e*outSize:(e+1)*outSize]
+		for oy := range l.oh {
+			for ox := range l.ow {
+				o := out[(oy*l.ow+ox)*l.f : (oy*l.ow+ox+1)*l.f]
+				copy(o, l.b)
+				for ky := range l.kh {
+					y := oy + ky - l.top
+					if y < 0 || y >= l.h {
 						continue
 					}
-					px := in[(y*l.w+x)*l.c : (y*l.w+x+1)*l.c]
-					wk := l.wt[(ky*l.kw+kx)*l.c*l.f:]
-					for ci, v := range px {
-						wr := wk[ci*l.f : (ci+1)*l.f]
-						for fi, wv := range wr {
-							o[fi] += v * wv
+					for kx := range l.kw {
+						x := ox + kx - l.left
+						if x < 0 || x >= l.w {
+							continue
+						}
+						px := in[(y*l.w+x)*l.c : (y*l.w+x+1)*l.c]
+						wk := l.wt[(ky*l.kw+kx)*l.c*l.f:]
+						for ci, v := range px {
+							wr := wk[ci*l.f : (ci+1)*l.f]
+							for fi, wv := range wr {
+								o[fi] += v * wv
+							}
 						}
 					}
 				}
 			}
 		}
 	}
+	out := l.out[:b*outSize]
 	l.a.apply(out)
 	return out
 }
 
-func (l *conv) backward(dout []float64, first bool) []float64 {
-	l.a.grad(l.out, dout)
+func (l *conv) backward(dout []float64, b int, first bool) []float64 {
+	inSize, outSize := l.h*l.w*l.c, l.oh*l.ow*l.f
+	l.a.grad(l.out[:b*outSize], dout)
 	if !first {
-		clear(l.din)
+		clear(l.din[:b*inSize])
 	}
-	for oy := range l.oh {
-		for ox := range l.ow {
-			d := dout[(oy*l.ow+ox)*l.f : (oy*l.ow+ox+1)*l.f]
-			for fi, v := range d {
-				l.gb[fi] += v
-			}
-			for ky := range l.kh {
-				y := oy + ky - l.top
-				if y < 0 || y >= l.h {
-					continue
+	for e := range b {
+		in, dout := l.in[e*inSize:(e+1)*inSize], dout[e*outSize:(e+1)*outSize]
+		din := l.din[e*inSize : (e+1)*inSize]
+		for oy := range l.oh {
+			for ox := range l.ow {
+				d := dout[(oy*l.ow+ox)*l.f : (oy*l.ow+ox+1)*l.f]
+				for fi, v := range d {
+					l.gb[fi] += v
 				}
-				for kx := range l.kw {
-					x := ox + kx - l.left
-					if x < 0 || x >= l.w {
+				for ky := range l.kh {
+					y := oy + ky - l.top
+					if y < 0 || y >= l.h {
 						continue
 					}
-					base := (y*l.w + x) * l.c
-					px := l.in[base : base+l.c]
-					off := (ky*l.kw + kx) * l.c * l.f
-					for ci, v := range px {
-						gr := l.gw[off+ci*l.f : off+(ci+1)*l.f]
-						wr := l.wt[off+ci*l.f : off+(ci+1)*l.f]
-						s := 0.0
-						for fi, dv := range d {
-							gr[fi] += v * dv
-							s += wr[fi] * dv
+					for kx := range l.kw {
+						x := ox + kx - l.left
+						if x < 0 || x >= l.w {
+							continue
 						}
-						if !first {
-							l.din[base+ci] += s
+						base := (y*l.w + x) * l.c
+						px := in[base : base+l.c]
+						off := (ky*l.kw + kx) * l.c * l.f
+						for ci, v := range px {
+							gr := l.gw[off+ci*l.f : off+(ci+1)*l.f]
+							wr := l.wt[off+ci*l.f : off+(ci+1)*l.f]
+							s := 0.0
+							for fi, dv := range d {
+								gr[fi] += v * dv
+								s += wr[fi] * dv
+							}
+							if !first {
+								din[base+ci] += s
+							}
 						}
 					}
 				}
 			}
 		}
 	}
-	return l.din
+	return l.din[:b*inSize]
 }
 
 // pool is a MaxPooling2D of a ph×pw window, stride the window, valid.
@@ -175,63 +191,83 @@ type pool struct {
 	out, din                []float64
 }
 
-func (l *pool) forward(in []float64, _ bool, _ *rand.Rand) []float64 {
-	for oy := range l.oh {
-		for ox := range l.ow {
-			for ci := range l.c {
-				best, at := math.Inf(-1), 0
-				for y := oy * l.ph; y < (oy+1)*l.ph; y++ {
-					for x := ox * l.pw; x < (ox+1)*l.pw; x++ {
-						if i := (y*l.w+x)*l.c + ci; in[i] > best {
-							best, at = in[i], i
+func (l *pool) forward(in []float64, b int, _ bool) []float64 {
+	inSize, outSize := l.h*l.w*l.c, l.oh*l.ow*l.c
+	for e := range b {
+		in, out, arg := in[e*inSize:(e+1)*inSize], l.out[e*outSize:(e+1)*outSize], l.arg[e*outSize:(e+1)*outSize]
+		for oy := range l.oh {
+			for ox := range l.ow {
+				for ci := range l.c {
+					best, at := math.Inf(-1), 0
+					for y := oy * l.ph; y < (oy+1)*l.ph; y++ {
+						for x := ox * l.pw; x < (ox+1)*l.pw; x++ {
+							if i := (y*l.w+x)*l.c + ci; in[i] > best {
+								best, at = in[i], i
+							}
 						}
 					}
+					o := (oy*l.ow+ox)*l.c + ci
+					out[o], arg[o] = best, at
 				}
-				o := (oy*l.ow+ox)*l.c + ci
-				l.out[o], l.arg[o] = best, at
 			}
 		}
 	}
-	return l.out
+	return l.out[:b*outSize]
 }
 
-func (l *pool) backward(dout []float64, _ bool) []float64 {
-	clear(l.din)
-	for o, i := range l.arg {
-		l.din[i] += dout[o]
+func (l *pool) backward(dout []float64, b int, _ bool) []float64 {
+	inSize, outSize := l.h*l.w*l.c, l.oh*l.ow*l.c
+	clear(l.din[:b*inSize])
+	for e := range b {
+		din := l.din[e*inSize : (e+1)*inSize]
+		for o, i := range l.arg[e*outSize : (e+1)*outSize] {
+			din[i] += dout[e*outSize+o]
+		}
 	}
-	return l.din
+	return l.din[:b*inSize]
 }
 
 // dropout zeroes each input with probability rate while training and
-// scales the others by 1/(1 − rate) (inverted dropout, as Keras).
+// scales the others by 1/(1 − rate) (inverted dropout, as Keras). The
+// masks are drawn before the batch goes forward (draw), example by
+// example, so that the draws come in the same order as one example at a
+// time through the whole network.
 type dropout struct {
+	size      int
 	rate      float64
 	mask, out []float64
 }
 
-func (l *dropout) forward(in []float64, train bool, rng *rand.Rand) []float64 {
-	if !train || l.rate == 0 {
-		copy(l.out, in)
-		for i := range l.mask {
-			l.mask[i] = 1
-		}
-		return l.out
-	}
+// draw draws example e's mask.
+func (l *dropout) draw(e int, rng *rand.Rand) {
 	keep := 1 / (1 - l.rate)
-	for i, v := range in {
-		l.mask[i] = 0
+	for i := range l.mask[e*l.size : (e+1)*l.size] {
+		m := 0.0
 		if rng.Float64() >= l.rate {
-			l.mask[i] = keep
+			m = keep
 		}
-		l.out[i] = v * l.mask[i]
+		l.mask[e*l.size+i] = m
 	}
-	return l.out
 }
 
-func (l *dropout) backward(dout []float64, _ bool) []float64 {
-	for i := range dout {
-		dout[i] *= l.mask[i]
+func (l *dropout) forward(in []float64, b int, train bool) []float64 {
+	out, mask := l.out[:b*l.size], l.mask[:b*l.size]
+	if !train || l.rate == 0 {
+		copy(out, in)
+		for i := range mask {
+			mask[i] = 1
+		}
+		return out
+	}
+	for i, v := range in[:b*l.size] {
+		out[i] = v * mask[i]
+	}
+	return out
+}
+
+func (l *dropout) backward(dout []float64, b int, _ bool) []float64 {
+	for i, m := range l.mask[:b*l.size] {
+		dout[i] *= m
 	}
 	return dout
 }
@@ -245,39 +281,53 @@ type dense struct {
 	in, out, din  []float64
 }
 
-func (l *dense) forward(in []float64, _ bool, _ *rand.Rand) []float64 {
+func (l *dense) forward(in []float64, b int, _ bool) []float64 {
 	l.in = in
-	copy(l.out, l.b)
-	for i, v := range in {
-		if v == 0 {
-			continue // after a relu, often
-		}
-		for j, wv := range l.wt[i*l.m : (i+1)*l.m] {
-			l.out[j] += v * wv
+	out := l.out[:b*l.m]
+	for e := range b {
+		copy(out[e*l.m:(e+1)*l.m], l.b)
+	}
+	// Row i of the weights, once for the whole batch.
+	for i := range l.n {
+		wr := l.wt[i*l.m : (i+1)*l.m]
+		for e := range b {
+			v := in[e*l.n+i]
+			if v == 0 {
+				continue // after a relu, often
+			}
+			o := out[e*l.m : (e+1)*l.m]
+			for j, wv := range wr {
+				o[j] += v * wv
+			}
 		}
 	}
-	l.a.apply(l.out)
-	return l.out
+	l.a.apply(out)
+	return out
 }
 
-func (l *dense) backward(dout []float64, first bool) []float64 {
-	l.a.grad(l.out, dout)
-	for j, d := range dout {
-		l.gb[j] += d
+func (l *dense) backward(dout []float64, b int, first bool) []float64 {
+	l.a.grad(l.out[:b*l.m], dout)
+	for e := range b {
+		for j, d := range dout[e*l.m : (e+1)*l.m] {
+			l.gb[j] += d
+		}
 	}
-	for i, v := range l.in {
+	for i := range l.n {
 		gr := l.gw[i*l.m : (i+1)*l.m]
 		wr := l.wt[i*l.m : (i+1)*l.m]
-		s := 0.0
-		for j, d := range dout {
-			gr[j] += v * d
-			s += wr[j] * d
-		}
-		if !first {
-			l.din[i] = s
+		for e := range b {
+			v, d := l.in[e*l.n+i], dout[e*l.m:(e+1)*l.m]
+			s := 0.0
+			for j, dv := range d {
+				gr[j] += v * dv
+				s += wr[j] * dv
+			}
+			if !first {
+				l.din[e*l.n+i] = s
+			}
 		}
 	}
-	return l.din
+	return l.din[:b*l.n]
 }
 
 // Net is a trainable network built from a tinyml.Network. It owns its
@@ -286,15 +336,25 @@ type Net struct {
 	layers        []layer
 	params, grads []float64
 	classes       int
-	probs, dprobs []float64 // the output and its gradient, allocated once
+	batch, inSize int        // the largest batch and an example's size
+	x             []float64  // a training batch, gathered
+	probs, dprobs []float64  // the output and its gradient
+	drops         []*dropout // the dropout layers, to draw their masks
 }
 
 // Build makes the network n for inputs of shape n.Input and classes
 // outputs, with Keras's initialisation drawn from seed: Glorot uniform
 // weights, zero biases. A network Analyze refuses (a kernel larger than
 // its input) or whose output layer does not have classes units is an
-// error.
+// error. Its buffers hold batches of up to 32 examples (Config's
+// default).
 func Build(n tinyml.Network, classes int, seed uint64) (*Net, error) {
+	return build(n, classes, seed, 32)
+}
+
+// build is Build with buffers for batches of up to batch examples, all
+// allocated here: training allocates nothing per batch or example.
+func build(n tinyml.Network, classes int, seed uint64, batch int) (*Net, error) {
 	if _, err := tinyml.Analyze(n, 1); err != nil {
 		return nil, err
 	}
@@ -310,7 +370,8 @@ func Build(n tinyml.Network, classes int, seed uint64) (*Net, error) {
 	if last != len(n.Layers)-1 {
 		return nil, errors.New("network: the output Dense layer must be the last layer")
 	}
-	net := &Net{classes: classes}
+	net := &Net{classes: classes, batch: batch, inSize: n.Input[0] * n.Input[1] * n.Input[2]}
+	buf := func(size int) []float64 { return make([]float64, batch*size) }
 	type init struct {
 		w           []float64
 		fanIn, fOut int
@@ -324,7 +385,6 @@ func Build(n tinyml.Network, classes int, seed uint64) (*Net, error) {
 		}
 	}
 	h, w, c := n.Input[0], n.Input[1], n.Input[2]
-	flat := false
 	for i, spec := range n.Layers {
 		a := act(strings.ToLower(spec.Activation))
 		switch spec.Type {
@@ -338,7 +398,7 @@ func Build(n tinyml.Network, classes int, seed uint64) (*Net, error) {
 			alloc(k, &l.wt, &l.gw)
 			alloc(l.f, &l.b, &l.gb)
 			inits = append(inits, init{nil, l.kh * l.kw * c, l.kh * l.kw * l.f})
-			l.out, l.din = make([]float64, l.oh*l.ow*l.f), make([]float64, h*w*c)
+			l.out, l.din = buf(l.oh*l.ow*l.f), buf(h*w*c)
 			net.layers = append(net.layers, l)
 			h, w, c = l.oh, l.ow, l.f
 		case tinyml.MaxPool2D:
@@ -346,14 +406,14 @@ func Build(n tinyml.Network, classes int, seed uint64) (*Net, error) {
 				continue
 			}
 			l := &pool{h: h, w: w, c: c, ph: spec.Pool[0], pw: spec.Pool[1], oh: h / spec.Pool[0], ow: w / spec.Pool[1]}
-			l.arg, l.out, l.din = make([]int, l.oh*l.ow*c), make([]float64, l.oh*l.ow*c), make([]float64, h*w*c)
+			l.arg, l.out, l.din = make([]int, batch*l.oh*l.ow*c), buf(l.oh*l.ow*c), buf(h*w*c)
 			net.layers = append(net.layers, l)
 			h, w = l.oh, l.ow
 		case tinyml.Dropout:
 			size := h * w * c
-			net.layers = append(net.layers, &dropout{rate: spec.Rate, mask: make([]float64, size), out: make([]float64, size)})
-		case tinyml.Flatten:
-			flat = true
+			l := &dropout{size: size, rate: spec.Rate, mask: buf(size), out: buf(size)}
+			net.layers, net.drops = append(net.layers, l), append(net.drops, l)
+		case tinyml.Flatten: // a Dense flattens what it gets, as Analyze assumes
 		case tinyml.Dense:
 			in := h * w * c
 			if i == last {
@@ -363,12 +423,11 @@ func Build(n tinyml.Network, classes int, seed uint64) (*Net, error) {
 			alloc(in*spec.Units, &l.wt, &l.gw)
 			alloc(spec.Units, &l.b, &l.gb)
 			inits = append(inits, init{nil, in, spec.Units})
-			l.out, l.din = make([]float64, spec.Units), make([]float64, in)
+			l.out, l.din = buf(spec.Units), buf(in)
 			net.layers = append(net.layers, l)
-			h, w, c, flat = 1, 1, spec.Units, true
+			h, w, c = 1, 1, spec.Units
 		}
 	}
-	_ = flat // a Dense flattens what it gets, as Analyze assumes
 	total := 0
 	for i := 0; i < len(sizes); i += 2 { // (param, grad) pairs
 		total += sizes[i]
@@ -390,61 +449,79 @@ func Build(n tinyml.Network, classes int, seed uint64) (*Net, error) {
 		}
 		k++
 	}
-	net.probs, net.dprobs = make([]float64, classes), make([]float64, classes)
+	net.x, net.probs, net.dprobs = buf(net.inSize), buf(classes), buf(classes)
 	return net, nil
 }
 
 // NumParams is the number of trainable parameters.
 func (n *Net) NumParams() int { return len(n.params) }
 
-// forward returns the class probabilities of x (a buffer n owns).
-func (n *Net) forward(x []float64, train bool, rng *rand.Rand) []float64 {
+// forward returns the class probabilities of the b examples in x, one
+// after the other (a buffer n owns). While training it first draws the
+// dropout masks from rng, example by example.
+func (n *Net) forward(x []float64, b int, train bool, rng *rand.Rand) []float64 {
+	if train {
+		for e := range b {
+			for _, d := range n.drops {
+				if d.rate > 0 {
+					d.draw(e, rng)
+				}
+			}
+		}
+	}
 	v := x
 	for _, l := range n.layers {
-		v = l.forward(v, train, rng)
+		v = l.forward(v, b, train)
 	}
-	top := math.Inf(-1)
-	for _, z := range v {
-		top = max(top, z)
+	for e := range b {
+		z, p := v[e*n.classes:(e+1)*n.classes], n.probs[e*n.classes:(e+1)*n.classes]
+		top := math.Inf(-1)
+		for _, zj := range z {
+			top = max(top, zj)
+		}
+		s := 0.0
+		for j, zj := range z {
+			p[j] = math.Exp(zj - top)
+			s += p[j]
+		}
+		for j := range p {
+			p[j] /= s
+		}
 	}
-	s := 0.0
-	for j, z := range v {
-		n.probs[j] = math.Exp(z - top)
-		s += n.probs[j]
-	}
-	for j := range n.probs {
-		n.probs[j] /= s
-	}
-	return n.probs
+	return n.probs[:b*n.classes]
 }
 
-// step runs x forward and back with label y, adding the gradients of its
-// cross-entropy loss, which it returns.
-func (n *Net) step(x []float64, y int, rng *rand.Rand) float64 {
-	p := n.forward(x, true, rng)
-	loss := -math.Log(max(p[y], 1e-300))
-	d := n.dprobs // softmax cross-entropy: p − onehot(y)
+// step runs the examples x, of classes y, forward and back, adding the
+// gradients of their summed cross-entropy loss.
+func (n *Net) step(x []float64, y []int, rng *rand.Rand) {
+	p := n.forward(x, len(y), true, rng)
+	d := n.dprobs[:len(p)] // softmax cross-entropy: p − onehot(y)
 	copy(d, p)
-	d[y]--
-	for i := len(n.layers) - 1; i >= 0; i-- {
-		d = n.layers[i].backward(d, i == 0)
+	for e, c := range y {
+		d[e*n.classes+c]--
 	}
-	return loss
+	for i := len(n.layers) - 1; i >= 0; i-- {
+		d = n.layers[i].backward(d, len(y), i == 0)
+	}
 }
 
 // Accuracy is the share of d's examples n classifies right, in %.
 func (n *Net) Accuracy(d Data) float64 {
 	right := 0
-	for i := range d.Len() {
-		p := n.forward(d.example(i), false, nil)
-		best := 0
-		for j := range p {
-			if p[j] > p[best] {
-				best = j
+	for start := 0; start < d.Len(); start += n.batch {
+		b := min(n.batch, d.Len()-start)
+		p := n.forward(d.X[start*n.inSize:(start+b)*n.inSize], b, false, nil)
+		for e := range b {
+			pe := p[e*n.classes : (e+1)*n.classes]
+			best := 0
+			for j := range pe {
+				if pe[j] > pe[best] {
+					best = j
+				}
 			}
-		}
-		if best == d.Y[i] {
-			right++
+			if best == d.Y[start+e] {
+				right++
+			}
 		}
 	}
 	return 100 * float64(right) / float64(d.Len())

@@ -60,7 +60,7 @@ func fit(n tinyml.Network, optimizer string, train, val Data, cfg Config, seed u
 	if n.Input != train.Shape {
 		return trained{}, fmt.Errorf("network: input %v is not the data's shape %v", n.Input, train.Shape)
 	}
-	net, err := Build(n, train.Classes, seed)
+	net, err := build(n, train.Classes, seed, cfg.Batch)
 	if err != nil {
 		return trained{}, err
 	}
@@ -73,15 +73,19 @@ func fit(n tinyml.Network, optimizer string, train, val Data, cfg Config, seed u
 	for i := range order {
 		order[i] = i
 	}
+	ys := make([]int, cfg.Batch)
 	out := trained{Net: net}
 	for e := 1; e <= cfg.Epochs; e++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for start := 0; start < len(order); start += cfg.Batch {
 			batch := order[start:min(start+cfg.Batch, len(order))]
 			clear(net.grads)
-			for _, i := range batch {
-				net.step(train.example(i), train.Y[i], rng)
+			x, y := net.x[:len(batch)*net.inSize], ys[:len(batch)]
+			for k, i := range batch {
+				copy(x[k*net.inSize:(k+1)*net.inSize], train.example(i))
+				y[k] = train.Y[i]
 			}
+			net.step(x, y, rng)
 			scale := 1 / float64(len(batch))
 			for i := range net.grads {
 				net.grads[i] *= scale

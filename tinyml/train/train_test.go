@@ -22,7 +22,7 @@ func small(filters, units int) tinyml.Network {
 
 // TestGradients: the backward pass matches finite differences of the
 // loss, on a tiny network with every layer type, both paddings and every
-// activation, with dropout off and on (the same mask in every pass: a
+// activation, on a batch of three examples, with dropout off and on (the same mask in every pass: a
 // freshly seeded generator each time).
 func TestGradients(t *testing.T) {
 	for _, c := range []struct {
@@ -44,14 +44,20 @@ func TestGradients(t *testing.T) {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
-		x := make([]float64, 6*5*2)
+		x, y := make([]float64, 3*6*5*2), []int{1, 0, 2} // a batch of three
 		for i := range x {
 			x[i] = rng.NormFloat64()
 		}
 		mask := func() *rand.Rand { return rand.New(rand.NewPCG(3, 4)) }
 		clear(net.grads)
-		net.step(x, 1, mask())
-		loss := func() float64 { p := net.forward(x, true, mask()); return -math.Log(p[1]) }
+		net.step(x, y, mask())
+		loss := func() float64 {
+			p, l := net.forward(x, len(y), true, mask()), 0.0
+			for e, c := range y {
+				l -= math.Log(p[e*3+c])
+			}
+			return l
+		}
 		worst := 0.0
 		for i := range net.params {
 			p := net.params[i]
