@@ -121,6 +121,22 @@ func (m *Memory) ListStudies(ctx context.Context) ([]Study, error) {
 	return out, nil
 }
 
+func (m *Memory) SetBudget(ctx context.Context, studyID int64, budget int) error {
+	if budget < 0 {
+		return invalid("storage: study %d: negative budget %d", studyID, budget)
+	}
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	s, err := m.study(studyID)
+	if err != nil {
+		return err
+	}
+	s.Budget = budget
+	return nil
+}
+
 func (m *Memory) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 	if err := validateNewTrial(t); err != nil {
 		return Trial{}, err

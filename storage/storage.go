@@ -159,6 +159,10 @@ type Storage interface {
 	CreateStudy(ctx context.Context, s Study) (Study, error)  // ErrExists if the name is taken
 	GetStudy(ctx context.Context, name string) (Study, error) // ErrNotFound
 	ListStudies(ctx context.Context) ([]Study, error)         // ordered by ID; empty, not nil, when there are none
+	// SetBudget changes the number of trials the study wants (0 = no
+	// limit): "run 30, look, run 20 more" keeps one study and its
+	// history. ErrNotFound for an unknown study, ErrInvalid if negative.
+	SetBudget(ctx context.Context, studyID int64, budget int) error
 	// AddTrial inserts t as the study's next trial (Number assigned
 	// atomically, no gaps, no duplicates even with many processes adding at
 	// once). t.State must be Waiting or Running (Running sets Started and

@@ -70,8 +70,13 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 		return out, s.errorf("load trials: %w", err)
 	}
 	k := n - len(out)
-	if s.rec.Budget > 0 {
-		k = min(k, s.rec.Budget-used(recs))
+	if b := s.Budget(); b > 0 && b-used(recs) < k {
+		if err := s.reloadBudget(ctx); err != nil {
+			return out, err
+		}
+		if b := s.Budget(); b > 0 {
+			k = min(k, b-used(recs))
+		}
 	}
 	if k <= 0 {
 		// Another worker may have re-queued a trial since the first claim.
@@ -162,12 +167,15 @@ func (s *Study) Enqueue(ctx context.Context, a space.Assignment) (Trial, error) 
 		return Trial{}, s.errorf("take the suggestion lease: %w", err)
 	}
 	defer s.release(lease)
-	if s.rec.Budget > 0 {
+	if s.Budget() > 0 {
 		recs, err := s.store.TrialsWithoutReports(ctx, s.rec.ID)
 		if err != nil {
 			return Trial{}, s.errorf("load trials: %w", err)
 		}
-		if used(recs) >= s.rec.Budget {
+		if err := s.reloadBudget(ctx); err != nil {
+			return Trial{}, err
+		}
+		if b := s.Budget(); b > 0 && used(recs) >= b {
 			return Trial{}, ErrBudget
 		}
 	}
@@ -221,7 +229,7 @@ func (s *Study) Remaining(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, s.errorf("load trials: %w", err)
 	}
-	return max(0, s.rec.Budget-used(recs)), nil
+	return max(0, s.Budget()-used(recs)), nil
 }
 
 // used counts the trials that use the budget: a FAILED trial that was

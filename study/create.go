@@ -185,8 +185,10 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 		}
 	}
 	host, _ := os.Hostname()
-	return &Study{
+	st := &Study{
 		store: store, rec: rec, dir: dir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints, modelled: set.Constraints,
 		worker: fmt.Sprintf("%s:%d", host, os.Getpid()), lease: DefaultLease,
-	}, nil
+	}
+	st.budget.Store(int64(rec.Budget))
+	return st, nil
 }

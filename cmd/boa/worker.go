@@ -112,8 +112,18 @@ func runWorker(ctx context.Context, f workerFlags, args []string, stderr io.Writ
 			logf("%v; retrying in %v", err, wait.Round(time.Millisecond))
 		}
 	}))
-	return worker.Run(ctx, c, worker.Options{
+	err := worker.Run(ctx, c, worker.Options{
 		Study: f.study, Server: f.server, Name: f.name, Trials: f.trials, Heartbeat: f.heartbeat, Wait: f.wait, Log: logf,
 		Command: runner.Command{Args: args, Timeout: f.timeout, LogDir: f.logs},
 	})
+	if errors.Is(err, worker.ErrInterrupted) && f.trials == 0 {
+		// Ctrl-C is how a worker of a study without a budget ends.
+		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if st, serr := c.Study(qctx, f.study); serr == nil && st.Budget == 0 {
+			logf("stopped (the study has no budget)")
+			return nil
+		}
+	}
+	return err
 }

@@ -110,6 +110,13 @@ class Study:
         there is none yet."""
         return FrozenTrial.from_json(self.client._transport.request("GET", self._path + "/best"), self._params)
 
+    def set_budget(self, trials: int) -> Dict[str, Any]:
+        """Set the number of trials the study wants (0: no limit) and return
+        its summary: run 30, look, run 20 more (``study.set_budget(50)``,
+        then :meth:`optimize` again)."""
+        answer: Dict[str, Any] = self.client._transport.request("PATCH", self._path, {"trials": trials})
+        return answer
+
     # -- asking ----------------------------------------------------------------
 
     def ask_batch(self, n: int = 1, *, worker: Optional[str] = None, request_id: Optional[str] = None) -> Batch:

@@ -123,6 +123,16 @@ class StudyTest(ServerTest):
             trials[0].tell(7.0)
         self.assertIn("already finished as COMPLETE", cm.exception.message)
 
+    def test_set_budget(self) -> None:
+        # Run 2, look, run 2 more: the raised budget gives more trials.
+        s = self.client().create_study(simple_spec("more", 2))
+        self.assertEqual(s.optimize(lambda t: t["x"]), 2)
+        self.assertEqual(s.set_budget(4)["budget"], 4)
+        self.assertEqual(s.optimize(lambda t: t["x"]), 2)
+        self.assertEqual(len(s.trials("COMPLETE")), 4)
+        with self.assertRaises(boa_client.BadRequestError):
+            s.set_budget(-1)
+
     def test_enqueue(self) -> None:
         s = self.client().create_study(simple_spec("enqueue", 3))
         q = s.enqueue({"x": 0.25, "n": 2})
