@@ -31,10 +31,14 @@ const DefaultGrace = 5 * time.Second
 
 // Trial identifies the trial being run.
 type Trial struct {
-	ID     int64          // storage id, BOA_TRIAL_ID
-	Number int            // position in the study, BOA_TRIAL_NUMBER and the log file name
-	Study  string         // study name, BOA_STUDY and the log directory
-	Params map[string]any // the configuration, BOA_PARAMS and {name} substitutions
+	ID     int64  // storage id, BOA_TRIAL_ID
+	Number int    // position in the study, BOA_TRIAL_NUMBER and the log file name
+	Study  string // study name, BOA_STUDY and the log directory
+	// Params is the configuration, BOA_PARAMS and {name} substitutions.
+	// Give it in the form of space.Space.Export, whose json.Number values
+	// hold the text of each value by its parameter's kind: a float64 does
+	// not say whether it is a Float (1.0) or an Ordinal (1000000).
+	Params map[string]any
 }
 
 // Report is one intermediate value (a BOA_REPORT line).

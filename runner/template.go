@@ -65,11 +65,13 @@ func parseArg(arg string) ([]piece, error) {
 	return out, nil
 }
 
-// Substitute replaces {name} placeholders in args with the values of params
-// in canonical form (space.Format): integers, and whole floats below 1e21,
-// as digits without a decimal point or exponent; other floats in the
-// shortest representation that reads back exactly; booleans as true/false,
-// strings verbatim. {{ and }} are literal braces. A placeholder
+// Substitute replaces {name} placeholders in args with the values of params:
+// a json.Number as it is, which is how a trial's params reach a command
+// from boa run and boa worker (space.Space.Export: a Float parameter at 1 as
+// 1.0, an Int as digits); otherwise in canonical form (space.Format), but
+// integers, and whole floats below 1e21, as digits without a decimal
+// point or exponent; other floats in the shortest representation that
+// reads back exactly; booleans as true/false, strings verbatim. {{ and }} are literal braces. A placeholder
 // naming no parameter of params, or one whose value is nil, is an error
 // naming it.
 func Substitute(args []string, params map[string]any) ([]string, error) {
@@ -97,20 +99,23 @@ func Substitute(args []string, params map[string]any) ([]string, error) {
 	return out, nil
 }
 
-// formatArg is space.Format, except for whole numbers, which are written
-// with their digits below 1e21 (as encoding/json writes them): space.Format
-// writes the float64 1000000 (an ordinal value such as a step count) as
-// 1e+06, which int() and argparse's type=int refuse. A json.Number (the
-// params of a remote worker's trial, client.Trial) is read the same way, so
-// that boa worker and boa run pass a trial the same arguments; one that
-// holds an int64 keeps its digits, beyond 2⁵³ too.
+// formatArg writes a json.Number as it is: that is the text the space
+// gave the value by its parameter's kind (space.Space.Export, which boa run
+// and boa worker apply to a trial's params), or the HTTP API's, which is
+// the same; a float stays a float (1.0), an integer keeps its digits,
+// beyond 2⁵³ too. Other values are space.Format, except for whole numbers,
+// which are written with their digits below 1e21 (as encoding/json writes
+// them): space.Format writes the float64 1000000 (an ordinal value such as
+// a step count) as 1e+06, which int() and argparse's type=int refuse.
+// Without the space a float64 cannot tell a Float parameter from an
+// Ordinal one, so a whole float64 is written as an integer.
 func formatArg(v any) string {
 	if n, ok := v.(json.Number); ok {
 		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
 			return strconv.FormatInt(i, 10)
 		}
-		if f, err := n.Float64(); err == nil {
-			v = f
+		if _, err := n.Float64(); err == nil {
+			return string(n)
 		}
 	}
 	if f, ok := v.(float64); ok && f == math.Trunc(f) && math.Abs(f) < 1e21 {

@@ -49,11 +49,9 @@ func TestSubstitute(t *testing.T) {
 		}
 	}
 
-	// Whole numbers below 1e21 are digits, whatever their Go type: the
-	// ordinal value 1000000 was 1e+06, which int() refuses. A remote
-	// worker's params are json.Numbers (client.Trial), as the server's JSON
-	// writes them: each value is substituted as boa run substitutes it, and
-	// an int64 keeps its digits beyond 2⁵³ (not rounded to a float64).
+	// Without the space, whole numbers below 1e21 are digits, whatever
+	// their Go type: the ordinal value 1000000 was 1e+06, which int()
+	// refuses; an int64 keeps its digits beyond 2⁵³.
 	params = map[string]any{
 		"million": 1e6, "ordinal": 2.5e6, "e20": 1e20, "e21": 1e21, "neg": -3e7, "half": 1e6 + 0.5, "tiny": 1e-7,
 		"lr": 0.001, "int": 1000000, "bigint": 9007199254740993,
@@ -71,20 +69,65 @@ func TestSubstitute(t *testing.T) {
 			t.Errorf("Substitute {%s} = %q, %v; want %q", n, local[i], err, want[n])
 		}
 	}
-	js, _ := json.Marshal(params)
-	dec := json.NewDecoder(strings.NewReader(string(js)))
-	dec.UseNumber()
-	var remote map[string]any
-	if err := dec.Decode(&remote); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := Substitute(args, remote); err != nil || !reflect.DeepEqual(got, local) {
-		t.Errorf("Substitute of the JSON params %s = %q, %v; want %q as for the Go values", js, got, err, local)
+
+	// A json.Number is written as it is: 1.0 stays a float.
+	if got, err := Substitute([]string{"{a}", "{b}", "{c}"}, map[string]any{"a": json.Number("1.0"), "b": json.Number("1"), "c": json.Number("1e-05")}); err != nil || !reflect.DeepEqual(got, []string{"1.0", "1", "1e-05"}) {
+		t.Errorf("Substitute of json.Numbers = %q, %v", got, err)
 	}
 
 	// A nil value is an inactive conditional parameter: no value.
 	if _, err := Substitute([]string{"{d}"}, map[string]any{"d": nil}); err == nil {
 		t.Error("Substitute accepted a nil value")
+	}
+}
+
+// TestSubstituteByKind: through the space (space.Space.Export, as boa run
+// and boa worker pass a trial's params), a Float at a whole value is
+// written as a float, an integer ordinal with digits; and a remote worker,
+// whose params are json.Numbers from the API (client.Trial), passes the
+// command the same arguments as boa run, also for a trial an older server
+// sends with a Float stored as 1.
+func TestSubstituteByKind(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "frac", Kind: space.Float, Low: 0.5, High: 1},
+		space.Param{Name: "lr", Kind: space.Float, Low: 1e-7, High: 1e22, Log: true},
+		space.Param{Name: "steps", Kind: space.Ordinal, Values: []float64{1000, 1e6, 2.5e6}},
+		space.Param{Name: "scale", Kind: space.Ordinal, Values: []float64{0.5, 1, 2}},
+		space.Param{Name: "n", Kind: space.Int, Low: 1, High: 1e15},
+		space.Param{Name: "kernel", Kind: space.Categorical, Choices: []string{"rbf", "2"}},
+		space.Param{Name: "on", Kind: space.Bool},
+	)
+	args := []string{"--frac={frac}", "{lr}", "{steps}", "{scale}", "{n}", "{kernel}", "{on}"}
+	for _, tt := range []struct {
+		params space.Assignment
+		want   []string
+	}{
+		{space.Assignment{"frac": 1.0, "lr": 1e6, "steps": 1e6, "scale": 1.0, "n": 999999999999999, "kernel": "2", "on": true},
+			[]string{"--frac=1.0", "1000000.0", "1000000", "1.0", "999999999999999", "2", "true"}},
+		{space.Assignment{"frac": 0.5, "lr": 1e-7, "steps": 2.5e6, "scale": 0.5, "n": 1, "kernel": "rbf", "on": false},
+			[]string{"--frac=0.5", "1e-07", "2500000", "0.5", "1", "rbf", "false"}},
+		{space.Assignment{"frac": 0.75, "lr": 1e21, "steps": 1000.0, "scale": 2.0, "n": 3, "kernel": "rbf", "on": false},
+			[]string{"--frac=0.75", "1e+21", "1000", "2.0", "3", "rbf", "false"}},
+	} {
+		local, err := Substitute(args, sp.Export(tt.params))
+		if err != nil || !reflect.DeepEqual(local, tt.want) {
+			t.Errorf("Substitute(%v) = %q, %v; want %q", tt.params, local, err, tt.want)
+		}
+		// The API's params (MarshalParams), and an older server's
+		// (encoding/json: 1 for a Float at 1), read by the client.
+		now, _ := sp.MarshalParams(tt.params)
+		old, _ := json.Marshal(tt.params)
+		for _, js := range [][]byte{now, old} {
+			dec := json.NewDecoder(strings.NewReader(string(js)))
+			dec.UseNumber()
+			var remote map[string]any
+			if err := dec.Decode(&remote); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := Substitute(args, sp.Export(remote)); err != nil || !reflect.DeepEqual(got, local) {
+				t.Errorf("Substitute of the API's params %s = %q, %v; want %q as for boa run", js, got, err, local)
+			}
+		}
 	}
 }
 
