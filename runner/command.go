@@ -18,7 +18,8 @@ import (
 
 // Command is a subprocess objective.
 type Command struct {
-	Args    []string      // argv; each may contain {name} placeholders substituted from the trial's params
+	Args    []string      // argv; each may contain {name} and {name?} placeholders substituted from the trial's params
+	Groups  []Group       // runs of Args dropped together when an optional placeholder in them has no value
 	Env     []string      // extra environment (KEY=VALUE), added to the parent's environment
 	Dir     string        // working directory ("" = current)
 	Timeout time.Duration // 0 = none

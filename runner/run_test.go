@@ -267,6 +267,18 @@ func TestConditionalParams(t *testing.T) {
 			t.Errorf("Run(%v) = %v, %v; want %v", tr.Params, res.Value, err, want)
 		}
 	}
+	// So does one with {degree?}, and a group [--degree, "{degree?}"]:
+	// left out where degree is inactive. The script counts its arguments.
+	optional := sh(`echo BOA_RESULT $#`, "--kernel={kernel}", "--degree", "{degree?}", "-d{degree?}")
+	optional.Groups = []Group{{5, 7}}
+	if err := ValidateSpace(optional, sp); err != nil {
+		t.Fatal(err)
+	}
+	for want, tr := range map[float64]Trial{1: inactive, 4: {Params: map[string]any{"kernel": "poly", "degree": 3}}} {
+		if res, err := Run(context.Background(), optional, tr, nil); err != nil || res.Value != want {
+			t.Errorf("Run(%v) with {degree?} = %v, %v; want %v arguments", tr.Params, res.Value, err, want)
+		}
+	}
 }
 
 // A Float parameter at a whole value (here its upper bound, which the GP

@@ -205,13 +205,87 @@ func TestValidateSpace(t *testing.T) {
 	}{
 		{args: []string{"train", "--kernel={kernel}", "--C", "{C}", "{{degree}}"}},
 		{args: []string{"train", "--degree={degree}"},
-			wantErr: `command[1] "--degree={degree}": {degree} is a conditional parameter (when: {kernel: [poly]}): it has no value in the trials where it is inactive, which would all fail; read conditional parameters from BOA_PARAMS instead`},
+			wantErr: `command[1] "--degree={degree}": {degree} is a conditional parameter (when: {kernel: [poly]}): it has no value in the trials where it is inactive, which would all fail; write {degree?} to leave the argument out in those trials`},
 		{args: []string{"train", "{gamma}"}, wantErr: "unknown parameter {gamma} (known: kernel, degree, C)"},
 		{args: []string{"train", "{C"}, wantErr: "unclosed {"},
 	} {
 		err := ValidateSpace(Command{Args: tt.args}, sp)
 		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 			t.Errorf("ValidateSpace(%q) = %v; want %q", tt.args, err, tt.wantErr)
+		}
+	}
+}
+
+// An optional placeholder {x?} without a value (its parameter inactive:
+// absent or nil) leaves out its argument, or the whole group it is in; a
+// plain {x} without a value stays an error naming it.
+func TestArgvOptional(t *testing.T) {
+	c := Command{
+		Args:   []string{"train", "--kernel={kernel}", "--degree={degree?}", "--degree", "{degree?}", "-v{{{degree?}}}", "--coef", "{coef?}", "x{degree?}", "last"},
+		Groups: []Group{{3, 5}, {6, 9}},
+	}
+	tests := []struct {
+		params  map[string]any
+		want    []string
+		wantErr string
+	}{
+		{params: map[string]any{"kernel": "poly", "degree": 3, "coef": json.Number("1.0")},
+			want: []string{"train", "--kernel=poly", "--degree=3", "--degree", "3", "-v{3}", "--coef", "1.0", "x3", "last"}},
+		{params: map[string]any{"kernel": "rbf"}, want: []string{"train", "--kernel=rbf", "last"}},
+		{params: map[string]any{"kernel": "rbf", "degree": nil, "coef": 0.5}, want: []string{"train", "--kernel=rbf", "last"}},
+		{params: map[string]any{"kernel": "poly", "degree": 2}, want: []string{"train", "--kernel=poly", "--degree=2", "--degree", "2", "-v{2}", "last"}},
+		{params: map[string]any{"degree": 2}, wantErr: `command[1] "--kernel={kernel}": parameter {kernel} has no value in this trial (known: degree)`},
+	}
+	for _, tt := range tests {
+		got, err := c.Argv(tt.params)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Argv(%v) error %v; want %q", tt.params, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Argv(%v) = %q, %v; want %q", tt.params, got, err, tt.want)
+		}
+	}
+	// Errors name an argument as the study file writes the command, where
+	// a group is one item: the plain {gamma} is the second of item 3.
+	c = Command{Args: []string{"train", "--degree", "{degree?}", "--gamma", "{gamma}"}, Groups: []Group{{1, 3}, {3, 5}}}
+	if _, err := c.Argv(map[string]any{"degree": 2}); err == nil || !strings.Contains(err.Error(), `command[2][1] "{gamma}": parameter {gamma} has no value`) {
+		t.Errorf("Argv error %v; want it to name command[2][1]", err)
+	}
+	if got, err := Substitute([]string{"a", "{d?}", "b"}, nil); err != nil || !reflect.DeepEqual(got, []string{"a", "b"}) {
+		t.Errorf("Substitute without params = %q, %v", got, err)
+	}
+}
+
+func TestValidateOptional(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "kernel", Kind: space.Categorical, Choices: []string{"rbf", "poly"}},
+		space.Param{Name: "degree", Kind: space.Int, Low: 2, High: 5, When: map[string][]string{"kernel": {"poly"}}},
+		space.Param{Name: "C", Kind: space.Float, Low: 1e-3, High: 1e3, Log: true},
+	)
+	for _, tt := range []struct {
+		c       Command
+		wantErr string
+	}{
+		{c: Command{Args: []string{"train", "--degree={degree?}", "{C?}"}}},
+		{c: Command{Args: []string{"train", "--C", "{C}", "--degree", "{degree?}"}, Groups: []Group{{3, 5}}}},
+		{c: Command{Args: []string{"train", "{gamma?}"}}, wantErr: `command[1] "{gamma?}": unknown parameter {gamma}`},
+		{c: Command{Args: []string{"train", "{?}"}}, wantErr: "empty placeholder {?}"},
+		{c: Command{Args: []string{"{C?}"}}, wantErr: "the program cannot be left out"},
+		{c: Command{Args: []string{"train", "--C", "{C}"}, Groups: []Group{{1, 3}}}, wantErr: `command[1]: the group ["--C" "{C}"] has no optional placeholder`},
+		{c: Command{Args: []string{"train", "{C?}"}, Groups: []Group{{0, 2}}}, wantErr: "the program, command[0], cannot be in a group"},
+		{c: Command{Args: []string{"train", "{C?}"}, Groups: []Group{{1, 3}}}, wantErr: "reaches past the 2 arguments"},
+		{c: Command{Args: []string{"train", "{C?}"}, Groups: []Group{{1, 1}}}, wantErr: "is empty"},
+		{c: Command{Args: []string{"train", "{C?}", "{degree?}", "x"}, Groups: []Group{{1, 3}, {2, 4}}}, wantErr: "overlaps"},
+		{c: Command{Args: []string{"train", "--degree", "{degree}"}, Groups: []Group{{1, 3}}}, wantErr: "has no optional placeholder"},
+		{c: Command{Args: []string{"train", "--kernel", "{kernel?}", "--degree", "{degree}", "{kernel?}"}, Groups: []Group{{1, 3}, {3, 6}}},
+			wantErr: `command[2][1] "{degree}": {degree} is a conditional parameter`},
+	} {
+		err := ValidateSpace(tt.c, sp)
+		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("ValidateSpace(%q, %v) = %v; want %q", tt.c.Args, tt.c.Groups, err, tt.wantErr)
 		}
 	}
 }

@@ -431,6 +431,7 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	if f.json {
+		res.BestParams = st.Space().Export(res.BestParams) // a Float at a bound as 0.0, as the API writes it
 		return json.NewEncoder(stdout).Encode(res)
 	}
 	printFunctionSummary(stdout, res, p.Space().Names())
