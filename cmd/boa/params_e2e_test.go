@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/client"
+	"github.com/boaopt/boa/export"
 )
 
 // paramsSpace is a space with a Float whose upper bound is whole, an
@@ -83,5 +85,47 @@ func TestE2EFloatStaysFloat(t *testing.T) {
 		if tr := studyTrials(t, s.url, name); len(tr) != 1 || tr[0].State != "COMPLETE" || fmt.Sprint(tr[0].Params["frac"]) != "1.0" {
 			t.Errorf("%s: trials %+v; want one COMPLETE trial at frac 1.0", name, tr)
 		}
+	}
+}
+
+// The README's form: boa run passes the conditional degree with a group
+// [--degree, "{degree?}"], which is left out where the kernel is not poly;
+// the command's result is its number of arguments.
+func TestRunOptionalGroup(t *testing.T) {
+	file, url := writeStudy(t, `name: svm
+sampler: random
+trials: 8
+seed: 2
+space:
+  kernel: {type: categorical, choices: [rbf, poly]}
+  degree: {type: int, low: 2, high: 5, when: {kernel: [poly]}}
+objective:
+  command: [sh, -c, 'echo BOA_RESULT $#', sh, --kernel, "{kernel}", [--degree, "{degree?}"]]
+  logs: `+filepath.Join(t.TempDir(), "logs")+`
+`)
+	if out, err := boa(t, "run", file, "--storage", url); err != nil {
+		t.Fatalf("boa run: %v\n%s", err, out)
+	}
+	out, err := boa(t, "export", "svm", "--storage", url, "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trials []export.Trial
+	if err := json.Unmarshal([]byte(out), &trials); err != nil {
+		t.Fatal(err)
+	}
+	kernels := map[string]bool{}
+	for _, tr := range trials {
+		want := 2.0
+		if tr.Params["kernel"] == "poly" {
+			want = 4
+		}
+		if tr.State != "COMPLETE" || tr.Value == nil || *tr.Value != want {
+			t.Errorf("trial %d %v: %s %v (%s); want %v arguments", tr.Number, tr.Params, tr.State, tr.Value, tr.Reason, want)
+		}
+		kernels[tr.Params["kernel"].(string)] = true
+	}
+	if len(trials) != 8 || len(kernels) != 2 {
+		t.Errorf("%d trials with kernels %v; want 8 with both kernels", len(trials), kernels)
 	}
 }
