@@ -45,7 +45,7 @@ type Study struct {
 // and tests, a built-in test function whose arguments are the space's
 // parameters in order.
 type Objective struct {
-	Command  []string          `yaml:"command,omitempty" json:"command,omitempty"`
+	Command  Command           `yaml:"command,omitempty" json:"command,omitempty"`
 	Function string            `yaml:"function,omitempty" json:"function,omitempty"`
 	Timeout  Duration          `yaml:"timeout,omitempty" json:"timeout,omitempty"`
 	Env      map[string]string `yaml:"env,omitempty" json:"env,omitempty"`

@@ -177,6 +177,22 @@ func parseObjective(n *yaml.Node, o *Objective, lines map[string]int, add func(l
 				add(key.Line, f, "want a list: [program, arg, ...], got %s", nodeKind(val))
 				return
 			}
+			for _, item := range val.Content {
+				if item.Kind == yaml.SequenceNode && len(item.Content) == 0 {
+					add(item.Line, f, "an empty group; a group is a list of arguments left out together, such as [--degree, \"{degree?}\"]")
+					return
+				}
+				for _, c := range append([]*yaml.Node{item}, item.Content...) {
+					if c != item && c.Kind == yaml.SequenceNode {
+						add(c.Line, f, "groups do not nest: a group is a list of strings, such as [--degree, \"{degree?}\"]")
+						return
+					}
+					if c.Kind == yaml.MappingNode || c.Kind == yaml.ScalarNode && isNull(c) {
+						add(c.Line, f, "want an argument (a string) or a group of them (a list, such as [--degree, \"{degree?}\"]), got %s", nodeKind(c))
+						return
+					}
+				}
+			}
 			decodeField(val, &o.Command, "a list of strings: [program, arg, ...]", f, add)
 		case "function":
 			decodeField(val, &o.Function, "the name of a built-in function", f, add)

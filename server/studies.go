@@ -158,13 +158,14 @@ func (s *server) patchStudy(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *server) trials(w http.ResponseWriter, r *http.Request) error {
-	_, trials, err := s.load(r)
+	st, trials, err := s.load(r)
 	if err != nil {
 		return err
 	}
+	sp := spaceOf(st)
 	out := make([]trialJSON, len(trials))
 	for i, t := range trials {
-		out[i] = toTrialJSON(t)
+		out[i] = toTrialJSON(sp, t)
 	}
 	writeJSON(w, http.StatusOK, map[string][]trialJSON{"trials": out})
 	return nil
@@ -180,7 +181,7 @@ func (s *server) best(w http.ResponseWriter, r *http.Request) error {
 		return errorf(http.StatusNotFound, "study %q has %s", st.Name, sum.NoBest())
 	}
 	b := sum.Best
-	writeJSON(w, http.StatusOK, toTrialJSON(trials[b]))
+	writeJSON(w, http.StatusOK, toTrialJSON(spaceOf(st), trials[b]))
 	return nil
 }
 
@@ -266,6 +267,6 @@ func (s *server) enqueue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toTrialJSON(rec))
+	writeJSON(w, http.StatusCreated, toTrialJSON(sp, rec))
 	return nil
 }

@@ -2,7 +2,6 @@ package study
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"time"
@@ -106,7 +105,9 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	// sees the trials of the ones before.
 	batch := h.Trials + 1
 	for i, u := range us {
-		pj, err := json.Marshal(s.space.Decode(u))
+		// Stored as they leave boa (a Float at 1 as 1.0), so that the
+		// API can answer the stored JSON as it is.
+		pj, err := s.space.MarshalParams(s.space.Decode(u))
 		if err != nil {
 			return out, err
 		}
@@ -158,7 +159,7 @@ func (s *Study) Enqueue(ctx context.Context, a space.Assignment) (Trial, error) 
 	if err != nil {
 		return Trial{}, err
 	}
-	pj, err := json.Marshal(canon)
+	pj, err := s.space.MarshalParams(canon)
 	if err != nil {
 		return Trial{}, err
 	}

@@ -241,11 +241,11 @@ acquisitions; [000 §3.3.3]).`,
 					}
 				}
 				if asJSON && model {
-					return json.NewEncoder(w).Encode(map[string]any{"best": export.TrialOf(best),
-						"recommendation": map[string]any{"params": rec.Params, "predicted": rec.Predicted}})
+					return json.NewEncoder(w).Encode(map[string]any{"best": export.TrialOf(st.Space(), best),
+						"recommendation": map[string]any{"params": st.Space().Export(rec.Params), "predicted": rec.Predicted}})
 				}
 				if asJSON {
-					return json.NewEncoder(w).Encode(export.TrialOf(best))
+					return json.NewEncoder(w).Encode(export.TrialOf(st.Space(), best))
 				}
 				label := "best trial"
 				if c := st.Constraints(); len(c) > 0 {
@@ -314,7 +314,7 @@ API's GET /api/v1/studies/{name}/trials (docs/http-api.md).`,
 				}
 				write := func(w io.Writer) error {
 					if format == "json" {
-						return export.JSON(w, trials)
+						return export.JSON(w, st.Space(), trials)
 					}
 					return export.CSV(w, st.Space(), trials)
 				}

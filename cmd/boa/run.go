@@ -417,7 +417,7 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 	var mu sync.Mutex // trials run in parallel with workers: > 1
 	return func(st *study.Study) study.Objective {
 		return func(ctx context.Context, t *study.Trial) (float64, error) {
-			rt := runner.Trial{ID: t.ID, Number: t.Number, Study: st.Name(), Params: t.Params}
+			rt := runner.Trial{ID: t.ID, Number: t.Number, Study: st.Name(), Params: st.Space().Export(t.Params)}
 			out, _ := runner.LogPaths(cmd.LogDir, rt)
 			_ = st.Storage().SetLogPath(ctx, t.ID, out)
 			res, err := runner.RunPrunable(ctx, cmd, rt, func(_ context.Context, r runner.Report) bool {
@@ -521,6 +521,7 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	if f.json {
+		res.BestParams = st.Space().Export(res.BestParams) // a Float at a bound as 0.0, as the API writes it
 		return json.NewEncoder(stdout).Encode(res)
 	}
 	printFunctionSummary(stdout, res, p.Space().Names())

@@ -37,7 +37,8 @@ func workerCmd() *cobra.Command {
 		Use:   "worker --server URL --study NAME [flags] -- CMD ARGS...",
 		Short: "Ask a boa server for trials, run CMD for each, tell the results",
 		Long: "Ask a boa server for trials of a study, run CMD for each (DESIGN.md §2.3:\n" +
-			"{name} placeholders in ARGS, BOA_PARAMS and BOA_TRIAL_ID in the environment,\n" +
+			"{name} placeholders in ARGS ({name?} leaves out its argument when the parameter\n" +
+			"is inactive), BOA_PARAMS and BOA_TRIAL_ID in the environment,\n" +
 			"BOA_RESULT/BOA_METRIC/BOA_REPORT lines on stdout) and tell the results, with\n" +
 			"heartbeats while CMD runs. Transient network errors are retried.\n\n" +
 			"The worker exits 0 once the study's budget is used up (by default after the\n" +

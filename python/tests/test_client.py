@@ -153,6 +153,20 @@ class StudyTest(ServerTest):
             s.enqueue({"x": 9, "n": 2})
         self.assertIn("space.x", cm.exception.message)
 
+    def test_server_writes_whole_floats_as_floats(self) -> None:
+        # The JSON itself, without the client's conversion: a float at a
+        # whole value is 1.0, which json reads as a float.
+        import urllib.request
+
+        s = self.client().create_study(simple_spec("wholefloat", 2))
+        s.enqueue({"x": 1, "n": 3})
+        with urllib.request.urlopen(self.server.url + "/api/v1/studies/wholefloat/trials") as r:
+            body = r.read().decode()
+        self.assertIn('"params":{"n":3,"x":1.0}', body)
+        params = json.loads(body)["trials"][0]["params"]
+        self.assertIsInstance(params["x"], float)
+        self.assertIsInstance(params["n"], int)
+
     def test_fail_and_requeue(self) -> None:
         s = self.client().create_study(simple_spec("fail", 2))
         t = s.ask()
