@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/boaopt/boa/constraint"
+	"github.com/boaopt/boa/internal/proc"
 	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
@@ -184,9 +184,8 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 			return nil, fmt.Errorf("study %s: stored pruner: %w", rec.Name, err)
 		}
 	}
-	host, _ := os.Hostname()
 	return &Study{
 		store: store, rec: rec, dir: dir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints, modelled: set.Constraints,
-		worker: fmt.Sprintf("%s:%d", host, os.Getpid()), lease: DefaultLease,
+		worker: proc.Self(), lease: DefaultLease,
 	}, nil
 }

@@ -98,6 +98,7 @@ type Study struct {
 	modelled constraint.Set // the constraints on metrics known only after evaluation
 	worker   string
 	lease    time.Duration
+	scan     deadScan // when reap last looked for the trials of dead processes
 }
 
 // Options configure New, the in-memory study.
@@ -156,7 +157,10 @@ func (s *Study) Storage() storage.Storage { return s.store }
 // sees them (package transform).
 func (s *Study) Transform() transform.Transform { return s.tf }
 
-// SetWorker names this process in the trials it runs (default host:pid).
+// SetWorker names this process in the trials it runs. The default,
+// internal/proc's "host:pid:start.boot.machine.pidns", lets another
+// process on this host prove it gone after a crash and re-run its trials
+// at once; any other name keeps its trials to the lease rule.
 func (s *Study) SetWorker(name string) { s.worker = name }
 
 // SetLease sets how long a running trial may go without a heartbeat

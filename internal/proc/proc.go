@@ -139,3 +139,20 @@ func status(id, me ID, probe func(pid int) (start uint64, found bool, err error)
 	}
 	return Alive
 }
+
+// Identify returns the identity of the running process pid of this host,
+// as that process's Self would (for tests, and for a parent naming its
+// child).
+func Identify(pid int) (string, bool) {
+	host, _ := os.Hostname()
+	me, ok := self(host)
+	if !ok {
+		return "", false
+	}
+	start, found, err := probe(pid)
+	if err != nil || !found {
+		return "", false
+	}
+	me.PID, me.Start = pid, start
+	return me.String(), true
+}
