@@ -70,27 +70,27 @@ func (s *Study) deadOwners(ctx context.Context) ([]string, error) {
 	return dead, nil
 }
 
-// Held describes the study's trials RUNNING in other processes, or in
-// ones that are gone but not provably so (another host), as a run that
-// leaves them sees them: how many, and when the last of them is re-run
-// by the next ask if its process has died — its last heartbeat plus the
-// lease.
+// Held describes the study's RUNNING trials as a run that leaves them
+// sees them (its own have ended, so other processes hold them, or ones
+// that are gone but not provably so: another host): which, who holds
+// them, and when the last of them is re-run by the next ask if its
+// process has died: its last heartbeat plus the lease.
 type Held struct {
 	Trials  []int     // their numbers
 	Workers []string  // the processes that hold them, as recorded
 	Until   time.Time // the latest lease among them: all are recovered after it if their heartbeats stop
 }
 
-// HeldElsewhere returns the study's RUNNING trials not run by this
-// process (SetWorker's name); Trials is empty when there are none.
-func (s *Study) HeldElsewhere(ctx context.Context) (Held, error) {
+// Running returns the study's RUNNING trials; Trials is empty when there
+// are none.
+func (s *Study) Running(ctx context.Context) (Held, error) {
 	recs, err := s.store.TrialsWithoutReports(ctx, s.rec.ID)
 	if err != nil {
 		return Held{}, s.errorf("load trials: %w", err)
 	}
 	var h Held
 	for _, r := range recs {
-		if r.State != storage.Running || r.Worker == s.worker {
+		if r.State != storage.Running {
 			continue
 		}
 		h.Trials = append(h.Trials, r.Number)

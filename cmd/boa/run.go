@@ -201,9 +201,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		}
 	}
 	if running > 0 && err == nil {
-		// This run's own trials have all ended, so these belong to another
-		// process, or to one that was killed and has not yet gone stale.
-		fmt.Fprintf(stderr, "boa: %d trials are still RUNNING, held by another process or by one that was killed; a killed one's trials are re-run by the first boa run --resume after their lease (%v without a heartbeat)\n", running, f.lease)
+		err = stillRunning(context.WithoutCancel(ctx), st, path, f.resume, stderr)
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
