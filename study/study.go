@@ -101,11 +101,16 @@ type Study struct {
 	scan     deadScan // when reap last looked for the trials of dead processes
 }
 
-// Options configure New, the in-memory study.
+// Options configure New.
 type Options struct {
 	Name      string
 	Direction Direction
-	Sampler   sampler.Sampler // nil means auto
+	// Sampler proposes the trials: a value (gpbo.New(), one of your
+	// own), or a registered sampler by name, sampler.New("tpe"); nil
+	// means auto.
+	Sampler sampler.Sampler
+	// Storage keeps the study; nil means a fresh memory one.
+	Storage   storage.Storage
 	Seed      uint64
 	Budget    int
 	Transform transform.Transform
