@@ -79,6 +79,7 @@ func TestE2EKillThenResumeAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatalf("boa run --resume: %v\n%s", err, out)
 	}
+	t.Logf("the resume took %v", took)
 	if took >= study.DefaultLease {
 		t.Errorf("the resume took %v: it waited for the lease (%v)", took, study.DefaultLease)
 	}
