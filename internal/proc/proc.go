@@ -24,6 +24,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Status is what can be known of an identity's process from here.
@@ -97,14 +98,20 @@ func Self() string {
 	return id.String()
 }
 
+// mine caches this process's identity, which Of compares every trial's
+// with: it does not change while the process runs.
+var mine = sync.OnceValues(func() (ID, bool) {
+	host, _ := os.Hostname()
+	return self(host)
+})
+
 // Of returns what can be known here of the process the identity s names.
 func Of(s string) Status {
 	id, ok := Parse(s)
 	if !ok {
 		return Unknown
 	}
-	host, _ := os.Hostname()
-	me, ok := self(host)
+	me, ok := mine()
 	if !ok || id.Host != me.Host {
 		return Unknown
 	}
