@@ -345,7 +345,7 @@ func (m *Memory) listTrials(ctx context.Context, studyID int64, reports bool) ([
 	return out, nil
 }
 
-func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time) ([]Trial, error) {
+func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time, dead ...string) ([]Trial, error) {
 	if err := m.lock(ctx); err != nil {
 		return nil, err
 	}
@@ -358,10 +358,10 @@ func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time) ([]T
 	ids := m.ofStudy[studyID-1]
 	for _, id := range ids[:len(ids):len(ids)] { // requeued trials are appended past the end
 		t := m.trials[id-1]
-		if t.State != Running || !t.Heartbeat.Before(before) {
+		if t.State != Running || !t.Heartbeat.Before(before) && !slices.Contains(dead, t.Worker) {
 			continue
 		}
-		t.State, t.Reason, t.Finished = Failed, staleReason(t.Heartbeat), now
+		t.State, t.Reason, t.Finished = Failed, reapReason(*t, dead), now
 		failed = append(failed, cloneTrial(*t))
 		if t.RetryOf >= 0 && lost(m.trials[ids[t.RetryOf]-1].Reason) || m.retried[[2]int64{studyID, int64(t.Number)}] {
 			continue // a configuration lost twice is not re-run forever

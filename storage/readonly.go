@@ -179,7 +179,7 @@ func (readOnly) Report(context.Context, int64, int64, float64) error {
 	return refuse("report")
 }
 func (readOnly) SetLogPath(context.Context, int64, string) error { return refuse("set log path") }
-func (readOnly) Reap(context.Context, int64, time.Time) ([]Trial, error) {
+func (readOnly) Reap(context.Context, int64, time.Time, ...string) ([]Trial, error) {
 	return nil, refuse("reap stale trials")
 }
 func (readOnly) Lock(context.Context, int64, string, time.Duration) (*Lease, error) {

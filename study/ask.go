@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"time"
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
@@ -13,7 +12,8 @@ import (
 
 // Ask returns a RUNNING trial for this worker: a waiting one (re-queued
 // after a crash) if there is one, else a new suggestion of the sampler.
-// Running trials whose heartbeat lapsed are failed and re-queued first.
+// Running trials whose heartbeat lapsed, or whose process is provably
+// gone (reap), are failed and re-queued first.
 // Ask returns ErrBudget once the study has all the trials it wants.
 func (s *Study) Ask(ctx context.Context) (Trial, error) {
 	ts, err := s.AskBatch(ctx, 1)
@@ -34,7 +34,7 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	if n < 1 {
 		return nil, s.errorf("ask for a batch of %d trials; need at least 1", n)
 	}
-	if _, err := s.store.Reap(ctx, s.rec.ID, time.Now().Add(-s.lease)); err != nil {
+	if err := s.reap(ctx); err != nil {
 		return nil, s.errorf("reap stale trials: %w", err)
 	}
 	var out []Trial

@@ -41,7 +41,9 @@ type OptimizeOptions struct {
 // with n_trials=None). Each worker asks for a trial, evaluates it
 // while sending heartbeats, and tells the result; the trials the other
 // workers are running are pending for the sampler. An error, panic, NaN or
-// Inf from the objective fails that trial only. Optimize stops early with
+// Inf from the objective fails that trial only, but when every trial it
+// ran failed, Optimize returns an *AllFailedError (ErrAllFailed) with the
+// most common reason. Optimize stops early with
 // an error when the sampler or the storage fails, or when ctx is done;
 // trials interrupted by ctx are FAILED "interrupted: <cause>" and re-queued
 // (one whose result the storage could not then record stays RUNNING, to
@@ -64,6 +66,7 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 		claimed int
 		late    []error // failures after ctx was done, which cancel would drop
 		stopped error   // o.Stop's verdict: no more trials, the running ones finish
+		ran     []Trial // the trials told, in order (for AllFailed)
 		wg      sync.WaitGroup
 	)
 	fail := func(err error) {
@@ -107,6 +110,7 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 					return
 				}
 				mu.Lock()
+				ran = append(ran, Trial{Number: done.Number, State: done.State, Reason: done.Reason, LogPath: done.LogPath})
 				if o.OnTrial != nil {
 					o.OnTrial(done)
 				}
@@ -118,13 +122,17 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 		})
 	}
 	wg.Wait()
-	if cause := context.Cause(ctx); cause != nil && len(late) > 0 {
+	cause := context.Cause(ctx)
+	if cause != nil && len(late) > 0 {
 		return errors.Join(append([]error{cause}, late...)...)
 	}
-	if cause := context.Cause(ctx); cause != nil {
+	if cause != nil {
 		return cause
 	}
-	return stopped
+	if stopped != nil {
+		return stopped
+	}
+	return AllFailed(s.rec.Name, ran)
 }
 
 // run evaluates one trial with heartbeats and tells its result. It
@@ -272,10 +280,15 @@ func every(ctx context.Context, interval time.Duration, f func(context.Context))
 	return func() { cancel(); <-done }
 }
 
-// evaluate calls the objective and turns a panic into an error.
+// evaluate calls the objective and turns a panic into an error; a
+// misread parameter's (*ParamAccessError) is its message alone, which
+// says what to fix.
 func evaluate(ctx context.Context, objective Objective, t *Trial) (v float64, err error) {
 	defer func() {
-		if r := recover(); r != nil {
+		r := recover()
+		if pe, ok := r.(*ParamAccessError); ok {
+			err = pe
+		} else if r != nil {
 			err = fmt.Errorf("objective panicked: %v", r)
 		}
 	}()

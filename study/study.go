@@ -104,13 +104,19 @@ type Study struct {
 	// that finds the budget used up (another process may have raised
 	// it) update it while other goroutines ask.
 	budget atomic.Int64
+	scan   deadScan // when reap last looked for the trials of dead processes
 }
 
-// Options configure New, the in-memory study.
+// Options configure New.
 type Options struct {
 	Name      string
 	Direction Direction
-	Sampler   sampler.Sampler // nil means auto
+	// Sampler proposes the trials: a value (gpbo.New(), one of your
+	// own), or a registered sampler by name, sampler.New("tpe"); nil
+	// means auto.
+	Sampler sampler.Sampler
+	// Storage keeps the study; nil means a fresh memory one.
+	Storage   storage.Storage
 	Seed      uint64
 	Budget    int
 	Transform transform.Transform
@@ -190,7 +196,10 @@ func (s *Study) Storage() storage.Storage { return s.store }
 // sees them (package transform).
 func (s *Study) Transform() transform.Transform { return s.tf }
 
-// SetWorker names this process in the trials it runs (default host:pid).
+// SetWorker names this process in the trials it runs. The default,
+// internal/proc's "host:pid:start.boot.machine.pidns", lets another
+// process on this host prove it gone after a crash and re-run its trials
+// at once; any other name keeps its trials to the lease rule.
 func (s *Study) SetWorker(name string) { s.worker = name }
 
 // SetLease sets how long a running trial may go without a heartbeat

@@ -58,8 +58,10 @@ func runCmd() *cobra.Command {
 			"once per trial, trials are kept in the storage (--storage, else the file's, else\n" +
 			"$BOA_STORAGE, else sqlite:boa.db), and --resume continues a study where it stopped.\n" +
 			"It exits non-zero when interrupted (Ctrl-C; a second Ctrl-C exits at once), when\n" +
-			"the storage fails for longer than --lease, and when no trial completed (the first\n" +
-			"failure is shown).\n\n" +
+			"the storage fails for longer than --lease, when every trial failed (the most\n" +
+			"common reason is shown), and with --resume when trials are left RUNNING by\n" +
+			"another process (it says when their lease runs out; those of a process killed\n" +
+			"on this machine are re-run at once).\n\n" +
 			"boa run --function NAME minimises a built-in test function in memory: a\n" +
 			"continuous test function (--dim for those defined in any dimension), a\n" +
 			"mixed categorical problem of the CoCaBO and CASMOPOLITAN papers, or a\n" +
@@ -221,22 +223,23 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	}
 	printStudySummary(stdout, st, trials)
 	running, complete := 0, 0
-	var failed *study.Trial
-	for i, t := range trials {
-		switch {
-		case t.State == study.Running:
+	for _, t := range trials {
+		switch t.State {
+		case study.Running:
 			running++
-		case t.State == study.Complete:
+		case study.Complete:
 			complete++
-		case t.State == study.Failed && failed == nil:
-			failed = &trials[i]
 		}
 	}
 	if running > 0 && err == nil {
-		// This run's own trials have all ended, so these belong to another
-		// process, or to one that was killed and has not yet gone stale.
-		fmt.Fprintf(stderr, "boa: %d trials are still RUNNING, held by another process or by one that was killed; a killed one's trials are re-run by the first boa run --resume after their lease (%v without a heartbeat)\n", running, f.lease)
+		err = stillRunning(context.WithoutCancel(ctx), st, path, f.resume, stderr)
 	}
+	if err == nil && complete == 0 {
+		// Optimize's check is of the trials it ran; none ran here (the
+		// budget was used up before), and none of the study completed.
+		err = study.AllFailed(st.Name(), trials)
+	}
+	var all *study.AllFailedError
 	switch {
 	case errors.Is(err, context.Canceled) && cfg.Trials == 0 && len(unrecorded(err)) == 0:
 		// Ctrl-C is how a study without a budget ends.
@@ -246,10 +249,10 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return interruptedError(err, path, f.lease)
 	case err == nil && cfg.Timeout > 0 && (cfg.Trials == 0 || remaining(ctx, st) > 0):
 		fmt.Fprintf(stderr, "boa: the timeout of %v has passed: no more trials in this run; continue with: boa run %s --resume\n", cfg.Timeout, path)
-	case err == nil && complete == 0 && failed != nil:
+	case errors.As(err, &all) && all.First.LogPath != "":
 		// Every trial failing is most often the command's fault (a typo,
-		// a missing file): a script running boa must see it.
-		return fmt.Errorf("no trial completed; the first failure, trial %d: %s%s", failed.Number, firstLine(failed.Reason), logHint(*failed))
+		// a missing file): where its output is helps most.
+		return fmt.Errorf("%w%s", err, logHint(all.First))
 	}
 	return err
 }

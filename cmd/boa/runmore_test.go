@@ -175,8 +175,8 @@ func TestRunStopsOnRepeatedFailure(t *testing.T) {
 	}
 	file, url = writeMore(t, strings.Replace(body, "sampler: gpbo", "sampler: random", 1))
 	_, err = boa(t, "run", file, "--storage", url, "--trials", "5", "--keep-going")
-	if n := len(storedTrials(t, url, "more")); n != 5 || err == nil || !strings.Contains(err.Error(), "no trial completed") {
-		t.Errorf("--keep-going: %d trials, %v; want 5 and the no-trial-completed error", n, err)
+	if n := len(storedTrials(t, url, "more")); n != 5 || err == nil || !strings.Contains(err.Error(), "all 5 trials failed") {
+		t.Errorf("--keep-going: %d trials, %v; want 5 and the all-failed error", n, err)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/boaopt/boa/client"
+	"github.com/boaopt/boa/internal/proc"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/worker"
 )
@@ -62,11 +63,12 @@ func workerCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.SetInterspersed(false) // everything after the first argument belongs to CMD
-	host, _ := os.Hostname()
 	fl.StringVar(&f.server, "server", "", "URL of the boa server, e.g. http://127.0.0.1:8080 (required)")
 	fl.StringVar(&f.study, "study", "", "name of the study (required)")
 	fl.StringVar(&f.token, "token", "", "bearer token (default $BOA_TOKEN)")
-	fl.StringVar(&f.name, "name", fmt.Sprintf("%s:%d", host, os.Getpid()), "worker name recorded with its trials")
+	// The default lets a server on this host prove a killed worker gone
+	// and re-run its trials at once (internal/proc).
+	fl.StringVar(&f.name, "name", proc.Self(), "worker name recorded with its trials")
 	fl.IntVar(&f.trials, "trials", 0, "stop after this many trials (0: until the study's budget is used up)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "a trial running longer is stopped and FAILED (0: no limit)")
 	fl.DurationVar(&f.heartbeat, "heartbeat", 10*time.Second, "heartbeat interval while a trial runs and until its result is told (at most a third of the server's lease is used)")

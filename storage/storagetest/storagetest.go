@@ -48,6 +48,8 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"ReapRetryOfRetry", testReapRetryOfRetry},
 		{"ReapRetryOfInterrupted", testReapRetryOfInterrupted},
 		{"ConcurrentReap", testConcurrentReap},
+		{"ReapDead", testReapDead},
+		{"ConcurrentReapDead", testConcurrentReapDead},
 		{"LockExclusion", testLockExclusion},
 		{"LockExpiry", testLockExpiry},
 		{"LockRenew", testLockRenew},
