@@ -35,9 +35,10 @@ func serveCmd() *cobra.Command {
 			"state of its own: several `boa serve` processes may share one PostgreSQL\n" +
 			"database behind a load balancer.\n\n" +
 			"Off the loopback interface a bearer token is required (--token or BOA_TOKEN);\n" +
-			"clients send it as \"Authorization: Bearer $BOA_TOKEN\".",
+			"clients send it as \"Authorization: Bearer $BOA_TOKEN\". A token has at least 16\n" +
+			"characters and no whitespace; `openssl rand -hex 16 > ~/.boa-token` makes one.",
 		Example: "  boa serve --storage sqlite:boa.db\n" +
-			"  BOA_TOKEN=s3cret BOA_STORAGE=postgres://boa:pw@db:5432/boa boa serve --addr 0.0.0.0:8080",
+			"  BOA_TOKEN=$(cat ~/.boa-token) BOA_STORAGE=postgres://boa:pw@db:5432/boa boa serve --addr 0.0.0.0:8080",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("token") {
@@ -61,6 +62,9 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	}
 	if _, _, err := net.SplitHostPort(f.addr); err != nil {
 		return fmt.Errorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8080: %w", f.addr, err)
+	}
+	if err := server.CheckToken(f.token); err != nil {
+		return err
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {

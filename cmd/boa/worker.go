@@ -45,7 +45,7 @@ func workerCmd() *cobra.Command {
 			"is re-queued) or after --trials trials. Ctrl-C stops CMD, records the trial\n" +
 			"as FAILED \"interrupted\" (its configuration is re-queued) and exits non-zero.",
 		Example: "  boa worker --server http://127.0.0.1:8080 --study svm -- python3 train.py --C {C}\n" +
-			"  BOA_TOKEN=s3cret boa worker --server http://boa:8080 --study svm --trials 10 --timeout 1h -- ./train.sh",
+			"  BOA_TOKEN=$(cat ~/.boa-token) boa worker --server http://boa:8080 --study svm --trials 10 --timeout 1h -- ./train.sh",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return errors.New("no command: give it after --, e.g. boa worker --server URL --study NAME -- python3 train.py --lr {lr}")
