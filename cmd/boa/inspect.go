@@ -19,6 +19,7 @@ import (
 
 	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/export"
+	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 )
@@ -189,7 +190,7 @@ func trialsCmd() *cobra.Command {
 					case t.State == study.Failed:
 						fmt.Fprintf(cmd.OutOrStdout(), "trial %d failed: %s\n", t.Number, firstLine(t.Reason))
 					case infeasible(t):
-						fmt.Fprintf(cmd.OutOrStdout(), "trial %d %s\n", t.Number, t.Reason)
+						fmt.Fprintf(cmd.OutOrStdout(), "trial %d %s\n", t.Number, runner.Printable(t.Reason))
 					}
 				}
 				return nil
