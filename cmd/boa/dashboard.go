@@ -51,7 +51,7 @@ func dashboardCmd() *cobra.Command {
 	}
 	storageFlag(cmd, &f.storage)
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8081", "address to listen on (HOST:PORT; port 0 picks a free one)")
-	cmd.Flags().StringVar(&f.token, "token", "", "token the browser must give once (default $BOA_TOKEN)")
+	cmd.Flags().StringVar(&f.token, "token", "", "token the browser must give once: at least 16 characters, no whitespace (default $BOA_TOKEN)")
 	return cmd
 }
 

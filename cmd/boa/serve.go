@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/server"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
@@ -49,8 +50,9 @@ func serveCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	storageFlag(cmd, &f.storage)
+	fl.Lookup("storage").Usage = "storage URL: sqlite:PATH, postgres://... or memory: (default $BOA_STORAGE, else " + config.DefaultStorage + ")"
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (HOST:PORT; port 0 picks a free one)")
-	fl.StringVar(&f.token, "token", "", "bearer token required of clients (default $BOA_TOKEN)")
+	fl.StringVar(&f.token, "token", "", "bearer token required of clients: at least 16 characters, no whitespace (default $BOA_TOKEN)")
 	fl.DurationVar(&f.lease, "lease", study.DefaultLease, "a running trial without a heartbeat for this long is FAILED (stale) and re-queued")
 	fl.BoolVar(&f.verbose, "verbose", false, "log every failed request, not only server errors")
 	return cmd

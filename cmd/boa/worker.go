@@ -36,7 +36,7 @@ func workerCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "worker --server URL --study NAME [flags] -- CMD ARGS...",
 		Short: "Ask a boa server for trials, run CMD for each, tell the results",
-		Long: "Ask a boa server for trials of a study, run CMD for each (DESIGN.md §2.3:\n" +
+		Long: "Ask a boa server for trials of a study, run CMD for each (docs/result-protocol.md:\n" +
 			"{name} placeholders in ARGS, BOA_PARAMS and BOA_TRIAL_ID in the environment,\n" +
 			"BOA_RESULT/BOA_METRIC/BOA_REPORT lines on stdout) and tell the results, with\n" +
 			"heartbeats while CMD runs. Transient network errors are retried.\n\n" +
@@ -65,7 +65,8 @@ func workerCmd() *cobra.Command {
 	fl.StringVar(&f.server, "server", "", "URL of the boa server, e.g. http://127.0.0.1:8080 (required)")
 	fl.StringVar(&f.study, "study", "", "name of the study (required)")
 	fl.StringVar(&f.token, "token", "", "bearer token (default $BOA_TOKEN)")
-	fl.StringVar(&f.name, "name", fmt.Sprintf("%s:%d", host, os.Getpid()), "worker name recorded with its trials")
+	fl.StringVar(&f.name, "name", fmt.Sprintf("%s:%d", host, os.Getpid()), "worker name recorded with its trials (default HOST:PID of this process)")
+	fl.Lookup("name").DefValue = "" // this help's own pid would mislead
 	fl.IntVar(&f.trials, "trials", 0, "stop after this many trials (0: until the study's budget is used up)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "a trial running longer is stopped and FAILED (0: no limit)")
 	fl.DurationVar(&f.heartbeat, "heartbeat", 10*time.Second, "heartbeat interval while a trial runs and until its result is told (at most a third of the server's lease is used)")
