@@ -59,12 +59,12 @@ func fixStorageColon(data []byte, decodeErr error) ([]byte, bool) {
 // decoder refused with decodeErr.
 func syntaxHint(data []byte, decodeErr error) error {
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	at := errLine(decodeErr)
+	at := max(errLine(decodeErr), 1) // no line: line 1
 	// The decoder's line is that of the tab or one after it (a parser
 	// error counts from the line before); the first tab-indented line up
 	// to it is the culprit, as YAML allows no tab in any indentation.
 	for i, l := range lines {
-		if at > 0 && i+1 > at {
+		if i+1 > at {
 			break
 		}
 		lead := l[:len(l)-len(bytes.TrimLeft(l, " \t"))]
@@ -93,9 +93,7 @@ func syntaxHint(data []byte, decodeErr error) error {
 // colonLine is the number of the line `KEY: VALUE:` the decoder refused at
 // line at (0: unknown, which is line 1), or 0 when that line is not one.
 func colonLine(lines [][]byte, at int) int {
-	if at == 0 {
-		at = 1
-	}
+	at = max(at, 1)
 	if at > len(lines) || !colonValue.Match(bytes.TrimRight(lines[at-1], "\r\n")) {
 		return 0
 	}

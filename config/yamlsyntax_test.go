@@ -68,6 +68,11 @@ func TestSyntaxHints(t *testing.T) {
 			}
 		})
 	}
+	// A mistake on line 1 (the decoder gives no line) is not blamed on a
+	// tab further down.
+	if _, err := ParseYAML([]byte("name: a: b\nspace:\n\tx: 1\n")); err != nil && strings.Contains(err.Error(), "tabs") {
+		t.Errorf("error %v; want the decoder's, about line 1", err)
+	}
 	// Tabs that YAML allows (between a key and its value, in a comment,
 	// inside quotes) are not judged.
 	if _, err := ParseYAML([]byte("name:\ta\n# \tnote\nspace:\n  x: {type: float, low: 0, high: 1}\nobjective: {command: [echo, \"\tBOA_RESULT 1\"]}\n")); err != nil {
