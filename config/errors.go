@@ -7,6 +7,7 @@ import (
 	"github.com/boaopt/boa/space"
 )
 
+// fieldError is one problem of a study file: the field at fault ("trials",
 // "objective.env") and its line, 0 when unknown (a missing field, JSON).
 type fieldError struct {
 	line  int

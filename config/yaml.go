@@ -21,10 +21,21 @@ import (
 // only the first: unknown or repeated fields, values of the wrong type,
 // each parameter's problems and those of Validate, one error each (joined
 // with errors.Join, in line order), each naming its field and its line.
+//
+// Two syntax mistakes get a message of their own (yamlsyntax.go): a tab
+// in the indentation, and a value ending in ':' (say, to quote it); the
+// one of them with a single meaning, `storage: memory:`, is read as
+// storage: "memory:".
 func ParseYAML(data []byte) (*Study, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
+		if fixed, ok := fixStorageColon(data, err); ok {
+			return ParseYAML(fixed)
+		}
+		if hint := syntaxHint(data, err); hint != nil {
+			return nil, hint
+		}
 		return nil, yamlError(err)
 	}
 	// A second document (after ---) would be ignored without a word; an
@@ -79,7 +90,11 @@ func ParseYAML(data []byte) (*Study, error) {
 		case "direction":
 			decodeField(val, &s.Direction, "minimize or maximize", f, add)
 		case "storage":
-			decodeField(val, &s.Storage, "a storage URL", f, add)
+			if memoryKey(val) {
+				s.Storage = "memory:" // storage:\n  memory: — no other meaning
+				return
+			}
+			decodeField(val, &s.Storage, "a storage URL such as sqlite:boa.db or \"memory:\" (quoted: a value ending in ':' starts a mapping)", f, add)
 		case "sampler":
 			parseSampler(key, val, &s.Sampler, lines, add)
 		case "trials":
@@ -299,6 +314,12 @@ func expandMerges(n *yaml.Node, done map[*yaml.Node]bool) {
 	n.Content = out
 }
 
+// memoryKey reports whether n is the mapping {memory: null}, which is
+// how YAML reads a storage URL memory: written on a line of its own.
+func memoryKey(n *yaml.Node) bool {
+	return n.Kind == yaml.MappingNode && len(n.Content) == 2 && n.Content[0].Value == "memory" && isNull(resolveAlias(n.Content[1]))
+}
+
 func isMerge(key *yaml.Node) bool { return key.Kind == yaml.ScalarNode && key.ShortTag() == "!!merge" }
 
 func resolveAlias(n *yaml.Node) *yaml.Node {
@@ -323,8 +344,6 @@ func nodeKind(n *yaml.Node) string {
 	}
 	return "a document"
 }
-
-// fieldError is one problem of a study file: the field at fault ("trials",
 
 // yamlError rewords the decoder's type errors ("cannot unmarshal !!str
 // `abc` into int") so they name the field; its line numbers are kept.

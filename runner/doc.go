@@ -44,7 +44,9 @@
 // metric values, which a study's constraints judge (a constraint on a
 // metric reported as nan does not hold). The trial is FAILED, with a
 // short reason that a user reads in `boa trials`, when the command exits
-// non-zero ("exit code 2: <last lines of stderr>"), runs past its timeout
+// non-zero ("exit code 2: <last lines of stderr>", escaped by Printable so
+// that no ANSI sequence or binary byte reaches a terminal; the raw output
+// is in the log files), runs past its timeout
 // ("timed out after 10m"), is interrupted ("interrupted"), prints no
 // BOA_RESULT line, or when the last BOA_RESULT line is malformed or not
 // finite (the reason quotes the line). Malformed lines are judged when the

@@ -266,31 +266,37 @@ func (t *tail) Write(p []byte) (int, error) {
 		t.sawResult = bytes.Contains(t.buf[from:], []byte(kwResult))
 	}
 	if len(t.buf) > tailBytes {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailBytes:]...)
+		// Not from half a character, which lines would show as \x escapes.
+		from := len(t.buf) - tailBytes
+		for i := 0; i < utf8.UTFMax && !utf8.RuneStart(t.buf[from]); i++ {
+			from++
+		}
+		t.buf = append(t.buf[:0], t.buf[from:]...)
 	}
 	return len(p), nil
 }
 
 // lines returns the last n non-blank lines, joined on one line so the reason
 // fits a row of `boa trials`. '\r' ends a line as in the parser, so that a
-// progress bar shows its last state rather than its first.
+// progress bar shows its last state rather than its first. The lines are
+// escaped (Printable): the reason is stored so, and no command that prints
+// it can pass an ANSI sequence or a binary byte of the program's output to
+// the terminal. The raw output is in the trial's log files
+// (objective.logs), when kept.
 func (t *tail) lines(n int) string {
 	const maxLen = 160
-	all := strings.FieldsFunc(strings.ToValidUTF8(string(t.buf), "?"), func(r rune) bool { return r == '\n' || r == '\r' })
+	all := strings.FieldsFunc(string(t.buf), func(r rune) bool { return r == '\n' || r == '\r' })
 	var keep []string
 	for i := len(all) - 1; i >= 0 && len(keep) < n; i-- {
 		l := strings.TrimSpace(all[i])
 		if l == "" {
 			continue
 		}
-		if len(l) > maxLen {
-			cut := maxLen
-			for cut > 0 && !utf8.RuneStart(l[cut]) {
-				cut--
-			}
-			l = l[:cut] + "…"
+		if l, cut := printableCut(l, maxLen); cut {
+			keep = append(keep, l+"…")
+		} else {
+			keep = append(keep, l)
 		}
-		keep = append(keep, l)
 	}
 	for i, j := 0, len(keep)-1; i < j; i, j = i+1, j-1 {
 		keep[i], keep[j] = keep[j], keep[i]

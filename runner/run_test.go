@@ -92,6 +92,11 @@ func TestRunOutcomes(t *testing.T) {
 			value: 1, exit: 3, wantErr: "exit code 3: two | three | four", fullText: true},
 		{name: "exit code without stderr", script: "exit 7", exit: 7, wantErr: "exit code 7", fullText: true},
 		{name: "exit code after a progress bar", script: `printf ' 10%%\r 50%%\r' >&2; exit 1`, exit: 1, wantErr: "exit code 1: 10% | 50%", fullText: true},
+		// What a crashing program prints reaches the terminal through the
+		// reason: escaped, so that colours, a cleared screen, a title or
+		// binary bytes stay in the log file (Printable).
+		{name: "exit code after ANSI and binary output", script: `printf '\033[31mTraceback\033[0m\n\033]0;pwned\007\033[2J\n\000\001\377\376 bin\n' >&2; exit 2`, exit: 2,
+			wantErr: `exit code 2: \x1b[31mTraceback\x1b[0m | \x1b]0;pwned\a\x1b[2J | \x00\x01\xff\xfe bin`, fullText: true},
 		{name: "killed by signal", script: "echo oops >&2; kill -SEGV $$", exit: -1,
 			wantErr: "killed by signal 11 (segmentation fault): oops", fullText: true},
 	}

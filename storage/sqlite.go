@@ -75,6 +75,9 @@ func OpenSQLite(ctx context.Context, path string) (Storage, error) {
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("storage: sqlite path %q: '?' and '#' are not supported in file names", path)
 	}
+	if err := checkSQLitePath(path); err != nil {
+		return nil, err
+	}
 	connector, err := sqlite.NewConnector(path + "?" + sqlitePragmas)
 	if err != nil {
 		return nil, fmt.Errorf("storage: open sqlite %s: %w", path, err)
@@ -87,13 +90,14 @@ func OpenSQLite(ctx context.Context, path string) (Storage, error) {
 	db.SetMaxIdleConns(8)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		if serr := (*sqlite.Error)(nil); errors.As(err, &serr) && serr.Code()&0xff == sqlite3.SQLITE_CANTOPEN {
-			return nil, fmt.Errorf("storage: open sqlite %s (does its directory exist and is it writable?): %w", path, err)
-		}
-		return nil, fmt.Errorf("storage: open sqlite %s: %w", path, err)
+		return nil, sqliteOpenError(path, err)
 	}
 	s, err := newSQLStore(ctx, db, sqliteDialect)
 	if err != nil {
+		var serr *sqlite.Error
+		if errors.As(err, &serr) && sqliteCodeMessage(path, serr.Code()) != "" {
+			return nil, sqliteOpenError(path, err)
+		}
 		return nil, fmt.Errorf("%w (sqlite %s)", err, path)
 	}
 	return s, nil

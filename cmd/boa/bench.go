@@ -36,7 +36,7 @@ func benchCmd() *cobra.Command {
 		Short: "Benchmark samplers and peers side by side",
 		Long: "Runs every sampler on every problem for seeds 1..N with B evaluations each, in parallel\n" +
 			"over the machine's cores, and reports per problem the median and IQR of regret (or of the\n" +
-			"best value), mean rank, wins and suggestion time (DESIGN.md §2.5).\n\n" +
+			"best value), mean rank, wins and suggestion time.\n\n" +
 			"Problems: test functions (branin, ackley:5, ...), BBOB instances bbob:F:D:I, the mixed\n" +
 			"problems of the CoCaBO and CASMOPOLITAN papers (func3c, pest, ...), jenatton (a conditional\n" +
 			"space), GKLS functions gkls:D:simple|hard:N, and tables given with --table nb201:PATH,\n" +

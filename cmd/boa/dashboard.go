@@ -36,10 +36,11 @@ func dashboardCmd() *cobra.Command {
 			"chmod 0444 or another user's, and leaves it byte for byte unchanged. It\n" +
 			"refreshes while a study runs elsewhere. boa serve serves the same dashboard\n" +
 			"at / beside the API.\n\n" +
-			"Off the loopback interface a token is required (--token or BOA_TOKEN); open\n" +
+			"Off the loopback interface a token is required (--token or BOA_TOKEN; at least\n" +
+			"16 characters, no whitespace; `openssl rand -hex 16` makes one); open\n" +
 			"http://HOST:PORT/?token=T once, or type it into the page's form.",
 		Example: "  boa dashboard --storage sqlite:boa.db\n" +
-			"  BOA_TOKEN=s3cret boa dashboard --storage sqlite:/data/boa.db --addr 0.0.0.0:8081",
+			"  BOA_TOKEN=$(cat ~/.boa-token) boa dashboard --storage sqlite:/data/boa.db --addr 0.0.0.0:8081",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("token") {
@@ -50,13 +51,16 @@ func dashboardCmd() *cobra.Command {
 	}
 	storageFlag(cmd, &f.storage)
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8081", "address to listen on (HOST:PORT; port 0 picks a free one)")
-	cmd.Flags().StringVar(&f.token, "token", "", "token the browser must give once (default $BOA_TOKEN)")
+	cmd.Flags().StringVar(&f.token, "token", "", "token the browser must give once: at least 16 characters, no whitespace (default $BOA_TOKEN)")
 	return cmd
 }
 
 func dashboard(ctx context.Context, f dashboardFlags, stderr io.Writer) error {
 	if _, _, err := net.SplitHostPort(f.addr); err != nil {
 		return fmt.Errorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8081: %w", f.addr, err)
+	}
+	if err := server.CheckToken(f.token); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -19,6 +19,7 @@ import (
 
 	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/export"
+	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 )
@@ -29,7 +30,11 @@ import (
 // also keeps the password out of the process list, where any user of the
 // machine can read a command's arguments.
 func storageFlag(cmd *cobra.Command, url *string) {
-	cmd.Flags().StringVar(url, "storage", config.DefaultStorage, "storage URL: sqlite:PATH, postgres://... or memory:; $BOA_STORAGE when not given, else")
+	// The default shown is the one used: $BOA_STORAGE comes first. Not
+	// memory:, always empty for a command that only reads (openToRead);
+	// boa serve adds it.
+	cmd.Flags().StringVar(url, "storage", config.DefaultStorage, "storage URL: sqlite:PATH or postgres://... (default $BOA_STORAGE, else "+config.DefaultStorage+")")
+	cmd.Flags().Lookup("storage").DefValue = ""
 	cmd.PreRun = func(cmd *cobra.Command, _ []string) {
 		if env := os.Getenv("BOA_STORAGE"); env != "" && !cmd.Flags().Changed("storage") {
 			*url = env
@@ -189,7 +194,7 @@ func trialsCmd() *cobra.Command {
 					case t.State == study.Failed:
 						fmt.Fprintf(cmd.OutOrStdout(), "trial %d failed: %s\n", t.Number, firstLine(t.Reason))
 					case infeasible(t):
-						fmt.Fprintf(cmd.OutOrStdout(), "trial %d %s\n", t.Number, t.Reason)
+						fmt.Fprintf(cmd.OutOrStdout(), "trial %d %s\n", t.Number, runner.Printable(t.Reason))
 					}
 				}
 				return nil
@@ -215,7 +220,7 @@ with constraints, the best feasible one).
 With --model, also the configuration the sampler's model believes best,
 the minimiser of its posterior mean, and the mean there: on a noisy
 objective a better answer than the luckiest observation (gpbo and its
-acquisitions; [000 §3.3.3]).`,
+acquisitions).`,
 		Args: studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {

@@ -22,7 +22,7 @@ func motifsCmd() *cobra.Command {
 		Short: "Show which architecture motifs make a NAS study's trials good or bad",
 		Long: `Show which motifs (WL features: an operation and what it connects to)
 make the architectures of a study good or bad, as NAS-BOWL's model sees
-them (seed 000 §7.3.3, Eqs. 7.6–7.9): the GP on the WL kernel is fitted to
+them (Ru et al. 2021; docs/nasbowl.md): the GP on the WL kernel is fitted to
 the completed trials, and each motif gets the averaged gradient of the
 model's mean with respect to its count (effect) and that gradient divided
 by its spread (score). A negative score means the motif makes the

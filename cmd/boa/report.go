@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/boaopt/boa/constraint"
+	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
 )
@@ -189,9 +190,13 @@ func lastStep(rs []study.Report) int64 {
 	return step
 }
 
+// firstLine is the first line of a trial's reason, as it may be printed
+// to a terminal: escaped (runner.Printable). The runner escapes the output
+// it puts in a reason, but a worker or client of the HTTP API sends its
+// own, and a database written by an older boa holds raw ones.
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	return s
+	return runner.Printable(s)
 }
 
 // printStudySummary prints the state counts, the best trial and the top

@@ -52,26 +52,33 @@ type runFlags struct {
 func runCmd() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run (CONFIG.yaml [--resume] [--workers K] [--storage URL] | --function NAME [--dim D] --trials N)",
+		Use:   "run (CONFIG.yaml [--resume] [--workers K] [--storage URL] | --function NAME [--dim D] [--trials N])",
 		Short: "Run a study from a study file, or minimise a built-in test function",
-		Long: "boa run CONFIG.yaml runs the study the file describes (DESIGN.md §2.2): its command is run\n" +
-			"once per trial, trials are kept in the storage (--storage, else the file's, else\n" +
-			"$BOA_STORAGE, else sqlite:boa.db), and --resume continues a study where it stopped.\n" +
-			"It exits non-zero when interrupted (Ctrl-C; a second Ctrl-C exits at once), when\n" +
-			"the storage fails for longer than --lease, when every trial failed (the most\n" +
-			"common reason is shown), and with --resume when trials are left RUNNING by\n" +
-			"another process (it says when their lease runs out; those of a process killed\n" +
-			"on this machine are re-run at once).\n\n" +
+		Long: "boa run CONFIG.yaml runs the study the file describes (docs/study-file.md): its\n" +
+			"command is run once per trial, in the file's directory, trials are kept in the\n" +
+			"storage (--storage, else the file's, else $BOA_STORAGE, else sqlite:boa.db), and\n" +
+			"--resume continues a study where it stopped (with --trials N, N trials in all).\n" +
+			"--trials, --workers, --seed, --sampler, --transform, --timeout and --storage,\n" +
+			"when given, override the file's fields of those names (a --sampler drops the\n" +
+			"file's sampler options); the others are the file's. A study without a budget\n" +
+			"runs until Ctrl-C. It exits non-zero when a study with a budget is interrupted\n" +
+			"(Ctrl-C; a second Ctrl-C exits at once), when the storage fails for longer than\n" +
+			"--lease, when every trial failed (the most common reason is shown) or the first\n" +
+			"three failed alike (--keep-going runs on), and with --resume when trials are left\n" +
+			"RUNNING by another process (it says when their lease runs out; those of a\n" +
+			"process killed on this machine are re-run at once).\n\n" +
 			"boa run --function NAME minimises a built-in test function in memory: a\n" +
 			"continuous test function (--dim for those defined in any dimension), a\n" +
 			"mixed categorical problem of the CoCaBO and CASMOPOLITAN papers, or a\n" +
-			"problem on a conditional space.\n\n" +
+			"problem on a conditional space; --trials 50, --seed 1, --sampler auto, --workers 1\n" +
+			"and --transform none unless given.\n\n" +
 			"Functions:   " + strings.Join(functions.Names(), ", ") + "\n" +
 			"Mixed:       " + strings.Join(mixed.Names(), ", ") + "\n" +
 			"Conditional: " + strings.Join(conditional.Names(), ", ") + "\n" +
 			"Samplers:    " + strings.Join(sampler.Names(), ", "),
 		Example: "  boa run examples/quickstart.yaml\n" +
 			"  boa run examples/quickstart.yaml --resume --workers 2\n" +
+			"  boa run examples/quickstart.yaml --resume --trials 50   # 20 more\n" +
 			"  boa run --function branin --trials 30 --sampler gpbo --seed 1\n" +
 			"  boa run --function ackley --dim 5 --trials 60 --json\n" +
 			"  boa run --function func3c --trials 100 --sampler cocabo",
@@ -92,19 +99,28 @@ func runCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.function, "function", "", "built-in test function to minimise")
-	fl.IntVar(&f.dim, "dim", 0, "dimension, for functions defined in any dimension (0: the function's default)")
-	fl.IntVar(&f.trials, "trials", 50, "number of evaluations (with a study file: overrides its trials)")
-	fl.StringVar(&f.sampler, "sampler", "auto", "sampler: "+strings.Join(sampler.Names(), ", "))
-	fl.StringVar(&f.transform, "transform", "none", "what the model is fitted to: none, log (values > 0) or copula (their ranks); with a study file: overrides its transform")
-	fl.Uint64Var(&f.seed, "seed", 1, "random seed (same seed, same run)")
-	fl.IntVar(&f.workers, "workers", 1, "trials run at once (with a study file: overrides its workers)")
-	fl.BoolVar(&f.json, "json", false, "print one JSON object with the result on stdout")
-	fl.BoolVar(&f.resume, "resume", false, "continue the study of the file if it exists")
-	fl.StringVar(&f.storage, "storage", "", "storage URL: sqlite:PATH, postgres://..., memory: (default: the file's, else $BOA_STORAGE, else "+config.DefaultStorage+")")
-	fl.DurationVar(&f.lease, "lease", study.DefaultLease, "a running trial without a heartbeat for this long is failed as stale and re-queued")
-	fl.DurationVar(&f.timeout, "timeout", 0, "start no trial after this long, e.g. 2h (with a study file: overrides its timeout; 0: none)")
-	fl.BoolVar(&f.keepGoing, "keep-going", false, "run the whole budget even when the first trials all fail for the same reason")
+	fl.StringVar(&f.function, "function", "", "built-in test function to minimise (instead of a study file)")
+	fl.IntVar(&f.dim, "dim", 0, "with --function: the dimension, for functions defined in any dimension (default: the function's)")
+	// The defaults below are those of --function; with a study file, a
+	// flag not given leaves the file's field (or the file's default) as it
+	// is. Cobra would print "(default 50)" after --trials, which a file
+	// with trials: 200 contradicts, so each usage says both defaults and
+	// DefValue is the zero value, which cobra does not print.
+	fl.IntVar(&f.trials, "trials", 50, "number of evaluations (0: no budget, until Ctrl-C); overrides the study file's trials, with --resume too (default: the file's; 50 with --function)")
+	fl.StringVar(&f.sampler, "sampler", "auto", "sampler (Samplers: above); overrides the study file's sampler and its options (default: the file's, else auto; auto with --function)")
+	fl.StringVar(&f.transform, "transform", "none", "what the model is fitted to: none, log (values > 0) or copula (their ranks); overrides the study file's transform (default: the file's, else none)")
+	fl.Uint64Var(&f.seed, "seed", 1, "random seed (same seed, same run); overrides the study file's seed (default: the file's, else 0; 1 with --function)")
+	fl.IntVar(&f.workers, "workers", 1, "trials run at once; overrides the study file's workers (default: the file's, else 1)")
+	for _, name := range []string{"trials", "seed", "workers"} {
+		fl.Lookup(name).DefValue = "0"
+	}
+	fl.Lookup("sampler").DefValue, fl.Lookup("transform").DefValue = "", ""
+	fl.BoolVar(&f.json, "json", false, "with --function: print one JSON object with the result on stdout")
+	fl.BoolVar(&f.resume, "resume", false, "with a study file: continue its study if the storage has it")
+	fl.StringVar(&f.storage, "storage", "", "storage URL: sqlite:PATH, postgres://..., memory:; overrides the study file's storage (default: the file's, else $BOA_STORAGE, else "+config.DefaultStorage+")")
+	fl.DurationVar(&f.lease, "lease", study.DefaultLease, "with a study file: a running trial without a heartbeat for this long is failed as stale and re-queued")
+	fl.DurationVar(&f.timeout, "timeout", 0, "with a study file: start no trial after this long, e.g. 2h; overrides the study file's timeout (default: the file's, else none)")
+	fl.BoolVar(&f.keepGoing, "keep-going", false, "with a study file: run on when the first three trials fail alike")
 	return cmd
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/server"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
@@ -35,9 +36,10 @@ func serveCmd() *cobra.Command {
 			"state of its own: several `boa serve` processes may share one PostgreSQL\n" +
 			"database behind a load balancer.\n\n" +
 			"Off the loopback interface a bearer token is required (--token or BOA_TOKEN);\n" +
-			"clients send it as \"Authorization: Bearer $BOA_TOKEN\".",
+			"clients send it as \"Authorization: Bearer $BOA_TOKEN\". A token has at least 16\n" +
+			"characters and no whitespace; `openssl rand -hex 16 > ~/.boa-token` makes one.",
 		Example: "  boa serve --storage sqlite:boa.db\n" +
-			"  BOA_TOKEN=s3cret BOA_STORAGE=postgres://boa:pw@db:5432/boa boa serve --addr 0.0.0.0:8080",
+			"  BOA_TOKEN=$(cat ~/.boa-token) BOA_STORAGE=postgres://boa:pw@db:5432/boa boa serve --addr 0.0.0.0:8080",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("token") {
@@ -48,8 +50,9 @@ func serveCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	storageFlag(cmd, &f.storage)
+	fl.Lookup("storage").Usage = "storage URL: sqlite:PATH, postgres://... or memory: (default $BOA_STORAGE, else " + config.DefaultStorage + ")"
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (HOST:PORT; port 0 picks a free one)")
-	fl.StringVar(&f.token, "token", "", "bearer token required of clients (default $BOA_TOKEN)")
+	fl.StringVar(&f.token, "token", "", "bearer token required of clients: at least 16 characters, no whitespace (default $BOA_TOKEN)")
 	fl.DurationVar(&f.lease, "lease", study.DefaultLease, "a running trial without a heartbeat for this long is FAILED (stale) and re-queued")
 	fl.BoolVar(&f.verbose, "verbose", false, "log every failed request, not only server errors")
 	return cmd
@@ -61,6 +64,9 @@ func serve(ctx context.Context, f serveFlags, stderr io.Writer) error {
 	}
 	if _, _, err := net.SplitHostPort(f.addr); err != nil {
 		return fmt.Errorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8080: %w", f.addr, err)
+	}
+	if err := server.CheckToken(f.token); err != nil {
+		return err
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {

@@ -31,7 +31,7 @@ func tinymlCheckCmd() *cobra.Command {
 		Use:   "check MODEL.json",
 		Short: "Print a network's parameters, ROM, RAM, MACC and whether it is deployable",
 		Long: `Print what STM32Cube.AI would report for a network (the analytic model of
-seed 004 §6.2.2, spec constrained-autotinyml §5.5): parameters, ROM (the
+Perego's PhD thesis, 2020, §6.2.2; docs/tinyml.md): parameters, ROM (the
 weights at compression ×1, ×4 or ×8), RAM (the activations buffer),
 MACC and an X-CROSS estimate, and for each board whether the network is
 deployable: RAM, ROM and X-CROSS within the board's limits. Sizes are

@@ -37,7 +37,7 @@ func workerCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "worker --server URL --study NAME [flags] -- CMD ARGS...",
 		Short: "Ask a boa server for trials, run CMD for each, tell the results",
-		Long: "Ask a boa server for trials of a study, run CMD for each (DESIGN.md §2.3:\n" +
+		Long: "Ask a boa server for trials of a study, run CMD for each (docs/result-protocol.md:\n" +
 			"{name} placeholders in ARGS ({name?} leaves out its argument when the parameter\n" +
 			"is inactive), BOA_PARAMS and BOA_TRIAL_ID in the environment,\n" +
 			"BOA_RESULT/BOA_METRIC/BOA_REPORT lines on stdout) and tell the results, with\n" +
@@ -47,7 +47,7 @@ func workerCmd() *cobra.Command {
 			"is re-queued) or after --trials trials. Ctrl-C stops CMD, records the trial\n" +
 			"as FAILED \"interrupted\" (its configuration is re-queued) and exits non-zero.",
 		Example: "  boa worker --server http://127.0.0.1:8080 --study svm -- python3 train.py --C {C}\n" +
-			"  BOA_TOKEN=s3cret boa worker --server http://boa:8080 --study svm --trials 10 --timeout 1h -- ./train.sh",
+			"  BOA_TOKEN=$(cat ~/.boa-token) boa worker --server http://boa:8080 --study svm --trials 10 --timeout 1h -- ./train.sh",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return errors.New("no command: give it after --, e.g. boa worker --server URL --study NAME -- python3 train.py --lr {lr}")
@@ -68,7 +68,8 @@ func workerCmd() *cobra.Command {
 	fl.StringVar(&f.token, "token", "", "bearer token (default $BOA_TOKEN)")
 	// The default lets a server on this host prove a killed worker gone
 	// and re-run its trials at once (internal/proc).
-	fl.StringVar(&f.name, "name", proc.Self(), "worker name recorded with its trials")
+	fl.StringVar(&f.name, "name", proc.Self(), "worker name recorded with its trials (default: this process's HOST:PID:START identity)")
+	fl.Lookup("name").DefValue = "" // this help's own pid would mislead
 	fl.IntVar(&f.trials, "trials", 0, "stop after this many trials (0: until the study's budget is used up)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "a trial running longer is stopped and FAILED (0: no limit)")
 	fl.DurationVar(&f.heartbeat, "heartbeat", 10*time.Second, "heartbeat interval while a trial runs and until its result is told (at most a third of the server's lease is used)")

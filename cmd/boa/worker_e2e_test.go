@@ -131,24 +131,24 @@ func TestE2EWorkerLogTransform(t *testing.T) {
 // With a token, a worker without it is refused and one with it works.
 func TestE2EToken(t *testing.T) {
 	dir := t.TempDir()
-	s := startServe(t, "sqlite:"+filepath.Join(dir, "boa.db"), "--token", "s3cret")
+	s := startServe(t, "sqlite:"+filepath.Join(dir, "boa.db"), "--token", "s3cret-s3cret-s3cret")
 	body := `{"name":"tok","sampler":"random","trials":2,"space":{"x":{"type":"float","low":0,"high":1}}}`
 	ctx := context.Background()
 	if _, err := client.New(s.url, "").CreateStudy(ctx, []byte(body)); client.StatusOf(err) != 401 {
 		t.Fatalf("create without the token: %v, want a 401", err)
 	}
-	if _, err := client.New(s.url, "s3cret").CreateStudy(ctx, []byte(body)); err != nil {
+	if _, err := client.New(s.url, "s3cret-s3cret-s3cret").CreateStudy(ctx, []byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	w := startWorker(t, s.url, "tok", "--", "sh", "-c", "echo BOA_RESULT {x}")
 	if err := w.wait(t, 20*time.Second); err == nil || !strings.Contains(w.stderr.String(), "BOA_TOKEN") {
 		t.Errorf("worker without the token: %v\n%s", err, w.stderr)
 	}
-	w = startWorker(t, s.url, "tok", "--token", "s3cret", "--", "sh", "-c", "echo BOA_RESULT {x}")
+	w = startWorker(t, s.url, "tok", "--token", "s3cret-s3cret-s3cret", "--", "sh", "-c", "echo BOA_RESULT {x}")
 	if err := w.wait(t, 20*time.Second); err != nil {
 		t.Fatalf("worker with the token: %v\n%s", err, w.stderr)
 	}
-	trials, err := client.New(s.url, "s3cret").Trials(ctx, "tok")
+	trials, err := client.New(s.url, "s3cret-s3cret-s3cret").Trials(ctx, "tok")
 	if err != nil || len(trials) != 2 || trials[1].State != "COMPLETE" {
 		t.Errorf("trials: %+v, %v", trials, err)
 	}

@@ -25,7 +25,7 @@ StudySpec = Union[Mapping[str, Any], str, "os.PathLike[str]", bytes]
 
 class Client:
     """A client of the boa server at ``url`` (``boa serve``), e.g.
-    ``Client("http://10.0.0.5:8080", token="s3cret")``.
+    ``Client("http://10.0.0.5:8080", token=open("boa.token").read().strip())``.
 
     ``token`` is sent as ``Authorization: Bearer <token>``; by default the
     ``BOA_TOKEN`` environment variable, as ``boa worker`` reads it (pass
