@@ -102,6 +102,18 @@ func (c *Client) Study(ctx context.Context, name string) (Study, error) {
 	return s, err
 }
 
+// DeleteStudy removes a study with all its trials and returns how many
+// trials it had; an *Error with status 404 if there is none of that name.
+// It is not retried once it may have reached the server: after a lost
+// answer a second attempt would be a 404 for a study that was deleted.
+func (c *Client) DeleteStudy(ctx context.Context, name string) (trials int, err error) {
+	var out struct {
+		Trials int `json:"trials"`
+	}
+	err = c.doOnce(ctx, "DELETE", studyPath(name), nil, &out)
+	return out.Trials, err
+}
+
 // Ask asks study for n trials (1 ≤ n ≤ 100) to run as worker ("" lets the
 // server name the worker by its address).
 //

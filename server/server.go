@@ -42,7 +42,8 @@ type Options struct {
 	// once its context ends; 0 means DefaultShutdownGrace.
 	ShutdownGrace time.Duration
 	// ReadOnly serves only what reads (boa dashboard): every endpoint that
-	// writes (create, ask, enqueue, tell, report, heartbeat) answers 403.
+	// writes (create, delete, ask, enqueue, tell, report, heartbeat)
+	// answers 403.
 	ReadOnly bool
 	// Preload, when positive, reads the newest studies' trials in the
 	// background as soon as the handler is made, up to about this many
@@ -85,6 +86,7 @@ func New(store storage.Storage, opts Options) http.Handler {
 	s.handle("POST /api/v1/studies", s.createStudy)
 	s.handle("GET /api/v1/studies", s.listStudies)
 	s.handle("GET /api/v1/studies/{name}", s.getStudy)
+	s.handle("DELETE /api/v1/studies/{name}", s.deleteStudy)
 	s.handle("POST /api/v1/studies/{name}/ask", s.ask)
 	s.handle("POST /api/v1/studies/{name}/trials", s.enqueue)
 	s.handle("GET /api/v1/studies/{name}/trials", s.trials)
@@ -122,7 +124,7 @@ func canonical(next http.Handler) http.Handler {
 type handler func(w http.ResponseWriter, r *http.Request) error
 
 func (s *server) handle(pattern string, h handler) {
-	if s.opts.ReadOnly && strings.HasPrefix(pattern, "POST ") {
+	if s.opts.ReadOnly && (strings.HasPrefix(pattern, "POST ") || strings.HasPrefix(pattern, "DELETE ")) {
 		h = func(http.ResponseWriter, *http.Request) error {
 			return errorf(http.StatusForbidden, "this server is read-only (boa dashboard): %s changes a study; boa serve takes it", pattern)
 		}
