@@ -107,9 +107,6 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if err != nil {
 		return err
 	}
-	if cfg.Objective == nil {
-		return fmt.Errorf("%s: objective: boa run needs an objective (a command); a study without one is run by boa worker", path)
-	}
 	if changed("trials") {
 		cfg.Trials = f.trials
 	}
@@ -125,8 +122,9 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if changed("transform") {
 		cfg.Transform = f.transform
 	}
-	if cfg.Trials <= 0 {
-		return fmt.Errorf("%s: trials: boa run needs a budget (trials: N in the file, or --trials N)", path)
+	objective, _, err := runChecks(ctx, path, cfg, false, stderr)
+	if err != nil {
+		return err
 	}
 	// --storage, else the file's, else $BOA_STORAGE, where the inspection
 	// commands look too, else the embedded default.
@@ -136,10 +134,6 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	}
 	if f.storage != "" {
 		url = f.storage
-	}
-	objective, err := fileObjective(cfg, stderr)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	store, err := storage.Open(ctx, url)
 	if err != nil {
@@ -218,6 +212,38 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return fmt.Errorf("no trial completed; the first failure, trial %d: %s%s", failed.Number, firstLine(failed.Reason), where)
 	}
 	return err
+}
+
+// runChecks is everything boa run checks of a study file before it
+// opens the storage, shared with boa validate (dryRun) so that both say
+// the same: an objective and a budget (which a dry run only notes the
+// absence of: a study without them is one for boa serve), the command,
+// and the study as created, here in a memory storage, which is returned.
+// Without the last, a sampler refusing the space or its options would
+// show only after boa run had created the database.
+func runChecks(ctx context.Context, path string, cfg *config.Study, dryRun bool, stderr io.Writer) (func(*study.Study) study.Objective, *study.Study, error) {
+	var objective func(*study.Study) study.Objective
+	switch {
+	case cfg.Objective == nil && !dryRun:
+		return nil, nil, fmt.Errorf("%s: objective: boa run needs an objective (a command); a study without one is run by boa worker", path)
+	case cfg.Trials <= 0 && !dryRun:
+		return nil, nil, fmt.Errorf("%s: trials: boa run needs a budget (trials: N in the file, or --trials N)", path)
+	case cfg.Objective == nil:
+	case cfg.Objective.Function == "" && dryRun:
+		if _, err := objectiveCommand(cfg.Objective, true); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+	default:
+		var err error
+		if objective, err = fileObjective(cfg, stderr); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	st, err := openStudy(ctx, storage.NewMemory(), cfg, false, "memory:")
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return objective, st, nil
 }
 
 // interruptedError is boa run's error after Ctrl-C or SIGTERM. err is
@@ -317,12 +343,9 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			}
 		}, nil
 	}
-	cmd, err := o.RunnerCommand()
+	cmd, err := objectiveCommand(o, false)
 	if err != nil {
 		return nil, err
-	}
-	if err := cmd.Check(); err != nil {
-		return nil, fmt.Errorf("objective: %w", err)
 	}
 	var mu sync.Mutex // trials run in parallel with workers: > 1
 	return func(st *study.Study) study.Objective {
@@ -351,6 +374,25 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			return res.Value, err
 		}
 	}, nil
+}
+
+// objectiveCommand is the objective's command, checked as boa run checks
+// it before the first trial (the program is found and executable, the
+// working directory exists, ...). A dry run (boa validate) leaves out the
+// logs directory, which the check would create.
+func objectiveCommand(o *config.Objective, dryRun bool) (runner.Command, error) {
+	cmd, err := o.RunnerCommand()
+	if err != nil {
+		return cmd, err
+	}
+	check := cmd
+	if dryRun {
+		check.LogDir = ""
+	}
+	if err := check.Check(); err != nil {
+		return cmd, fmt.Errorf("objective: %w", err)
+	}
+	return cmd, nil
 }
 
 // runResult is the JSON line of DESIGN.md §2.1. ChosenSampler extends it:
