@@ -58,7 +58,11 @@ func printValidated(w io.Writer, path string, cfg *config.Study, st *study.Study
 	if cfg.Trials <= 0 {
 		budget = "no budget (boa run needs trials: N, or --trials N)"
 	}
-	fmt.Fprintf(w, "study      %s, %s, %s, %d workers, seed %d\n", st.Name(), st.Direction(), budget, max(1, cfg.Workers), st.Seed())
+	workers := fmt.Sprintf("%d workers", max(1, cfg.Workers))
+	if workers == "1 workers" {
+		workers = "1 worker"
+	}
+	fmt.Fprintf(w, "study      %s, %s, %s, %s, seed %d\n", st.Name(), st.Direction(), budget, workers, st.Seed())
 	fmt.Fprintf(w, "sampler    %s\n", modelLabel(st))
 	if c := st.Constraints(); len(c) > 0 {
 		fmt.Fprintf(w, "constraints %s\n", c)
