@@ -42,7 +42,11 @@ func parsePoints(data []byte) ([]map[string]any, error) {
 	}
 	var second yaml.Node
 	if dec.Decode(&second) == nil {
-		return nil, fmt.Errorf("line %d: a second YAML document: put every configuration in one list", second.Line)
+		line := second.Line
+		if len(second.Content) > 0 {
+			line = second.Content[0].Line // as ParseYAML: the document's first line, not its ---
+		}
+		return nil, fmt.Errorf("line %d: a second YAML document: put every configuration in one list", line)
 	}
 	list := &doc
 	if list.Kind == yaml.DocumentNode && len(list.Content) == 1 {
