@@ -73,7 +73,10 @@ func printValidated(w io.Writer, path string, cfg *config.Study, st *study.Study
 	case o.Function != "":
 		fmt.Fprintf(w, "objective  built-in function %s\n", o.Function)
 	default:
-		fmt.Fprintf(w, "objective  %s%s\n", strings.Join(o.Command, " "), programPath(o))
+		// The runner's argv, not the file's list: that one may group
+		// arguments, and this is what boa run runs.
+		cmd, _ := o.RunnerCommand()
+		fmt.Fprintf(w, "objective  %s%s\n", strings.Join(cmd.Args, " "), programPath(cmd.Args))
 	}
 	url := cfg.StorageURL()
 	if env := os.Getenv("BOA_STORAGE"); env != "" && cfg.Storage == "" {
@@ -88,11 +91,11 @@ func printValidated(w io.Writer, path string, cfg *config.Study, st *study.Study
 
 // programPath is " (PATH)", where the program found on $PATH is, or ""
 // when its name already says (a path, or a {placeholder}).
-func programPath(o *config.Objective) string {
-	if len(o.Command) == 0 || strings.ContainsAny(o.Command[0], "/{") {
+func programPath(args []string) string {
+	if len(args) == 0 || strings.ContainsAny(args[0], "/{") {
 		return ""
 	}
-	p, err := exec.LookPath(o.Command[0])
+	p, err := exec.LookPath(args[0])
 	if err != nil {
 		return ""
 	}

@@ -5,11 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/boaopt/boa/config/configtest"
 )
 
-// TestValidateSaysWhatRunSays: on every study file config refuses, and on
+// TestValidateSaysWhatRunSays: on every study file config's tests refuse, and on
 // files that parse but fail boa run's later checks, boa validate fails
 // with boa run's error, word for word, and neither creates the database.
 func TestValidateSaysWhatRunSays(t *testing.T) {
@@ -27,9 +25,11 @@ func TestValidateSaysWhatRunSays(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "plain.txt"), []byte("not a program"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range configtest.BadFiles() {
-		files["config: "+b.Name] = b.Doc
+	bad := configBadFiles(t)
+	for name, doc := range bad {
+		files["config: "+name] = doc
 	}
+	t.Logf("%d files, %d of them from config's TestErrors", len(files), len(bad))
 	for name, doc := range files {
 		file := filepath.Join(dir, "study.yaml")
 		if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
