@@ -114,6 +114,14 @@ func (c *Client) DeleteStudy(ctx context.Context, name string) (trials int, err 
 	return out.Trials, err
 }
 
+// SetBudget sets the number of trials study wants (0: no limit) and
+// returns its summary: "run 30, look, run 20 more" on a served study.
+func (c *Client) SetBudget(ctx context.Context, study string, trials int) (Study, error) {
+	var s Study
+	err := c.do(ctx, "PATCH", studyPath(study), map[string]int{"trials": trials}, &s)
+	return s, err
+}
+
 // Ask asks study for n trials (1 ≤ n ≤ 100) to run as worker ("" lets the
 // server name the worker by its address).
 //

@@ -118,11 +118,20 @@ func TestRoundTrip(t *testing.T) {
 	if st, err := c.CreateStudy(ctx, []byte(logged)); err != nil || st.Transform != "log" {
 		t.Errorf("CreateStudy with transform log: %q, %v", st.Transform, err)
 	}
+	if st, err := c.SetBudget(ctx, "demo", 5); err != nil || st.Budget != 5 {
+		t.Errorf("SetBudget(5): %+v, %v", st, err)
+	}
+	if b, err := c.Ask(ctx, "demo", 5, ""); err != nil || len(b.Trials) != 2 {
+		t.Errorf("ask after raising the budget from 3 to 5: %+v, %v; want 2 trials", b, err)
+	}
+	if _, err := c.SetBudget(ctx, "nosuch", 4); client.StatusOf(err) != 404 {
+		t.Errorf("SetBudget of an unknown study: %v, want a 404", err)
+	}
 	if _, err := c.Study(ctx, "nosuch"); client.StatusOf(err) != 404 || !strings.Contains(err.Error(), `"nosuch" not found`) {
 		t.Errorf("unknown study: %v", err)
 	}
-	if n, err := c.DeleteStudy(ctx, "demo"); err != nil || n != 3 {
-		t.Errorf("DeleteStudy: %d trials, %v; want 3", n, err)
+	if n, err := c.DeleteStudy(ctx, "demo"); err != nil || n != 5 {
+		t.Errorf("DeleteStudy: %d trials, %v; want 5", n, err)
 	}
 	if _, err := c.DeleteStudy(ctx, "demo"); client.StatusOf(err) != 404 {
 		t.Errorf("deleting it again: %v, want a 404", err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -23,10 +24,13 @@ type Study struct {
 	Storage   string  `yaml:"storage,omitempty" json:"storage,omitempty"`     // storage URL; default DefaultStorage
 	Sampler   Sampler `yaml:"sampler,omitempty" json:"sampler,omitzero"`      // a name, or {type: NAME, option: value, ...}; default auto
 	Trials    int     `yaml:"trials,omitempty" json:"trials,omitempty"`       // budget; 0 means no limit
-	Workers   int     `yaml:"workers,omitempty" json:"workers,omitempty"`     // trials at once in `boa run`; default 1
-	Seed      uint64  `yaml:"seed,omitempty" json:"seed,omitempty"`
-	Transform string  `yaml:"transform,omitempty" json:"transform,omitempty"` // none (default), log or copula: what the model is fitted to
-	Pruner    *Pruner `yaml:"pruner,omitempty" json:"pruner,omitempty"`       // which running trials stop early; none by default
+	// Timeout ends each boa run of the study once it has passed (no
+	// trial starts after it; objective.timeout is per trial); 0: none.
+	Timeout   Duration `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	Workers   int      `yaml:"workers,omitempty" json:"workers,omitempty"` // trials at once in `boa run`; default 1
+	Seed      uint64   `yaml:"seed,omitempty" json:"seed,omitempty"`
+	Transform string   `yaml:"transform,omitempty" json:"transform,omitempty"` // none (default), log or copula: what the model is fitted to
+	Pruner    *Pruner  `yaml:"pruner,omitempty" json:"pruner,omitempty"`       // which running trials stop early; none by default
 	// Constraints are limits on the metrics the trials report
 	// (BOA_METRIC lines); none by default.
 	Constraints Constraints `yaml:"constraints,omitempty" json:"constraints,omitempty"`
@@ -41,7 +45,7 @@ type Study struct {
 // and tests, a built-in test function whose arguments are the space's
 // parameters in order.
 type Objective struct {
-	Command  []string          `yaml:"command,omitempty" json:"command,omitempty"`
+	Command  Command           `yaml:"command,omitempty" json:"command,omitempty"`
 	Function string            `yaml:"function,omitempty" json:"function,omitempty"`
 	Timeout  Duration          `yaml:"timeout,omitempty" json:"timeout,omitempty"`
 	Env      map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
@@ -74,7 +78,10 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 }
 func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
 
-// Load reads and validates the study file at path.
+// Load reads and validates the study file at path. Its command runs in
+// the file's directory (objective.dir, when given, is relative to it), so
+// that `[python3, train.py]` beside the file works from wherever boa is
+// started, as NNI runs a trial in its config's code directory.
 func Load(path string) (*Study, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -83,6 +90,13 @@ func Load(path string) (*Study, error) {
 	s, err := ParseYAML(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if o := s.Objective; o != nil && !filepath.IsAbs(o.Dir) {
+		base, err := filepath.Abs(filepath.Dir(path))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		o.Dir = filepath.Join(base, o.Dir)
 	}
 	return s, nil
 }

@@ -1,11 +1,15 @@
 package config
 
 import (
+	"encoding/json"
+	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/space"
 )
 
@@ -132,7 +136,13 @@ func TestErrors(t *testing.T) {
 		{"unknown sampler", "name: a\nsampler: cocaboo\n" + space, []string{"sampler", "cocaboo", "(known: ", " auto, ", " cocabo, "}},
 		{"every problem at once", "name: a\nsampler: cocaboo\ntransform: lg\ntrials: -3\n" + space, []string{"sampler", "cocaboo", "transform", "lg", "trials", "-3"}},
 		{"unknown placeholder", "name: a\n" + space + "objective: {command: [echo, \"{y}\"]}\n", []string{"line 4: objective.command", "unknown parameter {y}", "known: x"}},
-		{"conditional placeholder", "name: a\n" + conditional + "objective: {command: [echo, \"{degree}\"]}\n", []string{"line 6: objective.command", "{degree} is a conditional parameter", "BOA_PARAMS"}},
+		{"conditional placeholder", "name: a\n" + conditional + "objective: {command: [echo, \"{degree}\"]}\n", []string{"line 6: objective.command", "{degree} is a conditional parameter", "write {degree?}", "BOA_PARAMS"}},
+		{"optional placeholder unknown", "name: a\n" + space + "objective: {command: [echo, \"{y?}\"]}\n", []string{"line 4: objective.command", "unknown parameter {y}"}},
+		{"nested group", "name: a\n" + space + "objective:\n  command:\n    - echo\n    - [--x, [\"{x?}\"]]\n", []string{"line 7: objective.command: groups do not nest"}},
+		{"empty group", "name: a\n" + space + "objective: {command: [echo, []]}\n", []string{"line 4: objective.command: an empty group"}},
+		{"mapping in command", "name: a\n" + space + "objective: {command: [echo, {a: b}]}\n", []string{"line 4: objective.command: want an argument (a string) or a group", "got a mapping"}},
+		{"group without optional placeholder", "name: a\n" + space + "objective: {command: [echo, [--x, \"{x}\"]]}\n", []string{"line 4: objective.command: command[1]: the group", "has no optional placeholder"}},
+		{"conditional placeholder in a group", "name: a\n" + conditional + "objective: {command: [echo, [--degree, \"{degree}\", \"{kernel?}\"]]}\n", []string{`command[1][1] "{degree}": {degree} is a conditional parameter`}},
 		{"env name with =", "name: a\n" + space + "objective:\n  command: [echo]\n  env: {\"A=B\": x}\n", []string{`line 6: objective.env: variable name "A=B" contains '='`}},
 		{"env value a list", "name: a\n" + space + "objective:\n  command: [echo]\n  env:\n    A: 1\n    B: [x]\n", []string{`line 8: objective.env: B: want a value such as "1", got a list`}},
 		{"unknown objective field", "name: a\n" + space + "objective:\n  comand: [echo]\n", []string{"line 5: objective.comand: unknown field", "command, function"}},
@@ -308,5 +318,78 @@ objective:
 		if _, err := ParseYAML([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want an error with %q", doc, err, want)
 		}
+	}
+}
+
+// A group in a command (a list inside the list) is left out as a whole
+// where an optional placeholder in it has no value; YAML and JSON read it
+// alike, and it is written back as it was given.
+func TestCommandGroups(t *testing.T) {
+	const doc = `name: svm
+space:
+  kernel: {type: categorical, choices: [rbf, poly]}
+  degree: {type: int, low: 2, high: 5, when: {kernel: [poly]}}
+objective:
+  command: [python3, train.py, --kernel, "{kernel}", [--degree, "{degree?}"], "--d={degree?}", [-v]]
+`
+	s, err := ParseYAML([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Command{{"python3"}, {"train.py"}, {"--kernel"}, {"{kernel}"}, {"--degree", "{degree?}"}, {"--d={degree?}"}, {"-v"}}
+	if !reflect.DeepEqual(s.Objective.Command, want) {
+		t.Fatalf("command %q, want %q", s.Objective.Command, want)
+	}
+	rc := s.Objective.Command.Runner()
+	if args := []string{"python3", "train.py", "--kernel", "{kernel}", "--degree", "{degree?}", "--d={degree?}", "-v"}; !reflect.DeepEqual(rc.Args, args) || !reflect.DeepEqual(rc.Groups, []runner.Group{{From: 4, To: 6}}) {
+		t.Errorf("Runner() = %q %v", rc.Args, rc.Groups)
+	}
+	for params, argv := range map[string][]string{
+		"rbf":  {"python3", "train.py", "--kernel", "rbf", "-v"},
+		"poly": {"python3", "train.py", "--kernel", "poly", "--degree", "3", "--d=3", "-v"},
+	} {
+		p := map[string]any{"kernel": params}
+		if params == "poly" {
+			p["degree"] = 3
+		}
+		if got, err := rc.Argv(p); err != nil || !reflect.DeepEqual(got, argv) {
+			t.Errorf("Argv(%v) = %q, %v; want %q", p, got, err, argv)
+		}
+	}
+	js, err := json.Marshal(s.Objective)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(js), `"command":["python3","train.py","--kernel","{kernel}",["--degree","{degree?}"],"--d={degree?}","-v"]`) {
+		t.Errorf("JSON: %s", js)
+	}
+	j, err := ParseJSON([]byte(`{"name":"svm","space":{"kernel":{"type":"categorical","choices":["rbf","poly"]},"degree":{"type":"int","low":2,"high":5,"when":{"kernel":["poly"]}}},"objective":` + string(js) + `}`))
+	if err != nil || !reflect.DeepEqual(j.Objective.Command, want) {
+		t.Errorf("ParseJSON: command %q, %v; want %q", j.Objective.Command, err, want)
+	}
+	if _, err := ParseJSON([]byte(`{"name":"a","space":{"x":{"type":"float","low":0,"high":1}},"objective":{"command":["echo",[1,["x"]]]}}`)); err == nil || !strings.Contains(err.Error(), "group of arguments") {
+		t.Errorf("ParseJSON of a nested group: %v", err)
+	}
+}
+
+// The README's study file, which passes the conditional degree with a
+// group, is valid.
+func TestREADMEStudyFile(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Skip(err)
+	}
+	_, rest, _ := strings.Cut(string(readme), "## Tune your own training command")
+	_, rest, _ = strings.Cut(rest, "```yaml\n")
+	doc, _, ok := strings.Cut(rest, "```")
+	if !ok {
+		t.Fatal("no YAML block under \"Tune your own training command\"")
+	}
+	s, err := ParseYAML([]byte(doc))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, doc)
+	}
+	if rc := s.Objective.Command.Runner(); len(rc.Groups) != 1 || !strings.Contains(strings.Join(rc.Args, " "), "--degree {degree?}") {
+		t.Errorf("the README's command %q does not pass degree in a group", rc.Args)
 	}
 }

@@ -48,7 +48,8 @@ const DefaultLogs = "boa-logs"
 // runner). Validate has checked its env; a Study built in code is checked
 // here.
 func (o *Objective) RunnerCommand() (runner.Command, error) {
-	cmd := runner.Command{Args: o.Command, Dir: o.Dir, Timeout: time.Duration(o.Timeout), LogDir: cmp.Or(o.Logs, DefaultLogs)}
+	cmd := o.Command.Runner()
+	cmd.Dir, cmd.Timeout, cmd.LogDir = o.Dir, time.Duration(o.Timeout), cmp.Or(o.Logs, DefaultLogs)
 	env, err := runner.Env(o.Env)
 	if err != nil {
 		return cmd, fmt.Errorf("objective.%w", err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"
 )
@@ -40,12 +41,12 @@ space:
 }
 
 func TestRunnerCommand(t *testing.T) {
-	o := Objective{Command: []string{"python3", "train.py", "--C", "{C}"}, Timeout: Duration(time.Minute), Env: map[string]string{"A": "1"}}
+	o := Objective{Command: Command{{"python3"}, {"train.py"}, {"--C"}, {"{C}"}, {"--degree", "{C?}"}}, Timeout: Duration(time.Minute), Env: map[string]string{"A": "1"}}
 	cmd, err := o.RunnerCommand()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cmd.LogDir != DefaultLogs || cmd.Timeout != time.Minute || len(cmd.Args) != 4 || !slices.Contains(cmd.Env, "A=1") {
+	if cmd.LogDir != DefaultLogs || cmd.Timeout != time.Minute || len(cmd.Args) != 6 || !slices.Equal(cmd.Groups, []runner.Group{{From: 4, To: 6}}) || !slices.Contains(cmd.Env, "A=1") {
 		t.Errorf("RunnerCommand() = %+v", cmd)
 	}
 	o.Logs = "logs"

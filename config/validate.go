@@ -94,7 +94,7 @@ func (s *Study) validate(f fileInfo) []error {
 				add("objective.function", "%v", err)
 			}
 		case len(o.Command) > 0:
-			cmd := runner.Command{Args: o.Command}
+			cmd := o.Command.Runner()
 			var err error
 			if validSpace {
 				err = runner.ValidateSpace(cmd, s.Space)

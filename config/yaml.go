@@ -84,6 +84,8 @@ func ParseYAML(data []byte) (*Study, error) {
 			parseSampler(key, val, &s.Sampler, lines, add)
 		case "trials":
 			decodeWhole(val, &s.Trials, "an integer", f, add)
+		case "timeout":
+			decodeDuration(key, val, f, &s.Timeout, add)
 		case "workers":
 			decodeWhole(val, &s.Workers, "an integer", f, add)
 		case "seed":
@@ -142,7 +144,7 @@ func ParseYAML(data []byte) (*Study, error) {
 }
 
 var (
-	studyFields     = []string{"name", "direction", "storage", "sampler", "trials", "workers", "seed", "transform", "pruner", "constraints", "deploy", "space", "objective"}
+	studyFields     = []string{"name", "direction", "storage", "sampler", "trials", "timeout", "workers", "seed", "transform", "pruner", "constraints", "deploy", "space", "objective"}
 	objectiveFields = []string{"command", "function", "timeout", "env", "dir", "logs"}
 )
 
@@ -175,15 +177,27 @@ func parseObjective(n *yaml.Node, o *Objective, lines map[string]int, add func(l
 				add(key.Line, f, "want a list: [program, arg, ...], got %s", nodeKind(val))
 				return
 			}
+			for _, item := range val.Content {
+				if item.Kind == yaml.SequenceNode && len(item.Content) == 0 {
+					add(item.Line, f, "an empty group; a group is a list of arguments left out together, such as [--degree, \"{degree?}\"]")
+					return
+				}
+				for _, c := range append([]*yaml.Node{item}, item.Content...) {
+					if c != item && c.Kind == yaml.SequenceNode {
+						add(c.Line, f, "groups do not nest: a group is a list of strings, such as [--degree, \"{degree?}\"]")
+						return
+					}
+					if c.Kind == yaml.MappingNode || c.Kind == yaml.ScalarNode && isNull(c) {
+						add(c.Line, f, "want an argument (a string) or a group of them (a list, such as [--degree, \"{degree?}\"]), got %s", nodeKind(c))
+						return
+					}
+				}
+			}
 			decodeField(val, &o.Command, "a list of strings: [program, arg, ...]", f, add)
 		case "function":
 			decodeField(val, &o.Function, "the name of a built-in function", f, add)
 		case "timeout":
-			if val.Kind != yaml.ScalarNode {
-				add(key.Line, f, "want a duration like 90s, 10m or 1h30m, got %s", nodeKind(val))
-			} else if err := o.Timeout.parse(val.Value); err != nil {
-				add(key.Line, f, "%s", strings.TrimPrefix(err.Error(), "timeout: "))
-			}
+			decodeDuration(key, val, f, &o.Timeout, add)
 		case "env":
 			if val.Kind == yaml.MappingNode { // name the variable, not "got a mapping"
 				for i := 0; i+1 < len(val.Content); i += 2 {
@@ -200,6 +214,16 @@ func parseObjective(n *yaml.Node, o *Objective, lines map[string]int, add func(l
 			decodeField(val, &o.Logs, "a directory", f, add)
 		}
 	})
+}
+
+// decodeDuration reads a duration field (the study's timeout, the
+// objective's).
+func decodeDuration(key, val *yaml.Node, f string, d *Duration, add func(line int, field, format string, args ...any)) {
+	if val.Kind != yaml.ScalarNode {
+		add(key.Line, f, "want a duration like 90s, 10m or 1h30m, got %s", nodeKind(val))
+	} else if err := d.parse(val.Value); err != nil {
+		add(key.Line, f, "%s", strings.TrimPrefix(err.Error(), "timeout: "))
+	}
 }
 
 // decodeField decodes n into v, or reports that field wants something else.

@@ -14,12 +14,15 @@ import (
 )
 
 // Trial is the exported form of a trial: the HTTP API's (package api),
-// with the parameters as the study decodes them.
+// with the parameters as the study decodes them, each number written by
+// its parameter's kind (space.Space.Export: a Float at 1 as 1.0) when
+// encoded to JSON.
 type Trial = api.Trial[space.Assignment]
 
-// TrialOf is t in its exported form.
-func TrialOf(t study.Trial) Trial {
-	j := Trial{ID: t.ID, Number: t.Number, State: t.State.String(), Params: t.Params, Metrics: t.Metrics,
+// TrialOf is t, a trial of a study whose space is sp, in its exported
+// form.
+func TrialOf(sp *space.Space, t study.Trial) Trial {
+	j := Trial{ID: t.ID, Number: t.Number, State: t.State.String(), Params: sp.Export(t.Params), Metrics: t.Metrics,
 		Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Feasible: t.Feasible, Worker: t.Worker, Started: api.Time(t.Started),
 		Finished: api.Time(t.Finished), RetryOf: api.RetryOf(t.RetryOf), Batch: api.Batch(t.Batch), Origin: string(t.Origin)}
 	if t.State == study.Complete || t.State == study.Pruned {
@@ -35,12 +38,12 @@ func TrialOf(t study.Trial) Trial {
 	return j
 }
 
-// JSON writes trials as one indented JSON array, in their exported form
-// (TrialOf).
-func JSON(w io.Writer, trials []study.Trial) error {
+// JSON writes trials of a study whose space is sp as one indented JSON
+// array, in their exported form (TrialOf).
+func JSON(w io.Writer, sp *space.Space, trials []study.Trial) error {
 	out := make([]Trial, len(trials))
 	for i, t := range trials {
-		out[i] = TrialOf(t)
+		out[i] = TrialOf(sp, t)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -99,7 +102,7 @@ func CSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 		}
 		for _, name := range sp.Names() {
 			if v, ok := t.Params[name]; ok {
-				row = append(row, space.Format(v))
+				row = append(row, sp.Text(name, v)) // as the command got it: 1.0 for a Float
 			} else {
 				row = append(row, "")
 			}

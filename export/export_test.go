@@ -90,3 +90,41 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 		t.Errorf("header without clashes: %s", got)
 	}
 }
+
+// TestFloatsStayFloats: a Float parameter at a whole value (a bound, which
+// the GP proposes often) is exported as 1.0 in CSV and JSON, so that a
+// script reading the export gets a float; an integer ordinal keeps its
+// digits, an Int is an integer.
+func TestFloatsStayFloats(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "frac", Kind: space.Float, Low: 0.5, High: 1},
+		space.Param{Name: "steps", Kind: space.Ordinal, Values: []float64{1000, 1e6}},
+		space.Param{Name: "n", Kind: space.Int, Low: 1, High: 9},
+	)
+	trials := []study.Trial{{Number: 0, State: study.Complete, Value: 2, Params: space.Assignment{"frac": 1.0, "steps": 1e6, "n": 3}}}
+	var buf bytes.Buffer
+	if err := CSV(&buf, sp, trials); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(rows[1][3:6], ","), "1.0,1000000,3"; got != want {
+		t.Errorf("CSV row %v: params %s, want %s", rows[1], got, want)
+	}
+	buf.Reset()
+	if err := JSON(&buf, sp, trials); err != nil {
+		t.Fatal(err)
+	}
+	if want := `"params": {
+      "frac": 1.0,
+      "n": 3,
+      "steps": 1000000
+    }`; !strings.Contains(buf.String(), want) {
+		t.Errorf("JSON export:\n%s\nwant it to hold\n%s", buf.String(), want)
+	}
+	if _, ok := trials[0].Params["frac"].(float64); !ok {
+		t.Errorf("the export changed the trial's params: %#v", trials[0].Params)
+	}
+}

@@ -18,7 +18,8 @@ import (
 
 // Command is a subprocess objective.
 type Command struct {
-	Args    []string      // argv; each may contain {name} placeholders substituted from the trial's params
+	Args    []string      // argv; each may contain {name} and {name?} placeholders substituted from the trial's params
+	Groups  []Group       // runs of Args dropped together when an optional placeholder in them has no value
 	Env     []string      // extra environment (KEY=VALUE), added to the parent's environment
 	Dir     string        // working directory ("" = current)
 	Timeout time.Duration // 0 = none
@@ -31,10 +32,14 @@ const DefaultGrace = 5 * time.Second
 
 // Trial identifies the trial being run.
 type Trial struct {
-	ID     int64          // storage id, BOA_TRIAL_ID
-	Number int            // position in the study, BOA_TRIAL_NUMBER and the log file name
-	Study  string         // study name, BOA_STUDY and the log directory
-	Params map[string]any // the configuration, BOA_PARAMS and {name} substitutions
+	ID     int64  // storage id, BOA_TRIAL_ID
+	Number int    // position in the study, BOA_TRIAL_NUMBER and the log file name
+	Study  string // study name, BOA_STUDY and the log directory
+	// Params is the configuration, BOA_PARAMS and {name} substitutions.
+	// Give it in the form of space.Space.Export, whose json.Number values
+	// hold the text of each value by its parameter's kind: a float64 does
+	// not say whether it is a Float (1.0) or an Ordinal (1000000).
+	Params map[string]any
 }
 
 // Report is one intermediate value (a BOA_REPORT line).

@@ -5,13 +5,19 @@
 // # Arguments and environment
 //
 // Each argument may contain {name} placeholders, replaced by the trial's
-// parameter values in their canonical form (space.Format: 3, 0.001, 1e-05,
-// true, rbf; whole numbers below 1e21 as digits, 1000000 rather than
-// 1e+06, also of float and ordinal parameters); {{ and }} stand for
-// literal braces. A conditional parameter
-// has no value in the trials where it is inactive, so ValidateSpace refuses
-// its placeholder: such commands read BOA_PARAMS instead. (A command that
-// was not validated so fails those trials, naming the placeholder.)
+// parameter values. Callers pass the values in the form of
+// space.Space.Export, json.Numbers written by the parameter's kind, which
+// Substitute keeps as they are: a float parameter always as a float (1.0,
+// 0.001, 1e-05), an int, and an ordinal of whole values, as digits
+// (1000000 rather than 1e+06); booleans as true/false, categoricals as
+// written. Without the space, a float64 is written in its canonical form
+// (space.Format) but whole numbers below 1e21 as digits. {{ and }} stand
+// for literal braces. A conditional parameter has no value in the trials
+// where it is inactive, so ValidateSpace refuses a plain {name} of one;
+// the optional {name?} leaves its argument out in those trials, and a
+// Group leaves out a run of arguments, such as a flag and its value. (A
+// command that was not validated so fails those trials, naming the
+// placeholder.)
 //
 // Before the first trial, ValidateSpace (or Validate) checks the command's
 // syntax against the space, and Command.Check what would fail every trial
@@ -19,7 +25,8 @@
 //
 // The command inherits boa's environment plus Command.Env and, taking
 // precedence over both, BOA_TRIAL_ID, BOA_TRIAL_NUMBER, BOA_STUDY and
-// BOA_PARAMS (the parameters as one JSON object). Its standard input is
+// BOA_PARAMS (the active parameters as one JSON object, numbers written as
+// in the arguments: 1.0 for a float). Its standard input is
 // /dev/null.
 //
 // # Protocol

@@ -267,6 +267,40 @@ func TestConditionalParams(t *testing.T) {
 			t.Errorf("Run(%v) = %v, %v; want %v", tr.Params, res.Value, err, want)
 		}
 	}
+	// So does one with {degree?}, and a group [--degree, "{degree?}"]:
+	// left out where degree is inactive. The script counts its arguments.
+	optional := sh(`echo BOA_RESULT $#`, "--kernel={kernel}", "--degree", "{degree?}", "-d{degree?}")
+	optional.Groups = []Group{{5, 7}}
+	if err := ValidateSpace(optional, sp); err != nil {
+		t.Fatal(err)
+	}
+	for want, tr := range map[float64]Trial{1: inactive, 4: {Params: map[string]any{"kernel": "poly", "degree": 3}}} {
+		if res, err := Run(context.Background(), optional, tr, nil); err != nil || res.Value != want {
+			t.Errorf("Run(%v) with {degree?} = %v, %v; want %v arguments", tr.Params, res.Value, err, want)
+		}
+	}
+}
+
+// A Float parameter at a whole value (here its upper bound, which the GP
+// proposes often) reaches the command as 1.0 in its arguments and in
+// BOA_PARAMS, where scikit-learn would read 1 as max_features=1 (one
+// feature); an Int as digits. The params are in the form boa run and boa
+// worker pass (space.Space.Export).
+func TestRunFloatStaysFloat(t *testing.T) {
+	t.Parallel()
+	sp := space.MustNew(
+		space.Param{Name: "max_features", Kind: space.Float, Low: 0.5, High: 1},
+		space.Param{Name: "depth", Kind: space.Int, Low: 1, High: 9},
+	)
+	// {{ and }} are literal braces in a command.
+	c := sh(`[ "$1" = "--max-features=1.0" ] || exit 3
+[ "$2" = "3" ] || exit 4
+[ "$BOA_PARAMS" = '{{"depth":3,"max_features":1.0}}' ] || exit 5
+echo BOA_RESULT 1`, "--max-features={max_features}", "{depth}")
+	params := sp.Export(space.Assignment{"max_features": 1.0, "depth": 3})
+	if res, err := Run(context.Background(), c, Trial{Params: params}, nil); err != nil || res.Value != 1 {
+		t.Fatalf("got %v, %v (exit %d); want 1, nil", res.Value, err, res.ExitCode)
+	}
 }
 
 // Arguments reach the program substituted, one argv entry each.

@@ -87,6 +87,7 @@ func New(store storage.Storage, opts Options) http.Handler {
 	s.handle("GET /api/v1/studies", s.listStudies)
 	s.handle("GET /api/v1/studies/{name}", s.getStudy)
 	s.handle("DELETE /api/v1/studies/{name}", s.deleteStudy)
+	s.handle("PATCH /api/v1/studies/{name}", s.patchStudy)
 	s.handle("POST /api/v1/studies/{name}/ask", s.ask)
 	s.handle("POST /api/v1/studies/{name}/trials", s.enqueue)
 	s.handle("GET /api/v1/studies/{name}/trials", s.trials)
@@ -124,7 +125,7 @@ func canonical(next http.Handler) http.Handler {
 type handler func(w http.ResponseWriter, r *http.Request) error
 
 func (s *server) handle(pattern string, h handler) {
-	if s.opts.ReadOnly && (strings.HasPrefix(pattern, "POST ") || strings.HasPrefix(pattern, "DELETE ")) {
+	if s.opts.ReadOnly && !strings.HasPrefix(pattern, "GET ") {
 		h = func(http.ResponseWriter, *http.Request) error {
 			return errorf(http.StatusForbidden, "this server is read-only (boa dashboard): %s changes a study; boa serve takes it", pattern)
 		}

@@ -57,6 +57,11 @@ func (s *server) createStudy(w http.ResponseWriter, r *http.Request) error {
 		// deploy block.
 		return badRequest("deploy: a study with a deploy block runs with boa run (docs/tinyml.md); over HTTP, report ram_bytes, rom_bytes and xcross as metrics under constraints instead")
 	}
+	if cfg.Timeout > 0 {
+		// A time limit is one boa run's (each run of the file); a served
+		// study is asked by workers that come and go.
+		return badRequest("timeout: a study's timeout is for boa run; over HTTP, give the study a budget (trials) or stop its workers (Ctrl-C, or boa worker --trials N)")
+	}
 	spec, err := cfg.Spec()
 	if err != nil {
 		return badRequest("%v", err)
@@ -139,14 +144,43 @@ func (s *server) getStudy(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *server) trials(w http.ResponseWriter, r *http.Request) error {
-	_, trials, err := s.load(r)
+// patchRequest changes a study: its budget, as --resume --trials does.
+type patchRequest struct {
+	Trials *int `json:"trials"`
+}
+
+// patchStudy sets a study's budget ("run 30, look, run 20 more") through
+// the process's cached study, so that its own asks see it at once.
+func (s *server) patchStudy(w http.ResponseWriter, r *http.Request) error {
+	var req patchRequest
+	if err := s.decode(w, r, &req, false); err != nil {
+		return err
+	}
+	if req.Trials == nil {
+		return badRequest("trials: missing; want {\"trials\": N} (0: no budget)")
+	}
+	if *req.Trials < 0 {
+		return badRequest("trials: must be 0 (no budget) or more, got %d", *req.Trials)
+	}
+	e, err := s.studies.byName(r.Context(), r.PathValue("name"))
 	if err != nil {
 		return err
 	}
+	if err := e.st.SetBudget(r.Context(), *req.Trials); err != nil {
+		return err
+	}
+	return s.getStudy(w, r)
+}
+
+func (s *server) trials(w http.ResponseWriter, r *http.Request) error {
+	st, trials, err := s.load(r)
+	if err != nil {
+		return err
+	}
+	sp := spaceOf(st)
 	out := make([]trialJSON, len(trials))
 	for i, t := range trials {
-		out[i] = toTrialJSON(t)
+		out[i] = toTrialJSON(sp, t)
 	}
 	writeJSON(w, http.StatusOK, map[string][]trialJSON{"trials": out})
 	return nil
@@ -162,7 +196,7 @@ func (s *server) best(w http.ResponseWriter, r *http.Request) error {
 		return errorf(http.StatusNotFound, "study %q has %s", st.Name, sum.NoBest())
 	}
 	b := sum.Best
-	writeJSON(w, http.StatusOK, toTrialJSON(trials[b]))
+	writeJSON(w, http.StatusOK, toTrialJSON(spaceOf(st), trials[b]))
 	return nil
 }
 
@@ -238,7 +272,8 @@ func (s *server) enqueue(w http.ResponseWriter, r *http.Request) error {
 	}
 	t, err := e.st.Enqueue(r.Context(), canon)
 	if errors.Is(err, study.ErrBudget) {
-		return errorf(http.StatusConflict, "study %q has used its budget of %d trials; no trial can be added", e.st.Name(), e.st.Budget())
+		return errorf(http.StatusConflict, "study %q has used its budget of %d trials; no trial can be added (raise it with PATCH /api/v1/studies/%s {\"trials\": N})",
+			e.st.Name(), e.st.Budget(), url.PathEscape(e.st.Name()))
 	}
 	if err != nil {
 		return err
@@ -247,6 +282,6 @@ func (s *server) enqueue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toTrialJSON(rec))
+	writeJSON(w, http.StatusCreated, toTrialJSON(sp, rec))
 	return nil
 }

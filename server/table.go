@@ -256,7 +256,7 @@ func (s *server) table(w http.ResponseWriter, r *http.Request) error {
 	rows := make([]export.Trial, 0, hi-lo)
 	for _, t := range sel[lo:hi] {
 		t.Reports = nil
-		rows = append(rows, export.TrialOf(t))
+		rows = append(rows, export.TrialOf(sn.st.Space(), t))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"total": len(sn.trials), "matched": len(sel), "page": page, "size": size, "trials": rows})
 	return nil
@@ -286,7 +286,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.`+format+`"`)
 	if format == "json" {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		return export.JSON(w, sel)
+		return export.JSON(w, sn.st.Space(), sel)
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	return export.CSV(w, sn.st.Space(), sel)

@@ -84,7 +84,7 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) error {
 		s.log.Error("ask stopped early", "study", e.st.Name(), "asked", n, "got", len(ts), "error", err)
 	}
 	for _, t := range ts {
-		pj, err := json.Marshal(t.Params)
+		pj, err := e.st.Space().MarshalParams(t.Params)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
@@ -91,9 +92,43 @@ func params(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-func toTrialJSON(t storage.Trial) trialJSON {
+// spaceOf is the space of a stored study, nil when it does not read.
+func spaceOf(st storage.Study) *space.Space {
+	var sp space.Space
+	if err := json.Unmarshal(st.Space, &sp); err != nil {
+		return nil
+	}
+	return &sp
+}
+
+// wireParams is a trial's stored params as the API answers them: written
+// by the space (Space.MarshalParams), so that a Float that an older boa
+// stored at 1 reads 1.0, as the ones stored now do. Params that do not
+// read, or a nil space, give the stored JSON as it is: the API shows what
+// there is.
+func wireParams(sp *space.Space, raw json.RawMessage) json.RawMessage {
+	raw = params(raw)
+	if sp == nil {
+		return raw
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // integers beyond 2⁵³ keep their digits
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return raw
+	}
+	out, err := sp.MarshalParams(m)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// toTrialJSON is t as the API answers it; sp is its study's space (nil
+// when unknown, then the params are as stored).
+func toTrialJSON(sp *space.Space, t storage.Trial) trialJSON {
 	out := trialJSON{
-		ID: t.ID, Number: t.Number, State: t.State.String(), Params: params(t.Params), Value: t.Value,
+		ID: t.ID, Number: t.Number, State: t.State.String(), Params: wireParams(sp, t.Params), Value: t.Value,
 		Metrics: t.Metrics, Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Feasible: t.Feasible, Worker: t.Worker,
 		Started: api.Time(t.Started), Finished: api.Time(t.Finished), RetryOf: api.RetryOf(t.RetryOf), Batch: api.Batch(t.Batch),
 		Origin: t.Origin,

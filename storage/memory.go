@@ -123,6 +123,22 @@ func (m *Memory) ListStudies(ctx context.Context) ([]Study, error) {
 	return out, nil
 }
 
+func (m *Memory) SetBudget(ctx context.Context, studyID int64, budget int) error {
+	if budget < 0 {
+		return invalid("storage: study %d: negative budget %d", studyID, budget)
+	}
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	s, err := m.study(studyID)
+	if err != nil {
+		return err
+	}
+	s.Budget = budget
+	return nil
+}
+
 func (m *Memory) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 	if err := validateNewTrial(t); err != nil {
 		return Trial{}, err
@@ -331,7 +347,7 @@ func (m *Memory) listTrials(ctx context.Context, studyID int64, reports bool) ([
 	return out, nil
 }
 
-func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time) ([]Trial, error) {
+func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time, dead ...string) ([]Trial, error) {
 	if err := m.lock(ctx); err != nil {
 		return nil, err
 	}
@@ -344,10 +360,10 @@ func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time) ([]T
 	ids := m.ofStudy[studyID-1]
 	for _, id := range ids[:len(ids):len(ids)] { // requeued trials are appended past the end
 		t := m.trials[id-1]
-		if t.State != Running || !t.Heartbeat.Before(before) {
+		if t.State != Running || !t.Heartbeat.Before(before) && !slices.Contains(dead, t.Worker) {
 			continue
 		}
-		t.State, t.Reason, t.Finished = Failed, staleReason(t.Heartbeat), now
+		t.State, t.Reason, t.Finished = Failed, reapReason(*t, dead), now
 		failed = append(failed, cloneTrial(*t))
 		if t.RetryOf >= 0 && lost(m.trials[ids[t.RetryOf]-1].Reason) || m.retried[[2]int64{studyID, int64(t.Number)}] {
 			continue // a configuration lost twice is not re-run forever

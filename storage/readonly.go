@@ -169,6 +169,7 @@ func (readOnly) CreateStudy(context.Context, Study) (Study, error) {
 	return Study{}, refuse("create study")
 }
 func (readOnly) DeleteStudy(context.Context, string) error      { return refuse("delete study") }
+func (readOnly) SetBudget(context.Context, int64, int) error    { return refuse("set budget") }
 func (readOnly) AddTrial(context.Context, Trial) (Trial, error) { return Trial{}, refuse("add trial") }
 func (readOnly) ClaimTrial(context.Context, int64, string) (Trial, bool, error) {
 	return Trial{}, false, refuse("claim trial")
@@ -179,7 +180,7 @@ func (readOnly) Report(context.Context, int64, int64, float64) error {
 	return refuse("report")
 }
 func (readOnly) SetLogPath(context.Context, int64, string) error { return refuse("set log path") }
-func (readOnly) Reap(context.Context, int64, time.Time) ([]Trial, error) {
+func (readOnly) Reap(context.Context, int64, time.Time, ...string) ([]Trial, error) {
 	return nil, refuse("reap stale trials")
 }
 func (readOnly) Lock(context.Context, int64, string, time.Duration) (*Lease, error) {

@@ -176,6 +176,22 @@ func (s *sqlStore) GetStudy(ctx context.Context, name string) (Study, error) {
 	return st, nil
 }
 
+func (s *sqlStore) SetBudget(ctx context.Context, studyID int64, budget int) error {
+	if budget < 0 {
+		return invalid("storage: study %d: negative budget %d", studyID, budget)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE studies SET budget = $2 WHERE id = $1`, studyID, budget)
+		if err != nil {
+			return fmt.Errorf("storage: study %d: set budget: %w", studyID, err)
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return fmt.Errorf("storage: study %d: %w", studyID, ErrNotFound)
+		}
+		return nil
+	})
+}
+
 func (s *sqlStore) ListStudies(ctx context.Context) ([]Study, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+studyCols+` FROM studies ORDER BY id`)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -331,7 +332,7 @@ func attachReports(ctx context.Context, q queryer, ts []Trial, where string, arg
 	return rows.Err()
 }
 
-func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time) ([]Trial, error) {
+func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time, dead ...string) ([]Trial, error) {
 	var failed []Trial
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		failed = nil // the transaction may be retried
@@ -341,8 +342,7 @@ func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time) ([
 		// Lock the stale rows first; PostgreSQL reapers running at once skip
 		// each other's rows, and the state check in the UPDATE below makes a
 		// late reaper a no-op either way.
-		where := `t.study_id = $1 AND t.state = 'RUNNING' AND t.heartbeat_us < $2`
-		args := []any{studyID, before.UnixMicro()}
+		where, args := reapWhere(studyID, before, dead)
 		rows, err := tx.QueryContext(ctx, `SELECT `+trialCols+` FROM trials t WHERE `+where+
 			` ORDER BY t.number`+s.d.skipLocked, args...)
 		if err != nil {
@@ -371,7 +371,7 @@ func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time) ([
 		}
 		now := clock(s.now)
 		for _, t := range stale {
-			t.State, t.Reason, t.Finished = Failed, staleReason(t.Heartbeat), now
+			t.State, t.Reason, t.Finished = Failed, reapReason(t, dead), now
 			res, err := tx.ExecContext(ctx, `UPDATE trials SET state = 'FAILED', reason = $2, finished_us = $3
 				WHERE id = $1 AND (state = 'RUNNING' OR (state = 'WAITING' AND $2 = 'FAILED'))`, t.ID, t.Reason, now.UnixMicro())
 			if err != nil {
@@ -404,6 +404,22 @@ func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time) ([
 		return nil, fmt.Errorf("storage: reap study %d: %w", studyID, err)
 	}
 	return failed, nil
+}
+
+// reapWhere selects the study's RUNNING trials that Reap fails: without
+// a heartbeat since before, or run by one of the dead workers.
+func reapWhere(studyID int64, before time.Time, dead []string) (string, []any) {
+	where := `t.study_id = $1 AND t.state = 'RUNNING' AND (t.heartbeat_us < $2`
+	args := []any{studyID, before.UnixMicro()}
+	if len(dead) > 0 {
+		ph := make([]string, len(dead))
+		for i, w := range dead {
+			args = append(args, w)
+			ph[i] = fmt.Sprintf("$%d", len(args))
+		}
+		where += ` OR t.worker IN (` + strings.Join(ph, ", ") + `)`
+	}
+	return where + `)`, args
 }
 
 // requeue adds a WAITING copy of t's configuration unless t was re-queued

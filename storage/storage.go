@@ -165,6 +165,10 @@ type Storage interface {
 	// deleted study is ErrNotFound afterwards, even if a study of the same
 	// name is created again.
 	DeleteStudy(ctx context.Context, name string) error
+	// SetBudget changes the number of trials the study wants (0 = no
+	// limit): "run 30, look, run 20 more" keeps one study and its
+	// history. ErrNotFound for an unknown study, ErrInvalid if negative.
+	SetBudget(ctx context.Context, studyID int64, budget int) error
 	// AddTrial inserts t as the study's next trial (Number assigned
 	// atomically, no gaps, no duplicates even with many processes adding at
 	// once). t.State must be Waiting or Running (Running sets Started and
@@ -197,14 +201,18 @@ type Storage interface {
 	// on each of 1000 trials made Trials 20 times slower on SQLite.
 	TrialsWithoutReports(ctx context.Context, studyID int64) ([]Trial, error)
 	// Reap marks the study's RUNNING trials whose Heartbeat is before
-	// `before` as FAILED with Reason "stale: no heartbeat since <time>", and
-	// re-queues each one's Params/X once as a new WAITING trial with RetryOf
-	// = its number, unless it was already re-queued or re-runs a trial that
-	// was stale too (a configuration lost twice is not re-run forever; the
-	// re-run of an interrupted trial is).
+	// `before` as FAILED with Reason "stale: no heartbeat since <time>",
+	// and those whose Worker is one of dead, whatever their heartbeat, with
+	// Reason "stale: its process pid N on host H is gone" (the caller has
+	// proven those workers gone, package internal/proc: they need not wait
+	// for the lease). It re-queues each one's Params/X once as a new
+	// WAITING trial with RetryOf = its number, unless it was already
+	// re-queued or re-runs a trial that was stale too (a configuration
+	// lost twice is not re-run forever; the re-run of an interrupted
+	// trial is).
 	// All in one transaction; concurrent reapers never double-requeue.
 	// Returns the trials marked FAILED.
-	Reap(ctx context.Context, studyID int64, before time.Time) ([]Trial, error)
+	Reap(ctx context.Context, studyID int64, before time.Time, dead ...string) ([]Trial, error)
 	// Lock takes the study's suggestion lease for holder for ttl, which
 	// Lease.Renew extends. It waits (polling, honouring ctx) while another
 	// lease is live; an expired lease is taken over. Leases are exclusive

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/boaopt/boa/internal/proc"
 )
 
 // Every back-end validates through these functions so that all three accept
@@ -151,6 +154,16 @@ func clock(now func() time.Time) time.Time { return now().UTC().Truncate(time.Mi
 
 func staleReason(heartbeat time.Time) string {
 	return "stale: no heartbeat since " + heartbeat.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+}
+
+// reapReason is why Reap fails t: its worker is one of the dead (proven
+// gone by the caller, package internal/proc), or its heartbeats stopped.
+// Both start "stale: ", which lost recognises.
+func reapReason(t Trial, dead []string) string {
+	if slices.Contains(dead, t.Worker) {
+		return "stale: its process " + proc.Describe(t.Worker) + " is gone"
+	}
+	return staleReason(t.Heartbeat)
 }
 
 // lost reports whether a FAILED trial's reason is Reap's: its worker died.

@@ -2,10 +2,8 @@ package study
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math/rand/v2"
-	"time"
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
@@ -14,7 +12,8 @@ import (
 
 // Ask returns a RUNNING trial for this worker: a waiting one (re-queued
 // after a crash) if there is one, else a new suggestion of the sampler.
-// Running trials whose heartbeat lapsed are failed and re-queued first.
+// Running trials whose heartbeat lapsed, or whose process is provably
+// gone (reap), are failed and re-queued first.
 // Ask returns ErrBudget once the study has all the trials it wants.
 func (s *Study) Ask(ctx context.Context) (Trial, error) {
 	ts, err := s.AskBatch(ctx, 1)
@@ -35,7 +34,7 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	if n < 1 {
 		return nil, s.errorf("ask for a batch of %d trials; need at least 1", n)
 	}
-	if _, err := s.store.Reap(ctx, s.rec.ID, time.Now().Add(-s.lease)); err != nil {
+	if err := s.reap(ctx); err != nil {
 		return nil, s.errorf("reap stale trials: %w", err)
 	}
 	var out []Trial
@@ -70,8 +69,13 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 		return out, s.errorf("load trials: %w", err)
 	}
 	k := n - len(out)
-	if s.rec.Budget > 0 {
-		k = min(k, s.rec.Budget-used(recs))
+	if b := s.Budget(); b > 0 && b-used(recs) < k {
+		if err := s.reloadBudget(ctx); err != nil {
+			return out, err
+		}
+		if b := s.Budget(); b > 0 {
+			k = min(k, b-used(recs))
+		}
 	}
 	if k <= 0 {
 		// Another worker may have re-queued a trial since the first claim.
@@ -101,7 +105,9 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	// sees the trials of the ones before.
 	batch := h.Trials + 1
 	for i, u := range us {
-		pj, err := json.Marshal(s.space.Decode(u))
+		// Stored as they leave boa (a Float at 1 as 1.0), so that the
+		// API can answer the stored JSON as it is.
+		pj, err := s.space.MarshalParams(s.space.Decode(u))
 		if err != nil {
 			return out, err
 		}
@@ -153,7 +159,7 @@ func (s *Study) Enqueue(ctx context.Context, a space.Assignment) (Trial, error) 
 	if err != nil {
 		return Trial{}, err
 	}
-	pj, err := json.Marshal(canon)
+	pj, err := s.space.MarshalParams(canon)
 	if err != nil {
 		return Trial{}, err
 	}
@@ -162,12 +168,15 @@ func (s *Study) Enqueue(ctx context.Context, a space.Assignment) (Trial, error) 
 		return Trial{}, s.errorf("take the suggestion lease: %w", err)
 	}
 	defer s.release(lease)
-	if s.rec.Budget > 0 {
+	if s.Budget() > 0 {
 		recs, err := s.store.TrialsWithoutReports(ctx, s.rec.ID)
 		if err != nil {
 			return Trial{}, s.errorf("load trials: %w", err)
 		}
-		if used(recs) >= s.rec.Budget {
+		if err := s.reloadBudget(ctx); err != nil {
+			return Trial{}, err
+		}
+		if b := s.Budget(); b > 0 && used(recs) >= b {
 			return Trial{}, ErrBudget
 		}
 	}
@@ -221,7 +230,7 @@ func (s *Study) Remaining(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, s.errorf("load trials: %w", err)
 	}
-	return max(0, s.rec.Budget-used(recs)), nil
+	return max(0, s.Budget()-used(recs)), nil
 }
 
 // used counts the trials that use the budget: a FAILED trial that was

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/boaopt/boa/constraint"
+	"github.com/boaopt/boa/internal/proc"
 	"github.com/boaopt/boa/pruner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
@@ -15,9 +15,20 @@ import (
 	"github.com/boaopt/boa/transform"
 )
 
-// New returns a study kept in memory, with the given sampler instance,
-// which may be one of the user's own (any Sampler: its name need not be
-// registered, as Create's must).
+// New creates a study with the sampler o.Sampler: any Sampler value, one
+// of the user's own too (its name need not be registered, as Create's
+// must), or a registered one by name through sampler.New — the one way
+// from Go, as Optuna's create_study(sampler=...):
+//
+//	st, err := study.New(sp, study.Options{Sampler: gpbo.New()})
+//	smp, err := sampler.New("tpe") // a name, from a flag or a file
+//	st, err := study.New(sp, study.Options{Sampler: smp, Storage: store, Name: "svm"})
+//
+// The study is kept in memory, or in o.Storage when it is set
+// (storage.ErrExists if the name is taken there). Open reopens a stored
+// study with the sampler registered under its name, as Create stores it
+// (Spec.Sampler, for study files): a sampler value's own settings are not
+// stored.
 func New(sp *space.Space, o Options) (*Study, error) {
 	name := o.Name
 	if name == "" {
@@ -27,7 +38,11 @@ func New(sp *space.Space, o Options) (*Study, error) {
 	if o.Sampler != nil {
 		spec.Sampler = o.Sampler.Name()
 	}
-	st, err := create(context.Background(), storage.NewMemory(), spec, o.Sampler)
+	store := o.Storage
+	if store == nil {
+		store = storage.NewMemory()
+	}
+	st, err := create(context.Background(), store, spec, o.Sampler)
 	if err == nil {
 		if o.Pruner != nil {
 			st.pruner = o.Pruner
@@ -184,9 +199,10 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 			return nil, fmt.Errorf("study %s: stored pruner: %w", rec.Name, err)
 		}
 	}
-	host, _ := os.Hostname()
-	return &Study{
+	st := &Study{
 		store: store, rec: rec, dir: dir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints, modelled: set.Constraints,
-		worker: fmt.Sprintf("%s:%d", host, os.Getpid()), lease: DefaultLease,
-	}, nil
+		worker: proc.Self(), lease: DefaultLease,
+	}
+	st.budget.Store(int64(rec.Budget))
+	return st, nil
 }

@@ -14,5 +14,18 @@
 // whose objective returns ErrPruned is PRUNED (stopped early), which the
 // study's pruner (Options.Pruner, Spec.Pruner; package pruner: median,
 // percentile, successive halving, Hyperband, as in Optuna) advises after
-// each report through ShouldPrune.
+// each report through ShouldPrune. A misread parameter (t.Float("lrr"))
+// fails its trial with a message naming the valid ones, and when every
+// trial Optimize ran failed, it returns an *AllFailedError with the most
+// common reason.
+//
+// New creates a study from Go, in memory or in a storage (Options.Storage),
+// with any sampler value or a registered one by name (sampler.New);
+// Create does so from a Spec (a study file's), naming the sampler.
+//
+// A trial whose worker dies is failed as stale and re-run once by the
+// next ask: after its heartbeats have stopped for the lease, or at once
+// when its process is provably gone (this machine, no process with its
+// pid and start time; trials record an identity that allows it,
+// SetWorker).
 package study

@@ -25,13 +25,25 @@ var ErrPruned = errors.New("trial pruned")
 type OptimizeOptions struct {
 	Workers int         // trials run at once (goroutines); <= 0 means 1
 	OnTrial func(Trial) // called after each trial is told; calls never overlap
+	// Timeout ends the run once it has passed since Optimize began, as
+	// Optuna's optimize(timeout=): no trial starts after it, the running
+	// ones finish. 0 means none.
+	Timeout time.Duration
+	// Stop is called after each trial (after OnTrial, never overlapping
+	// it): an error ends the run as Timeout does, and Optimize returns
+	// it. nil means never.
+	Stop func(Trial) error
 }
 
 // Optimize runs up to n more trials of objective (n <= 0: until the
-// study's budget is used up). Each worker asks for a trial, evaluates it
+// study's budget is used up, or, for a study without a budget, until ctx
+// is done, o.Timeout has passed or o.Stop says so; Optuna's optimize
+// with n_trials=None). Each worker asks for a trial, evaluates it
 // while sending heartbeats, and tells the result; the trials the other
 // workers are running are pending for the sampler. An error, panic, NaN or
-// Inf from the objective fails that trial only. Optimize stops early with
+// Inf from the objective fails that trial only, but when every trial it
+// ran failed, Optimize returns an *AllFailedError (ErrAllFailed) with the
+// most common reason. Optimize stops early with
 // an error when the sampler or the storage fails, or when ctx is done;
 // trials interrupted by ctx are FAILED "interrupted: <cause>" and re-queued
 // (one whose result the storage could not then record stays RUNNING, to
@@ -42,16 +54,19 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 		// Called, it would panic in every trial: n FAILED trials of the budget.
 		return s.errorf("Optimize needs an objective, got nil")
 	}
-	if n <= 0 && s.rec.Budget <= 0 {
-		return s.errorf("Optimize needs a number of trials or a study budget")
-	}
 	workers := max(1, o.Workers)
+	var deadline time.Time
+	if o.Timeout > 0 {
+		deadline = time.Now().Add(o.Timeout)
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var (
-		mu      sync.Mutex // guards claimed and late, serialises OnTrial
+		mu      sync.Mutex // guards claimed, late and stopped, serialises OnTrial and Stop
 		claimed int
 		late    []error // failures after ctx was done, which cancel would drop
+		stopped error   // o.Stop's verdict: no more trials, the running ones finish
+		ran     []Trial // the trials told, in order (for AllFailed)
 		wg      sync.WaitGroup
 	)
 	fail := func(err error) {
@@ -67,7 +82,8 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 	claim := func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		if (n > 0 && claimed >= n) || ctx.Err() != nil {
+		if (n > 0 && claimed >= n) || ctx.Err() != nil || stopped != nil ||
+			(!deadline.IsZero() && time.Now().After(deadline)) {
 			return false
 		}
 		claimed++
@@ -93,19 +109,30 @@ func (s *Study) Optimize(ctx context.Context, objective Objective, n int, o Opti
 					fail(err)
 					return
 				}
+				mu.Lock()
+				ran = append(ran, Trial{Number: done.Number, State: done.State, Reason: done.Reason, LogPath: done.LogPath})
 				if o.OnTrial != nil {
-					mu.Lock()
 					o.OnTrial(done)
-					mu.Unlock()
 				}
+				if o.Stop != nil && stopped == nil {
+					stopped = o.Stop(done)
+				}
+				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	if cause := context.Cause(ctx); cause != nil && len(late) > 0 {
+	cause := context.Cause(ctx)
+	if cause != nil && len(late) > 0 {
 		return errors.Join(append([]error{cause}, late...)...)
 	}
-	return context.Cause(ctx)
+	if cause != nil {
+		return cause
+	}
+	if stopped != nil {
+		return stopped
+	}
+	return AllFailed(s.rec.Name, ran)
 }
 
 // run evaluates one trial with heartbeats and tells its result. It
@@ -253,10 +280,15 @@ func every(ctx context.Context, interval time.Duration, f func(context.Context))
 	return func() { cancel(); <-done }
 }
 
-// evaluate calls the objective and turns a panic into an error.
+// evaluate calls the objective and turns a panic into an error; a
+// misread parameter's (*ParamAccessError) is its message alone, which
+// says what to fix.
 func evaluate(ctx context.Context, objective Objective, t *Trial) (v float64, err error) {
 	defer func() {
-		if r := recover(); r != nil {
+		r := recover()
+		if pe, ok := r.(*ParamAccessError); ok {
+			err = pe
+		} else if r != nil {
 			err = fmt.Errorf("objective panicked: %v", r)
 		}
 	}()

@@ -11,10 +11,11 @@ import (
 // CheckResume returns nil when spec, read from a study file, still
 // describes the stored study s, so that resuming s with it continues the
 // same optimisation; otherwise an error saying what differs and what to do.
-// The space, direction, transform, budget, pruner and constraints are
-// fixed when a study is created: the history, the model's view of it, the
-// pruner's decisions and the best trial all depend on them. The sampler and the seed may change (a
-// resumed study may be continued by another sampler). where names the
+// The space, direction, transform, pruner and constraints are fixed when
+// a study is created: the history, the model's view of it, the pruner's
+// decisions and the best trial all depend on them. The sampler and the
+// seed may change (a resumed study may be continued by another sampler),
+// and so may the budget (SetBudget: run 30, look, run 20 more). where names the
 // storage in the message (a URL without its password).
 func (s *Study) CheckResume(spec Spec, where string) error {
 	stored, _ := json.Marshal(s.Space())
@@ -26,9 +27,6 @@ func (s *Study) CheckResume(spec Spec, where string) error {
 		return fmt.Errorf("study %q in %s is %s, the file says %s", s.Name(), where, s.Direction(), spec.Direction)
 	case s.Transform() != spec.Transform:
 		return fmt.Errorf("study %q in %s has transform %s, the file says %s; the transform is fixed when the study is created", s.Name(), where, s.Transform(), spec.Transform)
-	case s.Budget() != spec.Budget:
-		// boa run's --trials overrides the file's trials.
-		return fmt.Errorf("study %q in %s has a budget of %d trials, the file (or --trials) says %d; the budget is fixed when the study is created", s.Name(), where, s.Budget(), spec.Budget)
 	case s.cons.String() != spec.Constraints.String():
 		return fmt.Errorf("study %q in %s has constraints %s, the file says %s; the constraints are fixed when the study is created", s.Name(), where, s.cons, spec.Constraints)
 	case !samePruner(s.PrunerSpec(), spec.Pruner):

@@ -1,9 +1,11 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/boaopt/boa/constraint"
@@ -98,13 +100,23 @@ type Study struct {
 	modelled constraint.Set // the constraints on metrics known only after evaluation
 	worker   string
 	lease    time.Duration
+	// budget is rec.Budget as last read or set: SetBudget and an ask
+	// that finds the budget used up (another process may have raised
+	// it) update it while other goroutines ask.
+	budget atomic.Int64
+	scan   deadScan // when reap last looked for the trials of dead processes
 }
 
-// Options configure New, the in-memory study.
+// Options configure New.
 type Options struct {
 	Name      string
 	Direction Direction
-	Sampler   sampler.Sampler // nil means auto
+	// Sampler proposes the trials: a value (gpbo.New(), one of your
+	// own), or a registered sampler by name, sampler.New("tpe"); nil
+	// means auto.
+	Sampler sampler.Sampler
+	// Storage keeps the study; nil means a fresh memory one.
+	Storage   storage.Storage
 	Seed      uint64
 	Budget    int
 	Transform transform.Transform
@@ -147,7 +159,35 @@ func (s *Study) Constraints() constraint.Set { return s.cons }
 func (s *Study) Seed() uint64 { return s.rec.Seed }
 
 // Budget returns the number of trials the study wants; 0 means no limit.
-func (s *Study) Budget() int { return s.rec.Budget }
+func (s *Study) Budget() int { return int(s.budget.Load()) }
+
+// SetBudget changes the number of trials the study wants (0: no limit),
+// keeping its history: a study of 30 trials set to 50 asks for 20 more,
+// and its sampler sees all of them, as if it had wanted 50 from the start
+// (a sampler that plans by the budget — auto's choice, CoCaBO's horizon,
+// SVM-CBO's phases — plans by the new one from then on). Other processes
+// working on the study see the new budget when theirs runs out.
+func (s *Study) SetBudget(ctx context.Context, n int) error {
+	if n < 0 {
+		return s.errorf("a budget of %d trials; want 0 (no limit) or more", n)
+	}
+	if err := s.store.SetBudget(ctx, s.rec.ID, n); err != nil {
+		return s.errorf("set budget: %w", err)
+	}
+	s.budget.Store(int64(n))
+	return nil
+}
+
+// reloadBudget reads the stored budget, which another process may have
+// changed.
+func (s *Study) reloadBudget(ctx context.Context) error {
+	rec, err := s.store.GetStudy(ctx, s.rec.Name)
+	if err != nil {
+		return s.errorf("reload budget: %w", err)
+	}
+	s.budget.Store(int64(rec.Budget))
+	return nil
+}
 
 // Storage returns the storage the study is kept in (a memory one for New).
 func (s *Study) Storage() storage.Storage { return s.store }
@@ -156,7 +196,10 @@ func (s *Study) Storage() storage.Storage { return s.store }
 // sees them (package transform).
 func (s *Study) Transform() transform.Transform { return s.tf }
 
-// SetWorker names this process in the trials it runs (default host:pid).
+// SetWorker names this process in the trials it runs. The default,
+// internal/proc's "host:pid:start.boot.machine.pidns", lets another
+// process on this host prove it gone after a crash and re-run its trials
+// at once; any other name keeps its trials to the lease rule.
 func (s *Study) SetWorker(name string) { s.worker = name }
 
 // SetLease sets how long a running trial may go without a heartbeat

@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -190,11 +191,11 @@ func TestOptimizeRecordsPanicsAndErrors(t *testing.T) {
 func TestOptimizeWrongParamKindFailsTrial(t *testing.T) {
 	s := newStudy(t, Options{Seed: 5})
 	obj := func(_ context.Context, tr *Trial) (float64, error) { return tr.Float("act"), nil }
-	if err := s.Optimize(bg, obj, 2, OptimizeOptions{}); err != nil {
-		t.Fatal(err)
+	if err := s.Optimize(bg, obj, 2, OptimizeOptions{}); !errors.Is(err, ErrAllFailed) {
+		t.Fatalf("Optimize = %v, want every trial failed", err)
 	}
 	for _, tr := range trials(t, s) {
-		if tr.State != Failed || !strings.Contains(tr.Reason, `parameter "act" is string`) {
+		if want := fmt.Sprintf(`trial %d: parameter "act" is a string (categorical), not a float: read it with t.String("act")`, tr.Number); tr.State != Failed || tr.Reason != want {
 			t.Fatalf("trial %d: %s %q", tr.Number, tr.State, tr.Reason)
 		}
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/boaopt/boa/sampler"
@@ -71,10 +74,16 @@ func (t *Trial) ShouldPrune(ctx context.Context) (bool, error) {
 	return t.study.ShouldPrune(ctx, t.ID)
 }
 
-// Float returns the float or ordinal parameter name. It panics when the
-// parameter is absent or of another kind; Optimize turns the panic into a
-// FAILED trial whose reason says so. A conditional parameter is absent
-// while inactive: test t.Params[name] first, or its parents' values.
+// Float returns the float or ordinal parameter name. A trial has no
+// such parameter when its name is misspelt, when it is of another kind,
+// or when it is conditional and inactive in this configuration (test
+// t.Params[name] first, or its parents' values): Float then panics with
+// a *ParamAccessError, which Optimize turns into the trial's FAILED
+// reason, its message alone (`trial 3 has no parameter "lrr"
+// (parameters: lr, depth)`), without a stack trace or "panicked". A
+// panic is the error path because an objective reads many parameters
+// and each read checked by hand would bury it; with Ask and Tell,
+// recover it, or test t.Params.
 func (t *Trial) Float(name string) float64 { return param[float64](t, name) }
 
 // Int returns the integer parameter name (panics like Float).
@@ -86,17 +95,70 @@ func (t *Trial) String(name string) string { return param[string](t, name) }
 // Bool returns the boolean parameter name (panics like Float).
 func (t *Trial) Bool(name string) bool { return param[bool](t, name) }
 
+// ParamAccessError is the panic of Float, Int, String and Bool for a
+// parameter the trial does not have, or has of another kind.
+type ParamAccessError struct {
+	Trial int    // the trial's number
+	Name  string // the parameter asked for
+	msg   string
+}
+
+func (e *ParamAccessError) Error() string { return e.msg }
+
 func param[T any](t *Trial, name string) T {
 	v, ok := t.Params[name]
 	if !ok {
-		panic(fmt.Sprintf("trial %d has no parameter %q (inactive or not in the space)", t.Number, name))
+		panic(t.missing(name))
 	}
 	x, ok := v.(T)
 	if !ok {
 		var zero T
-		panic(fmt.Sprintf("parameter %q is %T, not %T", name, v, zero))
+		panic(&ParamAccessError{Trial: t.Number, Name: name, msg: fmt.Sprintf("trial %d: parameter %q is %s, not %s: read it with t.%s(%q)",
+			t.Number, name, kindOf(v), kindOf(zero), accessor(v), name)})
 	}
 	return x
+}
+
+// missing is the error for a parameter t does not have: inactive here, or
+// not in the space at all, with the names it has.
+func (t *Trial) missing(name string) *ParamAccessError {
+	var names []string
+	if t.study != nil {
+		names = t.study.space.Names()
+	} else {
+		names = slices.Sorted(maps.Keys(t.Params))
+	}
+	msg := fmt.Sprintf("trial %d has no parameter %q (parameters: %s)", t.Number, name, strings.Join(names, ", "))
+	if slices.Contains(names, name) {
+		msg = fmt.Sprintf("trial %d has no parameter %q: it is conditional and inactive in this configuration (test t.Params[%q] first)", t.Number, name, name)
+	}
+	return &ParamAccessError{Trial: t.Number, Name: name, msg: msg}
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case float64:
+		return "a float"
+	case int:
+		return "an int"
+	case string:
+		return "a string (categorical)"
+	case bool:
+		return "a bool"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+func accessor(v any) string {
+	switch v.(type) {
+	case int:
+		return "Int"
+	case string:
+		return "String"
+	case bool:
+		return "Bool"
+	}
+	return "Float"
 }
 
 // fromRecord rebuilds a trial from storage; values are turned back into

@@ -53,6 +53,10 @@ type worker struct {
 	o   Options
 	c   Server
 	log func(format string, args ...any)
+	// sp is the study's space, which writes a trial's values by kind
+	// (Space.Export): a server that stored a Float at 1 as 1 (before
+	// floats were written 1.0) must not pass the command an integer.
+	sp *space.Space
 }
 
 // Run asks c for trials of study o.Study and runs o.Command for each
@@ -76,6 +80,7 @@ func Run(ctx context.Context, c Server, o Options) error {
 	if err := json.Unmarshal(st.Space, &sp); err != nil {
 		return fmt.Errorf("study %q: the server sent a space this boa cannot read: %w", o.Study, err)
 	}
+	w.sp = &sp
 	if err := runner.ValidateSpace(o.Command, &sp); err != nil {
 		return err
 	}

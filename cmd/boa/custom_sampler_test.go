@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	_ "github.com/boaopt/boa/examples/custom-sampler/perturb" // a sampler registered from outside boa's sampler tree
@@ -22,6 +23,7 @@ space:
 objective:
   command: [sh, -c, 'echo "BOA_RESULT $0"', "{x}"]
   timeout: 30s
+  logs: `+filepath.Join(t.TempDir(), "logs")+`
 `)
 	if _, err := boa(t, "run", file, "--storage", url); err != nil {
 		t.Fatal(err)

@@ -209,7 +209,7 @@ the form of the HTTP API's GET /api/v1/studies/{name}/trials.`,
 					return err
 				}
 				if asJSON {
-					return export.JSON(cmd.OutOrStdout(), trials)
+					return export.JSON(cmd.OutOrStdout(), st.Space(), trials)
 				}
 				printTrialTable(cmd.OutOrStdout(), st.Space(), trials, true)
 				for _, t := range trials {
@@ -270,11 +270,11 @@ acquisitions; [000 §3.3.3]).`,
 					}
 				}
 				if asJSON && model {
-					return json.NewEncoder(w).Encode(map[string]any{"best": export.TrialOf(best),
-						"recommendation": map[string]any{"params": rec.Params, "predicted": rec.Predicted}})
+					return json.NewEncoder(w).Encode(map[string]any{"best": export.TrialOf(st.Space(), best),
+						"recommendation": map[string]any{"params": st.Space().Export(rec.Params), "predicted": rec.Predicted}})
 				}
 				if asJSON {
-					return json.NewEncoder(w).Encode(export.TrialOf(best))
+					return json.NewEncoder(w).Encode(export.TrialOf(st.Space(), best))
 				}
 				label := "best trial"
 				if c := st.Constraints(); len(c) > 0 {
@@ -343,7 +343,7 @@ API's GET /api/v1/studies/{name}/trials (docs/http-api.md).`,
 				}
 				write := func(w io.Writer) error {
 					if format == "json" {
-						return export.JSON(w, trials)
+						return export.JSON(w, st.Space(), trials)
 					}
 					return export.CSV(w, st.Space(), trials)
 				}

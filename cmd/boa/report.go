@@ -34,6 +34,9 @@ import (
 func newProgress(ctx context.Context, w io.Writer, total, done int, quiet bool, dir study.Direction, before []study.Trial) func(study.Trial) {
 	p := newTally(ctx, dir, before)
 	if file, ok := w.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
+		if total == 0 {
+			return p.bar(w, -1) // no budget: a spinner
+		}
 		return p.bar(w, total-done)
 	}
 	if quiet {
@@ -170,7 +173,11 @@ func (p *tally) plain(w io.Writer, total, done int) func(study.Trial) {
 		if s := p.issues(", "); s != "" {
 			issues = "  (" + strings.TrimPrefix(s, ", ") + ")"
 		}
-		fmt.Fprintf(w, "[%d/%d] trial %d  %s  best %s%s\n", done, total, t.Number, detail, bestText, issues)
+		count := fmt.Sprintf("[%d/%d]", done, total)
+		if total == 0 {
+			count = fmt.Sprintf("[%d]", done) // no budget
+		}
+		fmt.Fprintf(w, "%s trial %d  %s  best %s%s\n", count, t.Number, detail, bestText, issues)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -88,29 +89,35 @@ func TestRunSaysWhenTrialsAreStillRunning(t *testing.T) {
 	if _, err := st.Ask(ctx); err != nil {
 		t.Fatal(err)
 	}
-	resume := func(args ...string) (stdout, stderr string) {
+	resume := func(args ...string) (stdout, stderr string, err error) {
 		t.Helper()
 		var out, errOut bytes.Buffer
 		cmd := rootCmd()
 		cmd.SetArgs(append([]string{"run", file, "--storage", url, "--resume"}, args...))
 		cmd.SetOut(&out)
 		cmd.SetErr(&errOut)
-		if err := cmd.ExecuteContext(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return out.String(), errOut.String()
+		err = cmd.ExecuteContext(ctx)
+		return out.String(), errOut.String(), err
 	}
-	out, errOut := resume()
-	for _, want := range []string{"0 of 12 trials done, 1 running", "[11/12]", "1 trials are still RUNNING"} {
+	// The trial's holder is this (live) process: the run leaves it
+	// RUNNING, fails, and says when its lease runs out.
+	out, errOut, err := resume()
+	for _, want := range []string{"0 of 12 trials done, 1 running", "[11/12]"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("first resume: stderr lacks %q:\n%s", want, errOut)
 		}
+	}
+	if err == nil || !regexp.MustCompile(`^trial 0 is still RUNNING, held by pid \d+ on host .* \(running\); if that process dies, .*, boa run \S+ --resume re-runs them after \d\d:\d\d:\d\d \S+ \(in \d+s\), when their lease runs out$`).MatchString(err.Error()) {
+		t.Errorf("first resume: error %v", err)
 	}
 	if !strings.Contains(out, "11 complete") {
 		t.Errorf("first resume: stdout:\n%s", out)
 	}
 	time.Sleep(300 * time.Millisecond)
-	out, errOut = resume("--lease", "200ms")
+	out, errOut, err = resume("--lease", "200ms")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, want := range []string{"11 of 12 trials done, 1 running", "[12/12]"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("second resume: stderr lacks %q:\n%s", want, errOut)

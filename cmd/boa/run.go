@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -44,6 +45,8 @@ type runFlags struct {
 	resume    bool
 	storage   string
 	lease     time.Duration
+	timeout   time.Duration
+	keepGoing bool
 }
 
 func runCmd() *cobra.Command {
@@ -55,8 +58,10 @@ func runCmd() *cobra.Command {
 			"once per trial, trials are kept in the storage (--storage, else the file's, else\n" +
 			"$BOA_STORAGE, else sqlite:boa.db), and --resume continues a study where it stopped.\n" +
 			"It exits non-zero when interrupted (Ctrl-C; a second Ctrl-C exits at once), when\n" +
-			"the storage fails for longer than --lease, and when no trial completed (the first\n" +
-			"failure is shown).\n\n" +
+			"the storage fails for longer than --lease, when every trial failed (the most\n" +
+			"common reason is shown), and with --resume when trials are left RUNNING by\n" +
+			"another process (it says when their lease runs out; those of a process killed\n" +
+			"on this machine are re-run at once).\n\n" +
 			"boa run --function NAME minimises a built-in test function in memory: a\n" +
 			"continuous test function (--dim for those defined in any dimension), a\n" +
 			"mixed categorical problem of the CoCaBO and CASMOPOLITAN papers, or a\n" +
@@ -98,6 +103,8 @@ func runCmd() *cobra.Command {
 	fl.BoolVar(&f.resume, "resume", false, "continue the study of the file if it exists")
 	fl.StringVar(&f.storage, "storage", "", "storage URL: sqlite:PATH, postgres://..., memory: (default: the file's, else $BOA_STORAGE, else "+config.DefaultStorage+")")
 	fl.DurationVar(&f.lease, "lease", study.DefaultLease, "a running trial without a heartbeat for this long is failed as stale and re-queued")
+	fl.DurationVar(&f.timeout, "timeout", 0, "start no trial after this long, e.g. 2h (with a study file: overrides its timeout; 0: none)")
+	fl.BoolVar(&f.keepGoing, "keep-going", false, "run the whole budget even when the first trials all fail for the same reason")
 	return cmd
 }
 
@@ -121,6 +128,12 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	}
 	if changed("transform") {
 		cfg.Transform = f.transform
+	}
+	if changed("timeout") {
+		cfg.Timeout = config.Duration(f.timeout)
+	}
+	if cfg.Trials < 0 {
+		return fmt.Errorf("--trials must be at least 0 (0: no budget, until stopped), got %d", cfg.Trials)
 	}
 	objective, _, err := runChecks(ctx, path, cfg, false, stderr)
 	if err != nil {
@@ -146,6 +159,13 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		return err
 	}
 	st.SetLease(f.lease)
+	if b := st.Budget(); b != cfg.Trials {
+		// --resume with another budget: run 30, look, run 20 more.
+		if err := st.SetBudget(ctx, cfg.Trials); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "boa: budget of study %s: %s → %s\n", st.Name(), budgetText(b), budgetText(cfg.Trials))
+	}
 	if cfg.Deploy != nil {
 		st.SetKnown(cfg.Deploy.Known())
 	}
@@ -159,6 +179,12 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	}
 	again, done, running := sum.ReRuns, sum.Finished, sum.States[study.Running]
 	status := fmt.Sprintf("%d of %d trials done", done, cfg.Trials)
+	if cfg.Trials == 0 {
+		status = fmt.Sprintf("%d trials done, no budget (until Ctrl-C)", done)
+	}
+	if cfg.Timeout > 0 {
+		status += fmt.Sprintf(", stops starting trials after %v", cfg.Timeout)
+	}
 	if running > 0 {
 		status += fmt.Sprintf(", %d running", running)
 	}
@@ -167,13 +193,24 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if again > 0 {
 		fmt.Fprintf(stderr, "boa: %d interrupted or lost trials run again first\n", again)
 	}
+	// The first few trials of this run are checked for what a mistake in
+	// the command shows: metrics a constraint needs never reported, or
+	// (with more budget left) every trial failing for the same reason.
+	first := 3
+	if cfg.Trials > 0 {
+		first = min(first, max(1, cfg.Trials-done))
+	}
 	onTrial := newProgress(ctx, stderr, cfg.Trials, done, false, st.Direction(), before)
 	if c := st.Constraints(); len(c) > 0 && cfg.Objective.Function == "" {
-		check := metricCheck(stderr, c, min(3, cfg.Trials-done))
+		check := metricCheck(stderr, c, first)
 		progress := onTrial
 		onTrial = func(t study.Trial) { progress(t); check(t) }
 	}
-	err = st.Optimize(ctx, objective(st), 0, study.OptimizeOptions{Workers: max(1, cfg.Workers), OnTrial: onTrial})
+	opts := study.OptimizeOptions{Workers: max(1, cfg.Workers), OnTrial: onTrial, Timeout: time.Duration(cfg.Timeout)}
+	if !f.keepGoing && (cfg.Trials == 0 || cfg.Trials-done > failFastAfter) {
+		opts.Stop = failFast(failFastAfter, before)
+	}
+	err = st.Optimize(ctx, objective(st), 0, opts)
 	trials, terr := st.Trials(context.WithoutCancel(ctx))
 	switch {
 	case terr != nil && err != nil:
@@ -183,33 +220,36 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	}
 	printStudySummary(stdout, st, trials)
 	running, complete := 0, 0
-	var failed *study.Trial
-	for i, t := range trials {
-		switch {
-		case t.State == study.Running:
+	for _, t := range trials {
+		switch t.State {
+		case study.Running:
 			running++
-		case t.State == study.Complete:
+		case study.Complete:
 			complete++
-		case t.State == study.Failed && failed == nil:
-			failed = &trials[i]
 		}
 	}
 	if running > 0 && err == nil {
-		// This run's own trials have all ended, so these belong to another
-		// process, or to one that was killed and has not yet gone stale.
-		fmt.Fprintf(stderr, "boa: %d trials are still RUNNING, held by another process or by one that was killed; a killed one's trials are re-run by the first boa run --resume after their lease (%v without a heartbeat)\n", running, f.lease)
+		err = stillRunning(context.WithoutCancel(ctx), st, path, f.resume, stderr)
 	}
+	if err == nil && complete == 0 {
+		// Optimize's check is of the trials it ran; none ran here (the
+		// budget was used up before), and none of the study completed.
+		err = study.AllFailed(st.Name(), trials)
+	}
+	var all *study.AllFailedError
 	switch {
+	case errors.Is(err, context.Canceled) && cfg.Trials == 0 && len(unrecorded(err)) == 0:
+		// Ctrl-C is how a study without a budget ends.
+		fmt.Fprintf(stderr, "boa: stopped; the running trials were re-queued; continue with: boa run %s --resume\n", path)
+		return nil
 	case errors.Is(err, context.Canceled):
 		return interruptedError(err, path, f.lease)
-	case err == nil && complete == 0 && failed != nil:
+	case err == nil && cfg.Timeout > 0 && (cfg.Trials == 0 || remaining(ctx, st) > 0):
+		fmt.Fprintf(stderr, "boa: the timeout of %v has passed: no more trials in this run; continue with: boa run %s --resume\n", cfg.Timeout, path)
+	case errors.As(err, &all) && all.First.LogPath != "":
 		// Every trial failing is most often the command's fault (a typo,
-		// a missing file): a script running boa must see it.
-		where := ""
-		if failed.LogPath != "" {
-			where = " (its output: " + strings.TrimSuffix(failed.LogPath, ".out") + ".{out,err})"
-		}
-		return fmt.Errorf("no trial completed; the first failure, trial %d: %s%s", failed.Number, firstLine(failed.Reason), where)
+		// a missing file): where its output is helps most.
+		return fmt.Errorf("%w%s", err, logHint(all.First))
 	}
 	return err
 }
@@ -218,19 +258,75 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 // Optimize's: the cancellation, joined with the errors of the results the
 // storage would not record then, whose trials stay RUNNING until reaped.
 func interruptedError(err error, path string, lease time.Duration) error {
-	var unrecorded []error
+	if u := unrecorded(err); len(u) > 0 {
+		return fmt.Errorf("interrupted: %w; those trials stay RUNNING and are re-run by boa run %s --resume once their lease (%v) has passed",
+			errors.Join(u...), path, lease)
+	}
+	return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
+}
+
+// unrecorded is the errors of the results the storage would not record
+// after an interruption (Optimize joins them to the cancellation).
+func unrecorded(err error) []error {
+	var out []error
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range j.Unwrap() {
 			if !errors.Is(e, context.Canceled) {
-				unrecorded = append(unrecorded, e)
+				out = append(out, e)
 			}
 		}
 	}
-	if len(unrecorded) > 0 {
-		return fmt.Errorf("interrupted: %w; those trials stay RUNNING and are re-run by boa run %s --resume once their lease (%v) has passed",
-			errors.Join(unrecorded...), path, lease)
+	return out
+}
+
+// remaining is the number of trials the study still wants, 0 when it
+// cannot be read.
+func remaining(ctx context.Context, st *study.Study) int {
+	n, _ := st.Remaining(context.WithoutCancel(ctx))
+	return n
+}
+
+func budgetText(n int) string {
+	if n == 0 {
+		return "no budget"
 	}
-	return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
+	return fmt.Sprintf("%d trials", n)
+}
+
+// failFastAfter is how many trials failing alike stop a run (failFast).
+const failFastAfter = 3
+
+// failFast stops a run whose first k trials all fail for the same reason
+// (a missing file, a syntax error, a typo in the command) instead of
+// spending the budget on it: once a trial of the study has completed, or
+// two reasons differ, it never stops. before is the study's trials when
+// the run began.
+func failFast(k int, before []study.Trial) func(study.Trial) error {
+	armed := !slices.ContainsFunc(before, func(t study.Trial) bool { return t.State == study.Complete })
+	var failed []study.Trial
+	return func(t study.Trial) error {
+		if !armed {
+			return nil
+		}
+		if t.State != study.Failed || (len(failed) > 0 && firstLine(t.Reason) != firstLine(failed[0].Reason)) {
+			armed = false
+			return nil
+		}
+		if failed = append(failed, t); len(failed) < k {
+			return nil
+		}
+		f := failed[0]
+		return fmt.Errorf("the first %d trials all failed alike; trial %d: %s%s; stopped early (--keep-going runs the whole budget)",
+			k, f.Number, firstLine(f.Reason), logHint(f))
+	}
+}
+
+// logHint says where a trial's output is, or "".
+func logHint(t study.Trial) string {
+	if t.LogPath == "" {
+		return ""
+	}
+	return " (its output: " + strings.TrimSuffix(t.LogPath, ".out") + ".{out,err})"
 }
 
 // openStudy creates the file's study, or opens it with --resume after
@@ -318,7 +414,7 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 	var mu sync.Mutex // trials run in parallel with workers: > 1
 	return func(st *study.Study) study.Objective {
 		return func(ctx context.Context, t *study.Trial) (float64, error) {
-			rt := runner.Trial{ID: t.ID, Number: t.Number, Study: st.Name(), Params: t.Params}
+			rt := runner.Trial{ID: t.ID, Number: t.Number, Study: st.Name(), Params: st.Space().Export(t.Params)}
 			out, _ := runner.LogPaths(cmd.LogDir, rt)
 			_ = st.Storage().SetLogPath(ctx, t.ID, out)
 			res, err := runner.RunPrunable(ctx, cmd, rt, func(_ context.Context, r runner.Report) bool {
@@ -422,6 +518,7 @@ func runFunction(ctx context.Context, f runFlags, stdout, stderr io.Writer) erro
 		}
 	}
 	if f.json {
+		res.BestParams = st.Space().Export(res.BestParams) // a Float at a bound as 0.0, as the API writes it
 		return json.NewEncoder(stdout).Encode(res)
 	}
 	printFunctionSummary(stdout, res, p.Space().Names())

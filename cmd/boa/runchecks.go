@@ -13,8 +13,8 @@ import (
 
 // runChecks is everything boa run checks of a study file before it
 // opens the storage, shared with boa validate (dryRun) so that both say
-// the same: an objective and a budget (which a dry run only notes the
-// absence of: a study without them is one for boa serve), the command,
+// the same: an objective (which a dry run only notes the absence of: a
+// study without one is for boa serve and boa worker), the command,
 // and the study as created, here in a memory storage, which is returned.
 // Without the last, a sampler refusing the space or its options would
 // show only after boa run had created the database.
@@ -23,8 +23,6 @@ func runChecks(ctx context.Context, path string, cfg *config.Study, dryRun bool,
 	switch {
 	case cfg.Objective == nil && !dryRun:
 		return nil, nil, fmt.Errorf("%s: objective: boa run needs an objective (a command); a study without one is run by boa worker", path)
-	case cfg.Trials <= 0 && !dryRun:
-		return nil, nil, fmt.Errorf("%s: trials: boa run needs a budget (trials: N in the file, or --trials N)", path)
 	case cfg.Objective == nil:
 	case cfg.Objective.Function == "" && dryRun:
 		if _, err := objectiveCommand(cfg.Objective, true); err != nil {

@@ -159,12 +159,13 @@ func TestRunStudyFileFailures(t *testing.T) {
 }
 
 // TestRunStudyFileAllFail: a run in which no trial completes (a typo in
-// the command, say) exits with an error that shows the first failure.
+// the command, say) exits with an error that shows the most common
+// failure and where the output of its first trial is.
 func TestRunStudyFileAllFail(t *testing.T) {
 	study := strings.ReplaceAll(sphereStudy, `'echo "BOA_REPORT 1 $0"; echo "BOA_METRIC n2 $(($1*$1))"; echo "BOA_RESULT $0"'`, `'echo oops >&2; exit 3'`)
 	file, url := writeStudy(t, strings.ReplaceAll(study, "LOGS", filepath.Join(t.TempDir(), "logs")))
 	_, err := boa(t, "run", file, "--storage", url, "--trials", "3")
-	if err == nil || !strings.Contains(err.Error(), "no trial completed; the first failure, trial 0: exit code 3") || !strings.Contains(err.Error(), "trial-0.{out,err}") {
+	if err == nil || !strings.Contains(err.Error(), "all 3 trials failed; most common reason (3×): exit code 3") || !strings.Contains(err.Error(), "trial-0.{out,err}") {
 		t.Fatalf("err = %v; want one showing trial 0's failure and its logs", err)
 	}
 }

@@ -53,7 +53,7 @@ func TestReportQuickstart(t *testing.T) {
 		t.Fatal(err)
 	}
 	y := strings.Replace(string(body), "trials: 30", "trials: 8", 1)
-	y = strings.Replace(y, "examples/quickstart/branin.sh", script, 1)
+	y = strings.Replace(y, "quickstart/branin.sh", script, 1)
 	y = strings.Replace(y, "timeout: 30s", "timeout: 30s\n  logs: "+filepath.Join(t.TempDir(), "logs"), 1)
 	file, url := writeStudy(t, y)
 	if _, err := boa(t, "run", file, "--storage", url); err != nil {

@@ -27,8 +27,8 @@ sampler (and for auto what it picks for this space) and one line per
 parameter. The errors are boa run's, word for word; it exits 0 when there
 are none.
 
-A file without an objective or a budget is valid (boa serve and boa worker
-run such a study); it is noted, since boa run needs both.`,
+A file without an objective is valid (boa serve and boa worker run such
+a study); it is noted, since boa run needs one.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return fmt.Errorf("validate takes one study file, got %d arguments (usage: %s)", len(args), cmd.UseLine())
@@ -56,7 +56,7 @@ func printValidated(w io.Writer, path string, cfg *config.Study, st *study.Study
 	fmt.Fprintf(w, "%s: ok\n", path)
 	budget := fmt.Sprintf("%d trials", cfg.Trials)
 	if cfg.Trials <= 0 {
-		budget = "no budget (boa run needs trials: N, or --trials N)"
+		budget = "no budget (boa run runs it until stopped)"
 	}
 	workers := fmt.Sprintf("%d workers", max(1, cfg.Workers))
 	if workers == "1 workers" {

@@ -105,10 +105,10 @@ objective:
 		t.Error("boa validate created the logs directory")
 	}
 
-	// A study for boa serve (no objective, no budget) is valid, with a note.
+	// A study for boa serve (no objective, no budget) is valid, with notes.
 	file, _ = writeStudy(t, "name: remote\nspace:\n  x: {type: float, low: 0, high: 1}\n")
 	out, err = boa(t, "validate", file)
-	if err != nil || !strings.Contains(out, "no budget (boa run needs trials: N") || !strings.Contains(out, "objective  none: a study for boa serve and boa worker") {
+	if err != nil || !strings.Contains(out, "no budget (boa run runs it until stopped)") || !strings.Contains(out, "objective  none: a study for boa serve and boa worker") {
 		t.Errorf("boa validate of a study without objective and budget: %v\n%s", err, out)
 	}
 	if _, err := boa(t, "validate"); err == nil || !strings.Contains(err.Error(), "validate takes one study file") {

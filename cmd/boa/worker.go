@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/boaopt/boa/client"
+	"github.com/boaopt/boa/internal/proc"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/worker"
 )
@@ -37,7 +38,8 @@ func workerCmd() *cobra.Command {
 		Use:   "worker --server URL --study NAME [flags] -- CMD ARGS...",
 		Short: "Ask a boa server for trials, run CMD for each, tell the results",
 		Long: "Ask a boa server for trials of a study, run CMD for each (DESIGN.md §2.3:\n" +
-			"{name} placeholders in ARGS, BOA_PARAMS and BOA_TRIAL_ID in the environment,\n" +
+			"{name} placeholders in ARGS ({name?} leaves out its argument when the parameter\n" +
+			"is inactive), BOA_PARAMS and BOA_TRIAL_ID in the environment,\n" +
 			"BOA_RESULT/BOA_METRIC/BOA_REPORT lines on stdout) and tell the results, with\n" +
 			"heartbeats while CMD runs. Transient network errors are retried.\n\n" +
 			"The worker exits 0 once the study's budget is used up (by default after the\n" +
@@ -61,11 +63,12 @@ func workerCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.SetInterspersed(false) // everything after the first argument belongs to CMD
-	host, _ := os.Hostname()
 	fl.StringVar(&f.server, "server", "", "URL of the boa server, e.g. http://127.0.0.1:8080 (required)")
 	fl.StringVar(&f.study, "study", "", "name of the study (required)")
 	fl.StringVar(&f.token, "token", "", "bearer token (default $BOA_TOKEN)")
-	fl.StringVar(&f.name, "name", fmt.Sprintf("%s:%d", host, os.Getpid()), "worker name recorded with its trials")
+	// The default lets a server on this host prove a killed worker gone
+	// and re-run its trials at once (internal/proc).
+	fl.StringVar(&f.name, "name", proc.Self(), "worker name recorded with its trials")
 	fl.IntVar(&f.trials, "trials", 0, "stop after this many trials (0: until the study's budget is used up)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "a trial running longer is stopped and FAILED (0: no limit)")
 	fl.DurationVar(&f.heartbeat, "heartbeat", 10*time.Second, "heartbeat interval while a trial runs and until its result is told (at most a third of the server's lease is used)")
@@ -112,8 +115,18 @@ func runWorker(ctx context.Context, f workerFlags, args []string, stderr io.Writ
 			logf("%v; retrying in %v", err, wait.Round(time.Millisecond))
 		}
 	}))
-	return worker.Run(ctx, c, worker.Options{
+	err := worker.Run(ctx, c, worker.Options{
 		Study: f.study, Server: f.server, Name: f.name, Trials: f.trials, Heartbeat: f.heartbeat, Wait: f.wait, Log: logf,
 		Command: runner.Command{Args: args, Timeout: f.timeout, LogDir: f.logs},
 	})
+	if errors.Is(err, worker.ErrInterrupted) && f.trials == 0 {
+		// Ctrl-C is how a worker of a study without a budget ends.
+		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if st, serr := c.Study(qctx, f.study); serr == nil && st.Budget == 0 {
+			logf("stopped (the study has no budget)")
+			return nil
+		}
+	}
+	return err
 }

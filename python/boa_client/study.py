@@ -64,9 +64,10 @@ class Study:
             self._floats = _float_names(summary)
 
     def _float_params(self) -> FrozenSet[str]:
-        """The names of the study's float parameters, read once. JSON does
-        not tell 1000 from 1000.0, so a float parameter at a whole value
-        would reach Python as an int; its params are made floats again."""
+        """The names of the study's float parameters, read once. boa serve
+        writes a float parameter at a whole value as 1000.0, which json
+        reads as a float; an older server wrote 1000, which would reach
+        Python as an int, so such params are made floats again."""
         if self._floats is None:
             self._floats = _float_names(self.summary())
         return self._floats
@@ -109,6 +110,13 @@ class Study:
         constraints). A :class:`NotFoundError` with the server's message when
         there is none yet."""
         return FrozenTrial.from_json(self.client._transport.request("GET", self._path + "/best"), self._params)
+
+    def set_budget(self, trials: int) -> Dict[str, Any]:
+        """Set the number of trials the study wants (0: no limit) and return
+        its summary: run 30, look, run 20 more (``study.set_budget(50)``,
+        then :meth:`optimize` again)."""
+        answer: Dict[str, Any] = self.client._transport.request("PATCH", self._path, {"trials": trials})
+        return answer
 
     # -- asking ----------------------------------------------------------------
 

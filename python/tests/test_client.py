@@ -134,6 +134,16 @@ class StudyTest(ServerTest):
             trials[0].tell(7.0)
         self.assertIn("already finished as COMPLETE", cm.exception.message)
 
+    def test_set_budget(self) -> None:
+        # Run 2, look, run 2 more: the raised budget gives more trials.
+        s = self.client().create_study(simple_spec("more", 2))
+        self.assertEqual(s.optimize(lambda t: t["x"]), 2)
+        self.assertEqual(s.set_budget(4)["budget"], 4)
+        self.assertEqual(s.optimize(lambda t: t["x"]), 2)
+        self.assertEqual(len(s.trials("COMPLETE")), 4)
+        with self.assertRaises(boa_client.BadRequestError):
+            s.set_budget(-1)
+
     def test_enqueue(self) -> None:
         s = self.client().create_study(simple_spec("enqueue", 3))
         q = s.enqueue({"x": 0.25, "n": 2})
@@ -153,6 +163,20 @@ class StudyTest(ServerTest):
         with self.assertRaises(BadRequestError) as cm:
             s.enqueue({"x": 9, "n": 2})
         self.assertIn("space.x", cm.exception.message)
+
+    def test_server_writes_whole_floats_as_floats(self) -> None:
+        # The JSON itself, without the client's conversion: a float at a
+        # whole value is 1.0, which json reads as a float.
+        import urllib.request
+
+        s = self.client().create_study(simple_spec("wholefloat", 2))
+        s.enqueue({"x": 1, "n": 3})
+        with urllib.request.urlopen(self.server.url + "/api/v1/studies/wholefloat/trials") as r:
+            body = r.read().decode()
+        self.assertIn('"params":{"n":3,"x":1.0}', body)
+        params = json.loads(body)["trials"][0]["params"]
+        self.assertIsInstance(params["x"], float)
+        self.assertIsInstance(params["n"], int)
 
     def test_fail_and_requeue(self) -> None:
         s = self.client().create_study(simple_spec("fail", 2))

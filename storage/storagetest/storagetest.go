@@ -28,6 +28,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"StudyValidation", testStudyValidation},
 		{"StudyRoundTrip", testStudyRoundTrip},
 		{"DeleteStudy", testDeleteStudy},
+		{"SetBudget", testSetBudget},
 		{"AddTrial", testAddTrial},
 		{"AddTrialValidation", testAddTrialValidation},
 		{"TrialRoundTrip", testTrialRoundTrip},
@@ -48,6 +49,8 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"ReapRetryOfRetry", testReapRetryOfRetry},
 		{"ReapRetryOfInterrupted", testReapRetryOfInterrupted},
 		{"ConcurrentReap", testConcurrentReap},
+		{"ReapDead", testReapDead},
+		{"ConcurrentReapDead", testConcurrentReapDead},
 		{"LockExclusion", testLockExclusion},
 		{"LockExpiry", testLockExpiry},
 		{"LockRenew", testLockRenew},
@@ -159,6 +162,29 @@ func testStudies(t *testing.T, s storage.Storage) {
 	if err != nil || len(list) != 2 || !reflect.DeepEqual(list[0], a) || !reflect.DeepEqual(list[1], b) {
 		t.Errorf("ListStudies = %+v, %v; want [a b]", list, err)
 	}
+}
+
+// testSetBudget: a study's budget changes in place, for the other
+// processes too (they read it back), and nothing else of it does.
+func testSetBudget(t *testing.T, s storage.Storage) {
+	a := NewStudy(t, s, "a")
+	add(t, s, a.ID, storage.Waiting, 0)
+	for _, b := range []int{50, 0, 7} {
+		if err := s.SetBudget(ctx(t), a.ID, b); err != nil {
+			t.Fatalf("SetBudget(%d): %v", b, err)
+		}
+		got, err := s.GetStudy(ctx(t), "a")
+		want := a
+		want.Budget = b
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("after SetBudget(%d): GetStudy = %+v, %v; want %+v", b, got, err, want)
+		}
+	}
+	if ts, err := s.Trials(ctx(t), a.ID); err != nil || len(ts) != 1 {
+		t.Errorf("after SetBudget: %d trials, %v; want the one trial kept", len(ts), err)
+	}
+	wantErr(t, "SetBudget unknown study", s.SetBudget(ctx(t), a.ID+100, 5), storage.ErrNotFound)
+	wantInvalid(t, "SetBudget(-1)", s.SetBudget(ctx(t), a.ID, -1))
 }
 
 func testStudyValidation(t *testing.T, s storage.Storage) {
