@@ -102,6 +102,18 @@ func (c *Client) Study(ctx context.Context, name string) (Study, error) {
 	return s, err
 }
 
+// DeleteStudy removes a study with all its trials and returns how many
+// trials it had; an *Error with status 404 if there is none of that name.
+// It is not retried once it may have reached the server: after a lost
+// answer a second attempt would be a 404 for a study that was deleted.
+func (c *Client) DeleteStudy(ctx context.Context, name string) (trials int, err error) {
+	var out struct {
+		Trials int `json:"trials"`
+	}
+	err = c.doOnce(ctx, "DELETE", studyPath(name), nil, &out)
+	return out.Trials, err
+}
+
 // SetBudget sets the number of trials study wants (0: no limit) and
 // returns its summary: "run 30, look, run 20 more" on a served study.
 func (c *Client) SetBudget(ctx context.Context, study string, trials int) (Study, error) {

@@ -130,6 +130,15 @@ func TestRoundTrip(t *testing.T) {
 	if _, err := c.Study(ctx, "nosuch"); client.StatusOf(err) != 404 || !strings.Contains(err.Error(), `"nosuch" not found`) {
 		t.Errorf("unknown study: %v", err)
 	}
+	if n, err := c.DeleteStudy(ctx, "demo"); err != nil || n != 5 {
+		t.Errorf("DeleteStudy: %d trials, %v; want 5", n, err)
+	}
+	if _, err := c.DeleteStudy(ctx, "demo"); client.StatusOf(err) != 404 {
+		t.Errorf("deleting it again: %v, want a 404", err)
+	}
+	if _, err := c.Trials(ctx, "demo"); client.StatusOf(err) != 404 {
+		t.Errorf("trials of the deleted study: %v, want a 404", err)
+	}
 	if _, err := newClient(url, "wrong").Studies(ctx); client.StatusOf(err) != 401 {
 		t.Errorf("wrong token: %v", err)
 	}

@@ -23,8 +23,10 @@ type entry struct {
 	turn chan struct{}
 }
 
-// cache maps study names and ids to entries. Studies are never deleted,
-// so an entry never goes stale; a miss goes to the storage.
+// cache maps study names and ids to entries; a miss goes to the storage.
+// Ids are never reused, so an id's entry is right while its study exists;
+// a name's is checked on each hit, since another process sharing the
+// storage may have deleted the study and created another of that name.
 type cache struct {
 	store storage.Storage
 	lease time.Duration
@@ -43,7 +45,18 @@ func (c *cache) byName(ctx context.Context, name string) (*entry, error) {
 	e, ok := c.names[name]
 	c.mu.Unlock()
 	if ok {
-		return e, nil
+		// One indexed read. When it fails otherwise (the database is
+		// down) the entry is used: what follows reads the storage and
+		// fails there, or not, as before deletion existed.
+		rec, err := c.store.GetStudy(ctx, name)
+		switch {
+		case err == nil && rec.ID == e.st.ID():
+			return e, nil
+		case err == nil || errors.Is(err, storage.ErrNotFound):
+			c.forget(name)
+		default:
+			return e, nil
+		}
 	}
 	st, err := study.Open(ctx, c.store, name)
 	if errors.Is(err, storage.ErrNotFound) {
@@ -61,6 +74,16 @@ func (c *cache) byName(ctx context.Context, name string) (*entry, error) {
 	e = &entry{st: st, turn: make(chan struct{}, 1)}
 	c.names[name], c.ids[st.ID()] = e, e
 	return e, nil
+}
+
+// forget drops the entry of a deleted study.
+func (c *cache) forget(name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.names[name]; ok {
+		delete(c.ids, e.st.ID())
+		delete(c.names, name)
+	}
 }
 
 // byID returns the study with storage id; on a miss the list of studies

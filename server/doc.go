@@ -16,6 +16,7 @@
 //	POST /api/v1/studies                      create a study (body: the study file of §2.2 as JSON) → 201
 //	GET  /api/v1/studies                      list studies with trial counts and the best value
 //	GET  /api/v1/studies/{name}               one study's summary
+//	DELETE /api/v1/studies/{name}             delete it with its trials → {"deleted":name,"trials":n}
 //	POST /api/v1/studies/{name}/ask           {"n":k, "worker":"id"} → {"trials":[{"id","number","params"}],...}
 //	POST /api/v1/studies/{name}/trials        enqueue a configuration {"params":{...}} → 201
 //	GET  /api/v1/studies/{name}/trials        every trial, in order

@@ -42,7 +42,8 @@ type Options struct {
 	// once its context ends; 0 means DefaultShutdownGrace.
 	ShutdownGrace time.Duration
 	// ReadOnly serves only what reads (boa dashboard): every endpoint that
-	// writes (create, ask, enqueue, tell, report, heartbeat) answers 403.
+	// writes (create, delete, ask, enqueue, tell, report, heartbeat)
+	// answers 403.
 	ReadOnly bool
 	// Preload, when positive, reads the newest studies' trials in the
 	// background as soon as the handler is made, up to about this many
@@ -85,6 +86,7 @@ func New(store storage.Storage, opts Options) http.Handler {
 	s.handle("POST /api/v1/studies", s.createStudy)
 	s.handle("GET /api/v1/studies", s.listStudies)
 	s.handle("GET /api/v1/studies/{name}", s.getStudy)
+	s.handle("DELETE /api/v1/studies/{name}", s.deleteStudy)
 	s.handle("PATCH /api/v1/studies/{name}", s.patchStudy)
 	s.handle("POST /api/v1/studies/{name}/ask", s.ask)
 	s.handle("POST /api/v1/studies/{name}/trials", s.enqueue)

@@ -167,6 +167,15 @@ func (ss *snapshots) get(ctx context.Context, name string) (*snapshot, error) {
 	}
 }
 
+// forget drops a deleted study's snapshots. A load under way finishes
+// into its own call, which nobody finds any more.
+func (ss *snapshots) forget(name string) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	delete(ss.loading, name)
+	delete(ss.previous, name)
+}
+
 func (ss *snapshots) load(ctx context.Context, name string) (*snapshot, error) {
 	start := time.Now()
 	e, err := ss.studies.byName(ctx, name)

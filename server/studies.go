@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"mime"
@@ -90,20 +91,34 @@ func isYAML(contentType string) bool {
 }
 
 func (s *server) listStudies(w http.ResponseWriter, r *http.Request) error {
-	all, err := s.store.ListStudies(r.Context())
+	out, err := Studies(r.Context(), s.store)
 	if err != nil {
 		return err
 	}
-	out := make([]studyJSON, len(all))
-	for i, st := range all {
-		trials, err := s.store.TrialsWithoutReports(r.Context(), st.ID)
-		if err != nil {
-			return err
-		}
-		out[i] = summarise(st, trials)
-	}
-	writeJSON(w, http.StatusOK, map[string][]studyJSON{"studies": out})
+	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// Studies is what GET /api/v1/studies answers, {"studies": [summary,
+// ...]}, read from store: boa studies --json prints it, so that a script
+// reads one form from the command and the API.
+func Studies(ctx context.Context, store storage.Storage) (any, error) {
+	all, err := store.ListStudies(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]studyJSON, 0, len(all))
+	for _, st := range all {
+		trials, err := store.TrialsWithoutReports(ctx, st.ID)
+		if errors.Is(err, storage.ErrNotFound) {
+			continue // deleted since the list was read
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, summarise(st, trials))
+	}
+	return map[string][]studyJSON{"studies": out}, nil
 }
 
 // load reads the stored study named in the path and its trials.

@@ -14,9 +14,9 @@ import (
 type Memory struct {
 	mu      sync.Mutex
 	now     func() time.Time
-	studies []*Study // index = ID-1
+	studies []*Study // index = ID-1; nil once deleted (ids are never reused)
 	byName  map[string]*Study
-	trials  []*Trial  // index = ID-1
+	trials  []*Trial  // index = ID-1; nil once its study is deleted
 	ofStudy [][]int64 // per study (ID-1): trial IDs in Number order
 	retried map[[2]int64]bool
 	state   map[memKey][]byte
@@ -64,14 +64,14 @@ func (m *Memory) lock(ctx context.Context) error {
 }
 
 func (m *Memory) study(id int64) (*Study, error) {
-	if id < 1 || id > int64(len(m.studies)) {
+	if id < 1 || id > int64(len(m.studies)) || m.studies[id-1] == nil {
 		return nil, fmt.Errorf("storage: study %d: %w", id, ErrNotFound)
 	}
 	return m.studies[id-1], nil
 }
 
 func (m *Memory) trial(id int64) (*Trial, error) {
-	if id < 1 || id > int64(len(m.trials)) {
+	if id < 1 || id > int64(len(m.trials)) || m.trials[id-1] == nil {
 		return nil, fmt.Errorf("storage: trial %d: %w", id, ErrNotFound)
 	}
 	return m.trials[id-1], nil
@@ -114,9 +114,11 @@ func (m *Memory) ListStudies(ctx context.Context) ([]Study, error) {
 		return nil, err
 	}
 	defer m.mu.Unlock()
-	out := make([]Study, len(m.studies))
-	for i, s := range m.studies {
-		out[i] = cloneStudy(*s)
+	out := make([]Study, 0, len(m.studies))
+	for _, s := range m.studies {
+		if s != nil {
+			out = append(out, cloneStudy(*s))
+		}
 	}
 	return out, nil
 }
@@ -440,6 +442,34 @@ func (m *Memory) GetState(ctx context.Context, studyID int64, key string) ([]byt
 		return nil, fmt.Errorf("storage: state %q of study %d: %w", key, studyID, ErrNotFound)
 	}
 	return append([]byte{}, v...), nil
+}
+
+// DeleteStudy removes the study, its trials, state and lease. Their slots
+// stay, nil, so that ids are not reused, as in the SQL back-ends.
+func (m *Memory) DeleteStudy(ctx context.Context, name string) error {
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	s, ok := m.byName[name]
+	if !ok {
+		return fmt.Errorf("storage: delete study %q: %w", name, ErrNotFound)
+	}
+	for _, id := range m.ofStudy[s.ID-1] {
+		t := m.trials[id-1]
+		delete(m.retried, [2]int64{s.ID, int64(t.RetryOf)})
+		m.trials[id-1] = nil
+	}
+	for k := range m.state {
+		if k.study == s.ID {
+			delete(m.state, k)
+		}
+	}
+	delete(m.leases, s.ID)
+	delete(m.byName, name)
+	m.ofStudy[s.ID-1] = nil
+	m.studies[s.ID-1] = nil
+	return nil
 }
 
 func (m *Memory) Close() error {

@@ -168,6 +168,7 @@ func refuse(what string) error {
 func (readOnly) CreateStudy(context.Context, Study) (Study, error) {
 	return Study{}, refuse("create study")
 }
+func (readOnly) DeleteStudy(context.Context, string) error      { return refuse("delete study") }
 func (readOnly) SetBudget(context.Context, int64, int) error    { return refuse("set budget") }
 func (readOnly) AddTrial(context.Context, Trial) (Trial, error) { return Trial{}, refuse("add trial") }
 func (readOnly) ClaimTrial(context.Context, int64, string) (Trial, bool, error) {

@@ -99,6 +99,7 @@ func TestOpenReadOnlySQLite(t *testing.T) {
 				"PutState":    s.PutState(ctx, studies[0].ID, "k", []byte("v")),
 				"Reap":        second(s.Reap(ctx, studies[0].ID, trials[0].Created)),
 				"CreateStudy": second(s.CreateStudy(ctx, storage.Study{Name: "new", Direction: "minimize"})),
+				"DeleteStudy": s.DeleteStudy(ctx, studies[0].Name),
 			} {
 				if !errors.Is(err, storage.ErrReadOnly) {
 					t.Errorf("%s on a read-only storage: %v, want ErrReadOnly", name, err)

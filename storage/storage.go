@@ -159,6 +159,12 @@ type Storage interface {
 	CreateStudy(ctx context.Context, s Study) (Study, error)  // ErrExists if the name is taken
 	GetStudy(ctx context.Context, name string) (Study, error) // ErrNotFound
 	ListStudies(ctx context.Context) ([]Study, error)         // ordered by ID; empty, not nil, when there are none
+	// DeleteStudy removes the study named name with its trials, reports,
+	// state and lease, all in one transaction (ErrNotFound for an unknown
+	// name). Ids are not reused, so a trial id held by a worker of the
+	// deleted study is ErrNotFound afterwards, even if a study of the same
+	// name is created again.
+	DeleteStudy(ctx context.Context, name string) error
 	// SetBudget changes the number of trials the study wants (0 = no
 	// limit): "run 30, look, run 20 more" keeps one study and its
 	// history. ErrNotFound for an unknown study, ErrInvalid if negative.

@@ -51,15 +51,23 @@ func storageFlag(cmd *cobra.Command, url *string) {
 // than the study's, would otherwise show no studies and leave a stray file
 // behind. memory: (always empty here) is opened as it is.
 func openToRead(ctx context.Context, url string) (storage.Storage, error) {
-	if path := storage.SQLitePath(url); path != "" {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("storage %s: the file %s does not exist (boa run creates it): run boa in the directory of the study, or point --storage or BOA_STORAGE at its file", url, path)
-		}
+	if err := sqliteExists(url); err != nil {
+		return nil, err
 	}
 	if url == "memory:" || url == "memory" {
 		return storage.Open(ctx, url)
 	}
 	return storage.OpenReadOnly(ctx, url)
+}
+
+// sqliteExists checks that the file of an sqlite: URL exists.
+func sqliteExists(url string) error {
+	if path := storage.SQLitePath(url); path != "" {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("storage %s: the file %s does not exist (boa run creates it): run boa in the directory of the study, or point --storage or BOA_STORAGE at its file", url, path)
+		}
+	}
+	return nil
 }
 
 // withStudy opens the storage and the named study for fn.
@@ -103,11 +111,17 @@ func otherStudies(ctx context.Context, store storage.Storage, name string) strin
 }
 
 func studiesCmd() *cobra.Command {
-	var url string
+	var (
+		url    string
+		asJSON bool
+	)
 	cmd := &cobra.Command{
 		Use:   "studies",
 		Short: "List the studies in a storage",
-		Args:  cobra.NoArgs,
+		Long: `List the studies in a storage. --json prints what the HTTP API's
+GET /api/v1/studies answers: {"studies": [...]}, one summary per study
+(docs/http-api.md).`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			store, err := openToRead(ctx, url)
@@ -115,6 +129,9 @@ func studiesCmd() *cobra.Command {
 				return err
 			}
 			defer store.Close()
+			if asJSON {
+				return printStudiesJSON(ctx, cmd.OutOrStdout(), store)
+			}
 			recs, err := store.ListStudies(ctx)
 			if err != nil {
 				return err
@@ -145,6 +162,7 @@ func studiesCmd() *cobra.Command {
 		},
 	}
 	storageFlag(cmd, &url)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the studies as JSON, as GET /api/v1/studies answers")
 	return cmd
 }
 
@@ -177,16 +195,26 @@ func studyArg(cmd *cobra.Command, args []string) error {
 }
 
 func trialsCmd() *cobra.Command {
-	var url string
+	var (
+		url    string
+		asJSON bool
+	)
 	cmd := &cobra.Command{
 		Use:   "trials STUDY",
 		Short: "List the trials of a study",
-		Args:  studyArg,
+		Long: `List the trials of a study: state, value, parameters, metrics, how long
+each ran (DURATION, from its start to its finish; - until it finishes)
+and its worker. --json prints them as boa export --format json does, in
+the form of the HTTP API's GET /api/v1/studies/{name}/trials.`,
+		Args: studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {
 				trials, err := st.Trials(cmd.Context())
 				if err != nil {
 					return err
+				}
+				if asJSON {
+					return export.JSON(cmd.OutOrStdout(), st.Space(), trials)
 				}
 				printTrialTable(cmd.OutOrStdout(), st.Space(), trials, true)
 				for _, t := range trials {
@@ -202,6 +230,7 @@ func trialsCmd() *cobra.Command {
 		},
 	}
 	storageFlag(cmd, &url)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the trials as JSON, as boa export --format json does")
 	return cmd
 }
 

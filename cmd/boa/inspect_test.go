@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
@@ -28,11 +29,12 @@ func TestTrialListShowsTheWorker(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	printTrialTable(&buf, sp, []study.Trial{
-		{Number: 0, State: study.Complete, Value: 0.5, Params: space.Assignment{"x": 0.5}, Metrics: map[string]float64{"acc": 0.9}, Worker: "gpu-node-3"},
+		{Number: 0, State: study.Complete, Value: 0.5, Params: space.Assignment{"x": 0.5}, Metrics: map[string]float64{"acc": 0.9}, Worker: "gpu-node-3",
+			Started: time.Unix(100, 0), Finished: time.Unix(101, 520e6)},
 		{Number: 1, State: study.Waiting, Params: space.Assignment{"x": 0.25}},
 	}, true)
 	got := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	want := [][]string{{"TRIAL", "STATE", "VALUE", "x", "acc", "WORKER"}, {"0", "COMPLETE", "0.5", "0.5", "0.9", "gpu-node-3"}, {"1", "WAITING", "-", "0.25", "-", "-"}}
+	want := [][]string{{"TRIAL", "STATE", "VALUE", "x", "acc", "DURATION", "WORKER"}, {"0", "COMPLETE", "0.5", "0.5", "0.9", "1.5s", "gpu-node-3"}, {"1", "WAITING", "-", "0.25", "-", "-", "-"}}
 	if len(got) != len(want) {
 		t.Fatalf("table:\n%s", buf.String())
 	}
@@ -49,7 +51,7 @@ func TestTrialListShowsTheWorker(t *testing.T) {
 // list, and every command left a stray file behind).
 func TestInspectDoesNotCreateStorage(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "typo.db")
-	for _, args := range [][]string{{"studies"}, {"trials", "s"}, {"best", "s"}, {"export", "s"}} {
+	for _, args := range [][]string{{"studies"}, {"trials", "s"}, {"best", "s"}, {"export", "s"}, {"delete", "s", "--yes"}, {"enqueue", "s", "--param", "x=1"}} {
 		_, err := boa(t, append(args, "--storage", "sqlite:"+path)...)
 		if err == nil || !strings.Contains(err.Error(), "does not exist") {
 			t.Errorf("boa %s on a missing file: %v", args[0], err)
@@ -82,15 +84,17 @@ func TestTrialTableQuotesUnreadableStrings(t *testing.T) {
 	if len(lines) != len(choices)+1 {
 		t.Fatalf("%d lines for %d trials:\n%s", len(lines), len(choices), buf.String())
 	}
-	// tabwriter aligns runes: the header's offsets of c and WORKER in runes.
+	// tabwriter aligns runes: the header's offsets of c, DURATION and
+	// WORKER in runes.
 	c0 := len([]rune(lines[0][:strings.Index(lines[0], "c ")]))
+	d0 := len([]rune(lines[0][:strings.Index(lines[0], "DURATION")]))
 	w0 := len([]rune(lines[0][:strings.Index(lines[0], "WORKER")]))
 	for i, line := range lines[1:] {
 		r := []rune(line)
 		if len(r) <= w0 {
 			t.Fatalf("trial %d: short row %q", i, line)
 		}
-		if got := strings.TrimSpace(string(r[c0:w0])); got != want[i] {
+		if got := strings.TrimSpace(string(r[c0:d0])); got != want[i] {
 			t.Errorf("trial %d: cell %q, want %q", i, got, want[i])
 		}
 		if got := string(r[w0:]); got != "w" {
@@ -236,7 +240,7 @@ func TestTrialTableMetricNamedLikeAParameter(t *testing.T) {
 		{Number: 0, State: study.Complete, Value: 0.5, Params: space.Assignment{"lr": 0.25}, Metrics: map[string]float64{"lr": 0.125, "acc": 0.75}, Worker: "w"},
 	}, true)
 	got := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	want := [][]string{{"TRIAL", "STATE", "VALUE", "lr", "acc", "metric:lr", "WORKER"}, {"0", "COMPLETE", "0.5", "0.25", "0.75", "0.125", "w"}}
+	want := [][]string{{"TRIAL", "STATE", "VALUE", "lr", "acc", "metric:lr", "DURATION", "WORKER"}, {"0", "COMPLETE", "0.5", "0.25", "0.75", "0.125", "-", "w"}}
 	for i, line := range got {
 		if f := strings.Fields(line); i >= len(want) || !slices.Equal(f, want[i]) {
 			t.Errorf("line %d: %q, want %q", i, f, want[min(i, len(want)-1)])

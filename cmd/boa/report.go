@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"time"
 	"unicode"
 
 	"github.com/schollz/progressbar/v3"
@@ -293,13 +294,13 @@ func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWor
 	for _, m := range metrics {
 		// A metric named like a parameter (or a column of the table)
 		// would have its header twice, without saying which is which.
-		if slices.Contains(head, m) || m == "WORKER" {
+		if slices.Contains(head, m) || m == "DURATION" || m == "WORKER" {
 			m = "metric:" + m
 		}
 		head = append(head, m)
 	}
 	if withWorker {
-		head = append(head, "WORKER")
+		head = append(head, "DURATION", "WORKER")
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, t := range trials {
@@ -314,11 +315,39 @@ func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWor
 			row = append(row, cellText(t.Metrics, m))
 		}
 		if withWorker {
-			row = append(row, cmp.Or(t.Worker, "-"))
+			row = append(row, durationText(t), cmp.Or(t.Worker, "-"))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
+}
+
+// durationText is how long t ran, from its start to its finish, rounded
+// to what a person compares (850ms, 12.3s, 4m5s, 2h3m): "-" until it has
+// finished, and for a trial cancelled before it started.
+func durationText(t study.Trial) string {
+	if t.Started.IsZero() || t.Finished.IsZero() {
+		return "-"
+	}
+	d := max(t.Finished.Sub(t.Started), 0)
+	switch {
+	case d < time.Second:
+		d = d.Round(time.Millisecond)
+	case d < time.Minute:
+		d = d.Round(100 * time.Millisecond)
+	case d < time.Hour:
+		d = d.Round(time.Second)
+	default:
+		d = d.Round(time.Minute)
+	}
+	s := d.String() // 2h3m0s
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // infeasible reports whether t was judged infeasible.

@@ -9,11 +9,13 @@ func rootCmd() *cobra.Command {
 		Long:          "boa tunes hyper-parameters, searches architectures and finds deployable models\nwith as few expensive evaluations as possible (GP-based Bayesian optimisation).",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
 	root.AddCommand(runCmd(), studiesCmd(), trialsCmd(), bestCmd(), exportCmd(), motifsCmd(), benchCmd())
 	root.AddCommand(serveCmd(), dashboardCmd())
 	root.AddCommand(workerCmd())
 	root.AddCommand(studyReportCmd())
 	root.AddCommand(tinymlCmd())
+	root.AddCommand(deleteCmd(), enqueueCmd(), validateCmd())
 	return root
 }

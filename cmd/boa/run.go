@@ -130,9 +130,6 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if err != nil {
 		return err
 	}
-	if cfg.Objective == nil {
-		return fmt.Errorf("%s: objective: boa run needs an objective (a command); a study without one is run by boa worker", path)
-	}
 	if changed("trials") {
 		cfg.Trials = f.trials
 	}
@@ -154,6 +151,10 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	if cfg.Trials < 0 {
 		return fmt.Errorf("--trials must be at least 0 (0: no budget, until stopped), got %d", cfg.Trials)
 	}
+	objective, _, err := runChecks(ctx, path, cfg, false, stderr)
+	if err != nil {
+		return err
+	}
 	// --storage, else the file's, else $BOA_STORAGE, where the inspection
 	// commands look too, else the embedded default.
 	url := cfg.StorageURL()
@@ -162,10 +163,6 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	}
 	if f.storage != "" {
 		url = f.storage
-	}
-	objective, err := fileObjective(cfg, stderr)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	store, err := storage.Open(ctx, url)
 	if err != nil {
@@ -426,12 +423,9 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 			}
 		}, nil
 	}
-	cmd, err := o.RunnerCommand()
+	cmd, err := objectiveCommand(o, false)
 	if err != nil {
 		return nil, err
-	}
-	if err := cmd.Check(); err != nil {
-		return nil, fmt.Errorf("objective: %w", err)
 	}
 	var mu sync.Mutex // trials run in parallel with workers: > 1
 	return func(st *study.Study) study.Objective {

@@ -110,6 +110,14 @@ class Client:
         (the first call on it says)."""
         return Study(self, name)
 
+    def delete_study(self, name: str) -> int:
+        """Delete the study ``name`` with all its trials and return how many
+        trials it had; :class:`NotFoundError` if there is none. Not retried
+        once it may have reached the server: a second attempt after a lost
+        answer would be a 404 for the study just deleted."""
+        answer = self._transport.request("DELETE", "/api/v1/studies/" + quote(name), once=True)
+        return int(answer.get("trials", 0))
+
     def studies(self) -> List[Dict[str, Any]]:
         """Every study's summary (``GET /api/v1/studies``)."""
         answer = self._transport.request("GET", "/api/v1/studies")

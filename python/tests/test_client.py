@@ -54,6 +54,17 @@ class StudyTest(ServerTest):
         self.assertEqual(c.open_study("create").name, "create")
         self.assertIn("create", [st["name"] for st in c.studies()])
 
+    def test_delete_study(self) -> None:
+        c = self.client()
+        s = c.create_study(simple_spec("doomed", 5))
+        s.ask(2)
+        self.assertEqual(c.delete_study("doomed"), 2)
+        self.assertNotIn("doomed", [st["name"] for st in c.studies()])
+        with self.assertRaises(NotFoundError):
+            c.delete_study("doomed")
+        with self.assertRaises(NotFoundError):
+            c.open_study("doomed")
+
     def test_study_from_json_file_and_name_override(self) -> None:
         c = self.client()
         with tempfile.TemporaryDirectory() as d:

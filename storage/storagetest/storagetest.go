@@ -27,6 +27,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"Studies", testStudies},
 		{"StudyValidation", testStudyValidation},
 		{"StudyRoundTrip", testStudyRoundTrip},
+		{"DeleteStudy", testDeleteStudy},
 		{"SetBudget", testSetBudget},
 		{"AddTrial", testAddTrial},
 		{"AddTrialValidation", testAddTrialValidation},
