@@ -20,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/boaopt/boa/constraint"
+	"github.com/boaopt/boa/internal/proc"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/study"
@@ -315,7 +316,7 @@ func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWor
 			row = append(row, cellText(t.Metrics, m))
 		}
 		if withWorker {
-			row = append(row, durationText(t), cmp.Or(t.Worker, "-"))
+			row = append(row, durationText(t), cmp.Or(proc.Short(t.Worker), "-"))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boaopt/boa/config/configtest"
 )
 
 // TestValidateSaysWhatRunSays: on every study file config's tests refuse, and on
@@ -25,11 +27,11 @@ func TestValidateSaysWhatRunSays(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "plain.txt"), []byte("not a program"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bad := configBadFiles(t)
-	for name, doc := range bad {
-		files["config: "+name] = doc
+	bad := configtest.BadFiles()
+	for _, f := range bad {
+		files["config: "+f.Name] = f.Doc
 	}
-	t.Logf("%d files, %d of them from config's TestErrors", len(files), len(bad))
+	t.Logf("%d files, %d of them config's bad files", len(files), len(bad))
 	for name, doc := range files {
 		file := filepath.Join(dir, "study.yaml")
 		if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {

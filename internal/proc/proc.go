@@ -86,6 +86,15 @@ func Describe(s string) string {
 	return s
 }
 
+// Short is "host:pid" for one of ours, the identity itself otherwise: what
+// a table of trials shows (the rest proves a process dead, not which it is).
+func Short(s string) string {
+	if id, ok := Parse(s); ok {
+		return fmt.Sprintf("%s:%d", id.Host, id.PID)
+	}
+	return s
+}
+
 // Self returns the identity of the current process; where the start time
 // cannot be read (not Linux) it is the older "host:pid", which no process
 // can prove dead.

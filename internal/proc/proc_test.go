@@ -147,6 +147,11 @@ func TestParse(t *testing.T) {
 	if got := Describe("h:42"); got != "h:42" {
 		t.Errorf("Describe(old) = %q", got)
 	}
+	for in, want := range map[string]string{"h:42:1.a.b.c": "h:42", "h:42": "h:42", "http:127.0.0.1:5": "http:127.0.0.1:5"} {
+		if got := Short(in); got != want {
+			t.Errorf("Short(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 func flip(hex string) string {
