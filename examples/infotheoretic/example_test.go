@@ -23,13 +23,15 @@ func TestStudyFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := strings.NewReplacer("trials: 25", "trials: 5", "samples: 50", "samples: 10").Replace(string(src))
+	// The copy is elsewhere: its command runs in the repository root, as
+	// the file's dir: ../.. says of the original.
+	doc := strings.NewReplacer("trials: 25", "trials: 5", "samples: 50", "samples: 10", "dir: ../..", "dir: "+root).Replace(string(src))
 	file := filepath.Join(dir, "svm_digits.yaml")
 	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	storage := "sqlite:" + filepath.Join(dir, "boa.db")
-	run := boaproc.Runner(t, root, path) // the command's path is relative to the repository
+	run := boaproc.Runner(t, root, path)
 	run("run", file, "--storage", storage)
 	out := run("best", "svm-digits-fitbo", "--model", "--storage", storage)
 	if !strings.Contains(out, "best trial") || !strings.Contains(out, "model's recommendation") || !strings.Contains(out, "gamma = ") {
