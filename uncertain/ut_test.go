@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// randSPD returns a random symmetric positive definite d × d matrix.
-func randSPD(rng *rand.Rand, d int) *mat.SymDense {
+// utRandSPD returns a random symmetric positive definite d × d matrix.
+func utRandSPD(rng *rand.Rand, d int) *mat.SymDense {
 	a := mat.NewDense(d, d, nil)
 	for i := 0; i < d; i++ {
 		for j := 0; j < d; j++ {
@@ -24,7 +24,7 @@ func randSPD(rng *rand.Rand, d int) *mat.SymDense {
 	return s
 }
 
-func relClose(got, want, tol float64) bool {
+func utRelClose(got, want, tol float64) bool {
 	return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))
 }
 
@@ -36,17 +36,17 @@ func TestUTWeights(t *testing.T) {
 			wm0, wc0, w := u.Weights(d)
 			sm := wm0 + 2*float64(d)*w
 			sc := wc0 + 2*float64(d)*w
-			if !relClose(sm, 1, 1e-9) {
+			if !utRelClose(sm, 1, 1e-9) {
 				t.Errorf("%+v d=%d: Σ W_m = %v, want 1", p, d, sm)
 			}
-			if want := 1 + (1 - p.Alpha*p.Alpha + p.Beta); !relClose(sc, want, 1e-9) {
+			if want := 1 + (1 - p.Alpha*p.Alpha + p.Beta); !utRelClose(sc, want, 1e-9) {
 				t.Errorf("%+v d=%d: Σ W_c = %v, want %v", p, d, sc, want)
 			}
 		}
 	}
 	// The chapter's values at d = 1 (spec §5.2): W_m^(0) = 1 − 10⁶, W = 5×10⁵.
 	wm0, _, w := UT{}.Weights(1)
-	if !relClose(wm0, -999999, 1e-9) || !relClose(w, 5e5, 1e-9) {
+	if !utRelClose(wm0, -999999, 1e-9) || !utRelClose(w, 5e5, 1e-9) {
 		t.Errorf("d=1 weights %v, %v; want −999999, 5e5", wm0, w)
 	}
 }
@@ -56,7 +56,7 @@ func TestUTWeights(t *testing.T) {
 func TestUTSigmaPoints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	d := 3
-	cov := randSPD(rng, d)
+	cov := utRandSPD(rng, d)
 	mean := []float64{0.3, -1, 2}
 	u := UT{Alpha: 0.7, Beta: 2}
 	pts, err := u.SigmaPoints(mean, cov)
@@ -73,7 +73,7 @@ func TestUTSigmaPoints(t *testing.T) {
 			for _, p := range pts[1:] {
 				s += w * (p[r] - mean[r]) * (p[c] - mean[c])
 			}
-			if !relClose(s, cov.At(r, c), 1e-12) {
+			if !utRelClose(s, cov.At(r, c), 1e-12) {
 				t.Errorf("Σ W δδᵀ[%d,%d] = %v, want %v", r, c, s, cov.At(r, c))
 			}
 		}
@@ -89,8 +89,8 @@ func TestUTSigmaPoints(t *testing.T) {
 func TestUTMeanExactQuadratic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, d := range []int{1, 2, 4} {
-		cov := randSPD(rng, d)
-		q := randSPD(rng, d) // any symmetric Q
+		cov := utRandSPD(rng, d)
+		q := utRandSPD(rng, d) // any symmetric Q
 		b := make([]float64, d)
 		mu := make([]float64, d)
 		for i := range b {
@@ -118,7 +118,7 @@ func TestUTMeanExactQuadratic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !relClose(got, want, 1e-8) {
+		if !utRelClose(got, want, 1e-8) {
 			t.Errorf("d=%d: UT mean %v, want %v", d, got, want)
 		}
 	}
@@ -129,7 +129,7 @@ func TestUTCovExactAffine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, d := range []int{1, 3, 6} {
 		k := 2
-		cov := randSPD(rng, d)
+		cov := utRandSPD(rng, d)
 		a := mat.NewDense(k, d, nil)
 		for i := 0; i < k; i++ {
 			for j := 0; j < d; j++ {
@@ -156,11 +156,11 @@ func TestUTCovExactAffine(t *testing.T) {
 		ac.Mul(a, cov)
 		acat.Mul(&ac, a.T())
 		for i := 0; i < k; i++ {
-			if !relClose(m[i], want[i], 1e-8) {
+			if !utRelClose(m[i], want[i], 1e-8) {
 				t.Errorf("d=%d: mean[%d] = %v, want %v", d, i, m[i], want[i])
 			}
 			for j := 0; j < k; j++ {
-				if !relClose(c.At(i, j), acat.At(i, j), 1e-8) {
+				if !utRelClose(c.At(i, j), acat.At(i, j), 1e-8) {
 					t.Errorf("d=%d: cov[%d,%d] = %v, want %v", d, i, j, c.At(i, j), acat.At(i, j))
 				}
 			}
@@ -171,7 +171,7 @@ func TestUTCovExactAffine(t *testing.T) {
 			g(x, o)
 			return o[0]
 		}, mu, cov)
-		if !relClose(v, acat.At(0, 0), 1e-8) {
+		if !utRelClose(v, acat.At(0, 0), 1e-8) {
 			t.Errorf("d=%d: scalar variance %v, want %v", d, v, acat.At(0, 0))
 		}
 	}
@@ -192,7 +192,7 @@ func TestUTVarExactQuadratic1D(t *testing.T) {
 		s2 := tc.sd * tc.sd
 		wantM := g([]float64{tc.mu}) + tc.c*s2
 		wantV := (tc.b+2*tc.c*tc.mu)*(tc.b+2*tc.c*tc.mu)*s2 + 2*tc.c*tc.c*s2*s2
-		if !relClose(m, wantM, 1e-8) || !relClose(v, wantV, 1e-8) {
+		if !utRelClose(m, wantM, 1e-8) || !utRelClose(v, wantV, 1e-8) {
 			t.Errorf("%+v: UT (%v, %v), want (%v, %v)", tc, m, v, wantM, wantV)
 		}
 	}
@@ -205,7 +205,7 @@ func TestUTVarNotExactQuadratic2D(t *testing.T) {
 	id := mat.NewSymDense(2, []float64{1, 0, 0, 1})
 	mu := []float64{0, 0}
 	m, v, _ := UT{}.Transform(func(a []float64) float64 { return a[0]*a[0] + a[1]*a[1] }, mu, id)
-	if !relClose(m, 2, 1e-8) || !relClose(v, 8, 1e-6) {
+	if !utRelClose(m, 2, 1e-8) || !utRelClose(v, 8, 1e-6) {
 		t.Errorf("a₁²+a₂²: UT (%v, %v), want (2, 8) (true variance 4)", m, v)
 	}
 	m, v, _ = UT{}.Transform(func(a []float64) float64 { return a[0] * a[1] }, mu, id)
