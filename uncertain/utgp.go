@@ -31,7 +31,8 @@ import (
 //	V_UT = q + (1 − α² + β) m².
 //
 // V_mm alone may be negative; only V_UTGP is clamped, at 1e-12·s² (s² the
-// signal variance), and Clamped counts how often.
+// signal variance), and Clamped counts how often. Predict and PredictGrad
+// are safe for concurrent use.
 //
 // The simple UTGP (NewUTGP, used in every experiment of the chapter) fits
 // one RBF GP^(0) on X; each sigma data set X + s_i is a rigid shift of X, so
@@ -64,10 +65,6 @@ var _ Model = (*UTGP)(nil)
 // Decision): each L_UT evaluation costs 2Nd + 1 Cholesky factorisations of
 // N × N matrices.
 const FullMaxNoiseDim = 100
-
-// utNoiseBound is the output-noise variance box of the chapter's models on
-// the y scale: σ_n² ≥ 1e-6 (spec §8.1 Decision).
-var utNoiseBound = kernel.Bound{Lo: 1e-6, Hi: 1}
 
 // NewUTGP returns the simple UTGP (spec §6 "Simple UTGP").
 func NewUTGP(cfg Config) *UTGP { return &UTGP{cfg: cfg} }
@@ -139,21 +136,13 @@ func checkSigma(sigmaX []float64, d int) error {
 	return nil
 }
 
-// fitBase fits the RBF GP^(0) of the chapter: ARD [spec Corrections],
-// output noise ≥ 1e-6, multi-start MLE with cfg's restarts [spec §8.1], no
-// standardisation (a zero-mean GP on uncentred y, spec Corrections
-// "Output scale").
+// fitBase fits the RBF GP^(0) exactly as the chapter's RBF baseline is fitted
+// (fitStandard: ARD [spec Corrections], output noise ≥ 1e-6, multi-start MLE
+// with cfg's restarts [spec §8.1], a zero-mean GP on uncentred y [spec
+// Corrections, "Output scale"]), so that the simple UTGP differs from the
+// RBF model only in its predictions.
 func fitBase(X [][]float64, y []float64, cfg Config) (*gp.GP, error) {
-	if len(X) == 0 {
-		return nil, errors.New("uncertain: no observations")
-	}
-	g, err := gp.Fit(X, y, gp.Config{
-		Kernel:     kernel.NewStationary(kernel.RBF, len(X[0]), true),
-		NoiseBound: utNoiseBound,
-		Restarts:   cfg.restarts(),
-		Rand:       cfg.Rand,
-		Raw:        true,
-	})
+	g, err := fitStandard(kernel.RBF, X, y, cfg, nil)
 	if err != nil {
 		return nil, fmt.Errorf("uncertain: fitting GP^(0): %w", err)
 	}
@@ -172,13 +161,10 @@ func (u *UTGP) setBase(g *gp.GP, sigmaX []float64) {
 
 // Fit implements Model.
 func (u *UTGP) Fit(X [][]float64, y []float64, sigmaX []float64) error {
-	if len(X) == 0 {
-		return errors.New("uncertain: no observations")
-	}
-	d := len(X[0])
-	if err := checkSigma(sigmaX, d); err != nil {
+	if err := checkData(X, y, sigmaX); err != nil {
 		return err
 	}
+	d := len(X[0])
 	if u.full && len(X)*d > FullMaxNoiseDim {
 		return fmt.Errorf("uncertain: the full UTGP needs N·d ≤ %d (2Nd + 1 sigma GPs), got N = %d, d = %d; use the simple UTGP", FullMaxNoiseDim, len(X), d)
 	}
@@ -382,8 +368,9 @@ func (o *fullObjective) eval(z, grad []float64) float64 {
 	return s * l
 }
 
-// fitFull trains the shared hyper-parameters of the full UTGP on L_UT,
-// starting from GP^(0)'s optimum, the kernel defaults and Restarts − 2
+// fitFull trains the shared hyper-parameters of the full UTGP on L_UT, in
+// the boxes of the chapter's kernel, starting from GP^(0)'s optimum, the
+// chapter kernel's initial parameters and Restarts − 2
 // log-uniform points in the box. As gp.Fit does (and for the same reason,
 // speed), every start is first scored by value and projected L-BFGS runs
 // from the best two.
@@ -415,9 +402,9 @@ func (u *UTGP) fitFull(X [][]float64, y []float64, sigmaX []float64) error {
 	for _, b := range k.Bounds() {
 		lo, hi = append(lo, b.Lo), append(hi, b.Hi)
 	}
-	lo, hi = append(lo, math.Log(utNoiseBound.Lo)), append(hi, math.Log(utNoiseBound.Hi))
-	def := kernel.NewStationary(kernel.RBF, len(sigmaX), true).Params(nil)
-	starts := [][]float64{z0, append(def, math.Log(1e-3))}
+	lo, hi = append(lo, math.Log(noiseBound.Lo)), append(hi, math.Log(noiseBound.Hi))
+	def := chapterKernel(kernel.RBF, len(sigmaX), y).Params(nil)
+	starts := [][]float64{z0, append(def, math.Log(initNoise))}
 	for s := 2; s < u.cfg.restarts(); s++ {
 		if u.cfg.Rand == nil {
 			return errors.New("uncertain: Config.Rand is required for the random restarts")

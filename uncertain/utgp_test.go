@@ -149,12 +149,12 @@ func TestUTGPShiftEquivalence(t *testing.T) {
 	}
 }
 
-// With σ_x → 0 the UTGP is the RBF GP it is built on, fitted as the
-// chapter fits the RBF baseline.
+// With σ_x → 0 the UTGP is the chapter's RBF baseline (NewRBF): GP^(0) is
+// fitted the same way, and the sigma GPs collapse onto it.
 func TestUTGPZeroNoiseIsRBF(t *testing.T) {
 	X, y := utNoisyData(rand.New(rand.NewPCG(9, 10)), 20, 2, 0.05, utWave2)
-	ref, err := fitBase(X, y, Config{Restarts: 4, Rand: rand.New(rand.NewPCG(1, 1))})
-	if err != nil {
+	ref := NewRBF(Config{Restarts: 4, Rand: rand.New(rand.NewPCG(1, 1))})
+	if err := ref.Fit(X, y, []float64{0.05, 0.05}); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []float64{0, 1e-9} {
@@ -169,8 +169,8 @@ func TestUTGPZeroNoiseIsRBF(t *testing.T) {
 				t.Errorf("σ_x=%g x=%v: UTGP (%v, %v), RBF (%v, %v)", s, x, m, v, rm, rv)
 			}
 		}
-		if u.NoiseVar() != ref.NoiseVarY() || u.LogMarginalLikelihood() != ref.LogMarginal() {
-			t.Errorf("σ_x=%g: noise/LML (%v, %v), RBF (%v, %v)", s, u.NoiseVar(), u.LogMarginalLikelihood(), ref.NoiseVarY(), ref.LogMarginal())
+		if u.NoiseVar() != ref.NoiseVar() || u.LogMarginalLikelihood() != ref.LogMarginalLikelihood() {
+			t.Errorf("σ_x=%g: noise/LML (%v, %v), RBF (%v, %v)", s, u.NoiseVar(), u.LogMarginalLikelihood(), ref.NoiseVar(), ref.LogMarginalLikelihood())
 		}
 	}
 }
@@ -350,5 +350,26 @@ func TestFullUTGPRefusesLarge(t *testing.T) {
 	}
 	if err := NewUTGP(Config{Restarts: 1}).Fit(X, y, []float64{0.05}); err == nil {
 		t.Error("one σ_x for 2-D inputs accepted")
+	}
+}
+
+// The clamp acts on V_UTGP only and is counted; its gradient is 0. The
+// floor is raised artificially (s² = 1e20, floor 1e8) to make it fire.
+func TestUTGPClampCounted(t *testing.T) {
+	X, y := utNoisyData(rand.New(rand.NewPCG(3, 3)), 10, 1, 0.05, func(x []float64) float64 { return utDecayingSin(x[0]) })
+	g0, _ := utFixedGP(t, X, y, []float64{0.3})
+	u, err := SimpleFrom(g0, []float64{0.05}, UT{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, v := u.Predict([]float64{0.1}); v <= 0 || u.Clamped() != 0 {
+		t.Fatalf("V = %v with %d clamps before the floor was raised", v, u.Clamped())
+	}
+	u.s2 = 1e20
+	dm, dv := []float64{0}, []float64{1}
+	_, v := u.PredictGrad([]float64{0.1}, dm, dv)
+	u.Predict([]float64{0.2})
+	if v != 1e8 || dv[0] != 0 || dm[0] == 0 || u.Clamped() != 2 {
+		t.Errorf("clamped V = %v (want 1e8), ∂V = %v (want 0), ∂μ = %v, %d clamps (want 2)", v, dv[0], dm[0], u.Clamped())
 	}
 }
