@@ -14,7 +14,10 @@
 // branin_fitbo, eggholder_fitbo and hartmann6_fitbo are FITBO's benchmarks
 // on [0,1]^d with its output maps (fitbo.go; spec §9.3); mat2, mat6 and
 // gpdraw2–4 are posterior means of fixed GP draws on [−1,1]^d, built and
-// minimised at first use (gpsample.go; spec §8.3).
+// minimised at first use (gpsample.go; spec §8.3). decaying_sin is the 1-D
+// regression target of the uncertain-input chapter [002 Eq. 3.63]; that
+// chapter's maps of ackley and michalewicz onto [−1,1]^d live with its
+// experiment (experiments/uncertain).
 //
 // Known minimisers are stored to full float64 precision (refined by Newton
 // iterations, or exact where the optimum has a closed form), so Regret at a

@@ -77,6 +77,9 @@ var registry = []entry{
 		build: func(int) Function { return newBranin() }},
 	{name: "camel6", aliases: []string{"sixhumpcamel", "six-hump-camel", "six_hump_camel"}, defDim: 2, fixed: true,
 		build: func(int) Function { return newCamel6() }},
+	// The 1-D regression target of the uncertain-input chapter [002 Eq. 3.63] (decayingsin.go).
+	{name: "decaying_sin", aliases: []string{"decaying-sin", "decayingsin"}, defDim: 1, fixed: true,
+		build: func(int) Function { return newDecayingSin() }},
 	{name: "eggholder", defDim: 2, fixed: true, build: func(int) Function { return newEggholder() }},
 	{name: "eggholder_small", aliases: []string{"eggholder-small"}, defDim: 2, fixed: true,
 		build: func(int) Function { return scaled(newEggholder(), "eggholder_small", 100) }},

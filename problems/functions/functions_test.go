@@ -10,7 +10,7 @@ import (
 
 func TestNames(t *testing.T) {
 	want := []string{
-		"ackley", "ackley_small", "beale", "branin", "branin_fitbo", "camel6", "eggholder", "eggholder_fitbo",
+		"ackley", "ackley_small", "beale", "branin", "branin_fitbo", "camel6", "decaying_sin", "eggholder", "eggholder_fitbo",
 		"eggholder_small", "gpdraw2", "gpdraw3", "gpdraw4", "hartmann3", "hartmann6", "hartmann6_fitbo", "levy",
 		"mat2", "mat6", "michalewicz", "rosenbrock", "styblinskitang",
 	}

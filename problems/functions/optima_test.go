@@ -28,6 +28,7 @@ var cases = []struct {
 	{"branin_fitbo", []int{2}},
 	{"eggholder_fitbo", []int{2}},
 	{"hartmann6_fitbo", []int{6}},
+	{"decaying_sin", []int{1}},
 }
 
 func forEachCase(t *testing.T, fn func(t *testing.T, f Function)) {
