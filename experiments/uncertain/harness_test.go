@@ -261,3 +261,11 @@ func TestPublishedTables(t *testing.T) {
 		}
 	}
 }
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}

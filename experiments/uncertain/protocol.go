@@ -29,6 +29,11 @@ const (
 // posteriors revert to a flat mean [002 §3.6.1].
 var SigmaXs = []float64{0.05, 0.1}
 
+// Models are the six models of Tables 3.2–3.3 [002 §3.6.1; spec §8.1], in
+// the order the harness runs them; utgp-full (spec §6: N·d ≤ 100 only) is
+// an extra of the 1-D study (Fig. 3.3). Factories (models.go) builds them.
+var Models = []string{"rbf", "rq", "analytic", "nigp", "randfunc", "utgp"}
+
 // Cell is one (task, σ_x, N_train) row of Tables 3.2–3.3, with its test-set
 // size (50 there, 30 in the 1-D study).
 type Cell struct {
