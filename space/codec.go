@@ -25,14 +25,14 @@ func newRaw(name string, line int) *rawParam {
 }
 
 var fieldsFor = map[Kind][]string{
-	Float:       {"type", "low", "high", "log", "when"},
+	Float:       {"type", "low", "high", "log", "input_noise", "when"},
 	Int:         {"type", "low", "high", "log", "when"},
 	Ordinal:     {"type", "values", "when"},
 	Categorical: {"type", "choices", "when"},
 	Bool:        {"type", "when"},
 }
 
-var knownFields = []string{"type", "low", "high", "log", "values", "choices", "when"}
+var knownFields = []string{"type", "low", "high", "log", "input_noise", "values", "choices", "when"}
 
 // resolve checks the fields present against the type and returns the Param.
 func (r *rawParam) resolve() (Param, []*ParamError) {

@@ -33,6 +33,25 @@ func (s *Space) Features(u []float64, dst []float64) []float64 {
 	return dst
 }
 
+// FeatureNoise returns the standard deviation of the input noise of each
+// feature (Features): InputNoise of a Float parameter over its range, which
+// the encoding maps linearly onto [0, 1], and 0 for every other feature;
+// nil when no parameter declares input noise. A GP of noisy inputs (UTGP,
+// package uncertain) is given it [002 §3.1: Σ_x known].
+func (s *Space) FeatureNoise() []float64 {
+	var out []float64
+	for i, p := range s.params {
+		if p.InputNoise == 0 {
+			continue
+		}
+		if out == nil {
+			out = make([]float64, s.nfeat)
+		}
+		out[s.feat[i]] = p.InputNoise / (p.High - p.Low)
+	}
+	return out
+}
+
 // Neighbours returns the discrete moves from u used by local search: for each
 // active Int or Ordinal parameter the next lower and the next higher legal
 // value, for each active Categorical or Bool parameter every other choice.

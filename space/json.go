@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 )
 
 // UnmarshalJSON reads the JSON form of the `space:` mapping (the body of
@@ -80,7 +81,7 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 	for _, f := range keys {
 		v := fields[f]
 		if !slices.Contains(knownFields, f) {
-			add("", "unknown field %q; the fields are type, low, high, log, values, choices, when", f)
+			add("", "unknown field %q; the fields are "+strings.Join(knownFields, ", "), f)
 			continue
 		}
 		r.present[f] = true
@@ -95,6 +96,8 @@ func (r *rawParam) readJSON(data []byte) []*ParamError {
 			r.p.Low, msg = jsonNumber(v, "low")
 		case "high":
 			r.p.High, msg = jsonNumber(v, "high")
+		case "input_noise":
+			r.p.InputNoise, msg = jsonNumber(v, "input_noise")
 		case "log":
 			if isNull(v) || json.Unmarshal(v, &r.p.Log) != nil {
 				msg = fmt.Sprintf("log must be true or false, got %s", v)
@@ -183,6 +186,7 @@ type jsonParam struct {
 	Low     *float64            `json:"low,omitempty"`
 	High    *float64            `json:"high,omitempty"`
 	Log     bool                `json:"log,omitempty"`
+	Noise   float64             `json:"input_noise,omitempty"`
 	Values  []float64           `json:"values,omitempty"`
 	Choices []string            `json:"choices,omitempty"`
 	When    map[string][]string `json:"when,omitempty"`
@@ -203,7 +207,7 @@ func (s *Space) MarshalJSON() ([]byte, error) {
 		}
 		b.Write(name)
 		b.WriteByte(':')
-		jp := jsonParam{Type: p.Kind.String(), Log: p.Log, Values: p.Values, Choices: p.Choices, When: p.When}
+		jp := jsonParam{Type: p.Kind.String(), Log: p.Log, Noise: p.InputNoise, Values: p.Values, Choices: p.Choices, When: p.When}
 		if p.Kind == Float || p.Kind == Int {
 			lo, hi := p.Low, p.High
 			jp.Low, jp.High = &lo, &hi

@@ -15,6 +15,12 @@ type Param struct {
 	Log       bool      // Float and Int: search on a log scale (needs Low ≥ the smallest normal float64; Int: High ≤ 1e13)
 	Values    []float64 // Ordinal: legal values, strictly increasing
 	Choices   []string  // Categorical: legal values (Bool has implicit choices false, true)
+	// InputNoise (Float, linear scale) is the standard deviation, in the
+	// parameter's units, of the noise with which a value is applied: a
+	// machining tolerance, a dosage, a knob; the trial runs at x + ε,
+	// ε ~ N(0, InputNoise²), not at the x asked for [002 §3.1, Eq. 3.2].
+	// 0: applied exactly. gpbo models it with a UTGP (package uncertain).
+	InputNoise float64
 
 	// When makes the parameter conditional: it is active iff, for every
 	// parent named in the map, the parent is active and its value (written
@@ -165,6 +171,19 @@ func (p *Param) check() []*ParamError {
 	}
 	if p.Kind != Categorical && p.Choices != nil {
 		add("choices", "choices is only for categorical parameters, not %s", p.Kind)
+	}
+	switch {
+	case p.InputNoise == 0:
+	case p.Kind != Float:
+		add("input_noise", "input_noise is only for float parameters, not %s: a %s value is applied as it is", p.Kind, p.Kind)
+	case !(p.InputNoise > 0 && p.InputNoise < math.Inf(1)):
+		add("input_noise", "input_noise must be a finite standard deviation > 0, got %v", p.InputNoise)
+	case p.Log:
+		add("input_noise", "input_noise is for a linear float: on a log scale the noise would depend on the value; declare the parameter without log: true")
+	case len(p.When) > 0:
+		add("input_noise", "input_noise on a conditional parameter is not supported: the models of noisy inputs assume the parameter is always applied")
+	case p.InputNoise >= p.High-p.Low:
+		add("input_noise", "input_noise %s is as wide as the range [%s, %s]: the value asked for would say nothing of the one applied", Format(p.InputNoise), Format(p.Low), Format(p.High))
 	}
 	switch p.Kind {
 	case Float, Int:

@@ -3,6 +3,7 @@ package space
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -87,7 +88,7 @@ func (r *rawParam) readYAML(n *yaml.Node) []*ParamError {
 		key, val := n.Content[i], resolveAlias(n.Content[i+1])
 		f := key.Value
 		if !slices.Contains(knownFields, f) {
-			add(key.Line, "", "unknown field %q; the fields are type, low, high, log, values, choices, when", f)
+			add(key.Line, "", "unknown field %q; the fields are "+strings.Join(knownFields, ", "), f)
 			continue
 		}
 		if r.present[f] {
@@ -108,6 +109,8 @@ func (r *rawParam) readYAML(n *yaml.Node) []*ParamError {
 			r.p.Low, msg = yamlNumber(val, "low")
 		case "high":
 			r.p.High, msg = yamlNumber(val, "high")
+		case "input_noise":
+			r.p.InputNoise, msg = yamlNumber(val, "input_noise")
 		case "log":
 			if val.Kind != yaml.ScalarNode || val.ShortTag() != "!!bool" || val.Decode(&r.p.Log) != nil {
 				msg = "log must be true or false, got " + nodeKind(val)
@@ -201,6 +204,9 @@ func (s *Space) MarshalYAML() (any, error) {
 			add("high", num(p.High))
 			if p.Log {
 				add("log", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+			}
+			if p.InputNoise > 0 {
+				add("input_noise", num(p.InputNoise))
 			}
 		case Ordinal:
 			seq := flowSeq()

@@ -214,6 +214,25 @@ func (u *UTGP) sigma(i int, x, xs, dm, dv []float64) (float64, float64) {
 	return u.base.PredictGrad(xs, dm, dv)
 }
 
+// PredictBatch writes Predict(X[i]) into mean[i] and varF[i]: with
+// Predict and PredictGrad, the acq.BatchModel a BO acquisition scores its
+// candidates on.
+func (u *UTGP) PredictBatch(X [][]float64, mean, varF []float64) {
+	for i, x := range X {
+		mean[i], varF[i] = u.Predict(x)
+	}
+}
+
+// allZero reports whether every element of s is 0.
+func allZero(s []float64) bool {
+	for _, v := range s {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Predict implements Model: μ_UT and V_UTGP at the noise-free x.
 func (u *UTGP) Predict(x []float64) (mean, variance float64) {
 	return u.predict(x, nil, nil)
@@ -265,6 +284,12 @@ func (u *UTGP) predict(x, dmean, dvar []float64) (mean, variance float64) {
 	var m, s2, dvSum float64
 	n := 2 * u.dimW
 	for i := 1; i <= n; i++ {
+		if u.gps == nil && allZero(u.off[i-1]) {
+			// A noise-free input's sigma points are x itself: δ_i = 0
+			// and V_i = V_0, nothing to add (a BO space's exact
+			// parameters; skipping them is exact, not an approximation).
+			continue
+		}
 		var mui, vi float64
 		if grad {
 			mui, vi = u.sigma(i, x, xs, dmi, dvi)

@@ -256,6 +256,39 @@ func TestUTGPPredictGrad(t *testing.T) {
 	}
 }
 
+// PredictBatch is Predict row by row; a noise-free input's sigma points,
+// skipped, change nothing: with σ = (0.1, 0) the UTGP equals the 1-D
+// transform of its first input.
+func TestUTGPPredictBatchAndNoiseFreeInputs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	X, y := utNoisyData(rng, 25, 2, 0.1, utWave2)
+	g0, _ := utFixedGP(t, X, y, []float64{0.4, 0.6})
+	u, err := SimpleFrom(g0, []float64{0.1, 0}, UT{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := [][]float64{{0.1, 0.2}, {-0.5, 0.7}, {0.9, -0.9}}
+	mean, varF := make([]float64, 3), make([]float64, 3)
+	u.PredictBatch(pts, mean, varF)
+	ut := DefaultUT()
+	wm0, _, w := ut.Weights(2)
+	for i, x := range pts {
+		if m, v := u.Predict(x); m != mean[i] || v != varF[i] {
+			t.Errorf("PredictBatch row %d = %v, %v; Predict %v, %v", i, mean[i], varF[i], m, v)
+		}
+		// By hand: the four sigma points of d = 2, two of them on the
+		// noise-free input (x itself).
+		s := ut.scale(2) * 0.1
+		m0, _ := g0.Predict(x)
+		mp, _ := g0.Predict([]float64{x[0] - s, x[1]})
+		mm, _ := g0.Predict([]float64{x[0] + s, x[1]})
+		mu := wm0*m0 + w*(mp+mm) + 2*w*m0
+		if math.Abs(mu-mean[i]) > 1e-6*math.Max(1, math.Abs(mu)) {
+			t.Errorf("row %d: μ_UT %v, by hand %v", i, mean[i], mu)
+		}
+	}
+}
+
 // The full UTGP on a tiny 1-D set matches the explicit sums over its 2N + 1
 // sigma data sets (each training point shifted alone, weights and λ of
 // dimension N·d), and its L_UT gradient matches finite differences.

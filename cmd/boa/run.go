@@ -380,7 +380,29 @@ func modelLabel(st *study.Study) string {
 	if p := st.PrunerSpec(); !p.IsNone() {
 		label += ", pruner " + p.String()
 	}
-	return label
+	return label + inputNoiseLabel(st)
+}
+
+// inputNoiseLabel says how the study's sampler treats the input noise its
+// space declares (space.Param.InputNoise), "" when it declares none.
+func inputNoiseLabel(st *study.Study) string {
+	var noisy []string
+	for _, p := range st.Space().Params() {
+		if p.InputNoise > 0 {
+			noisy = append(noisy, p.Name)
+		}
+	}
+	if len(noisy) == 0 {
+		return ""
+	}
+	s := st.Sampler()
+	if c, ok := s.(sampler.Chooser); ok {
+		s = c.Chosen(&sampler.History{Space: st.Space(), Budget: st.Budget(), Constraints: st.Constraints().Names()})
+	}
+	if m, ok := s.(interface{ InputNoiseModel() string }); ok && m.InputNoiseModel() != "" {
+		return ", " + m.InputNoiseModel() + " for the input noise of " + strings.Join(noisy, ", ")
+	}
+	return ", input noise of " + strings.Join(noisy, ", ") + " not modelled (gpbo models it)"
 }
 
 // samplerLabel names the study's sampler, and for auto what it chose.

@@ -112,6 +112,8 @@ func (*Auto) Choice(sp *space.Space, budget int) string {
 		conditional = conditional || len(p.When) > 0
 	}
 	switch {
+	case sp.FeatureNoise() != nil:
+		return "gpbo" // its UTGP models the input noise (docs/uncertain-inputs.md)
 	case categorical == 0 && !conditional && sp.Len() >= autoTrustRegionDim:
 		return "casmopolitan"
 	case categorical == 0 || conditional:

@@ -69,6 +69,7 @@ type GPBO struct {
 	PESSamples  int                 // PES's minimiser samples J per model; default 10 [spec §4.5]
 	Thompson    string              // how ts draws: ThompsonExact (default) or ThompsonRFF, continuous spaces only
 	Constraints string              // ConstraintsModel (default) or ConstraintsPenalty (penalty.go)
+	InputNoise  string              // InputNoiseUTGP (default) or InputNoiseIgnore, for a space with input noise (inputnoise.go)
 	Logger      *slog.Logger        // where fallbacks are reported; nil means slog.Default()
 
 	warm  bo.WarmStart   // last fitted hyper-parameters: the start of the next fit
@@ -230,6 +231,9 @@ func (g *GPBO) check() error {
 	if !slices.Contains([]string{PendingBeliever, PendingLiar, PendingIgnore}, g.Pending) {
 		return fmt.Errorf("unknown Pending %q (known: %q, %q, %q)", g.Pending, PendingBeliever, PendingLiar, PendingIgnore)
 	}
+	if n := g.InputNoise; n != "" && n != InputNoiseUTGP && n != InputNoiseIgnore {
+		return fmt.Errorf("unknown InputNoise %q (known: %s, %s)", n, InputNoiseUTGP, InputNoiseIgnore)
+	}
 	if c := g.Constraints; c != "" && c != ConstraintsModel && c != ConstraintsPenalty {
 		return fmt.Errorf("unknown Constraints %q (known: %s, %s)", c, ConstraintsModel, ConstraintsPenalty)
 	}
@@ -284,7 +288,7 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *sampler.History, fanta
 		return nil, err
 	}
 	af = constrain(af, model, factors, feasible)
-	return bo.MaximizeAcquisition(sp, model, af, h, g.Candidates, rng)
+	return bo.MaximizeAcquisition(sp, g.surrogate(sp, model), af, h, g.Candidates, rng)
 }
 
 // thompson draws one joint posterior sample on a candidate set and

@@ -315,7 +315,7 @@ func (g *GPBO) meanModels(h *sampler.History, rng *rand.Rand) ([]acq.BatchModel,
 	}
 	out := make([]acq.BatchModel, len(ms))
 	for i, m := range ms {
-		out[i] = m
+		out[i] = g.surrogate(sp, m)
 	}
 	return out, nil
 }

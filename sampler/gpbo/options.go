@@ -106,6 +106,14 @@ var options = map[string]sampler.Option[GPBO]{
 		}
 		return fmt.Errorf("unknown constraint handling %q", v)
 	}},
+	"input_noise": {Help: "utgp (default) or ignore: how a space's input_noise is modelled (the unscented-transform GP, or the standard GP at the inputs asked for)", Set: func(g *GPBO, v string) error {
+		switch v = strings.ToLower(v); v {
+		case InputNoiseUTGP, InputNoiseIgnore:
+			g.InputNoise = v
+			return nil
+		}
+		return fmt.Errorf("unknown input-noise model %q", v)
+	}},
 	"ard":  {Help: "true or false", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.ARD })},
 	"warp": {Help: "true or false (warp the ordered inputs by fitted Kumaraswamy CDFs, as HEBO)", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.Warp })},
 	"mle":  {Help: "true or false (maximum likelihood instead of MAP)", Set: sampler.BoolOption(func(g *GPBO) *bool { return &g.MLE })},
