@@ -1,6 +1,9 @@
 package server
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPatchBudget: PATCH /api/v1/studies/{name} {"trials": N} raises a
 // used-up budget, so that ask hands out trials again; bad bodies are 400,
@@ -30,5 +33,21 @@ func TestPatchBudget(t *testing.T) {
 	ro := New(store, Options{ReadOnly: true})
 	if a := call(ro, "PATCH", "/api/v1/studies/b", `{"trials": 4}`); a.status != 403 {
 		t.Errorf("PATCH on a read-only server: %d %s, want 403", a.status, a.body)
+	}
+}
+
+// TestInputNoiseOverHTTP: a study created over HTTP keeps a float's
+// input_noise (its summary's space has it) and refuses it on a categorical.
+func TestInputNoiseOverHTTP(t *testing.T) {
+	h := New(storeFor(t), Options{})
+	m := must(t, h, 201, "POST", "/api/v1/studies", `{"name":"knob","sampler":"gpbo","trials":5,"space":{"x":{"type":"float","low":0,"high":1,"input_noise":0.05}}}`)
+	x := m["space"].(map[string]any)["x"].(map[string]any)
+	if x["input_noise"] != 0.05 {
+		t.Errorf("created study's space.x = %v, want input_noise 0.05", x)
+	}
+	askOne(t, h, "knob")
+	a := call(h, "POST", "/api/v1/studies", `{"name":"bad","space":{"k":{"type":"categorical","choices":["a"],"input_noise":0.1}}}`)
+	if a.status != 400 || !strings.Contains(a.errMsg(t), "input_noise is not a field of a categorical parameter") {
+		t.Errorf("input_noise on a categorical: %d %s", a.status, a.body)
 	}
 }
