@@ -51,6 +51,9 @@ func (p Param) String() string {
 	if p.Log {
 		s += ", log scale"
 	}
+	if p.InputNoise > 0 {
+		s += ", applied with noise σ = " + Format(p.InputNoise)
+	}
 	if len(p.When) > 0 {
 		parents := make([]string, 0, len(p.When))
 		for k := range p.When {

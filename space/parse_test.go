@@ -50,6 +50,7 @@ func TestParamString(t *testing.T) {
 		Param{Name: "degree", Kind: Int, Low: 2, High: 5, When: map[string][]string{"kernel": {"poly"}}},
 		Param{Name: "C", Kind: Float, Low: 1e-3, High: 1e3, Log: true},
 		Param{Name: "bn", Kind: Bool},
+		Param{Name: "knob", Kind: Float, Low: 0, High: 1, InputNoise: 0.05},
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +59,7 @@ func TestParamString(t *testing.T) {
 	for _, p := range sp.Params() {
 		lines = append(lines, p.String())
 	}
-	want := "kernel: categorical, one of rbf, poly\ndegree: int, an integer in [2, 5], when kernel is poly\nC: float, a number in [0.001, 1000], log scale\nbn: bool, true or false"
+	want := "kernel: categorical, one of rbf, poly\ndegree: int, an integer in [2, 5], when kernel is poly\nC: float, a number in [0.001, 1000], log scale\nbn: bool, true or false\nknob: float, a number in [0, 1], applied with noise σ = 0.05"
 	if got := strings.Join(lines, "\n"); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
