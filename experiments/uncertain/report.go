@@ -179,3 +179,41 @@ func (r *Results) TotalSeconds() float64 {
 	}
 	return t
 }
+
+// Catastrophes writes, per model, how many (cell, seed) fits scored below
+// −10⁴ (§8.6's line) or failed, and in how many cells the mean did: the
+// tables' means hide whether one seed or many went wrong.
+func (r *Results) Catastrophes(noisy bool) string {
+	metric := MetricLL
+	if noisy {
+		metric = MetricLLNoisy
+	}
+	var b strings.Builder
+	b.WriteString("| model | fits below −10⁴ | failed fits | cells with mean below −10⁴ | of fits, cells | test points clamped (UTGP) | fits with Cholesky failures (RandFunc) |\n|---|---|---|---|---|---|---|\n")
+	for _, m := range columns(r.Models) {
+		var below, failed, cells, fits, clamped, chol int
+		for _, c := range r.Cells {
+			for _, s := range r.Scores[c][m] {
+				clamped += s.Clamped
+				if s.CholFail > 0 {
+					chol++
+				}
+			}
+			v := r.Values(c, m, metric)
+			for _, x := range v {
+				fits++
+				switch {
+				case math.IsNaN(x):
+					failed++
+				case x < Catastrophe:
+					below++
+				}
+			}
+			if s := Summarize(v); s.Mean < Catastrophe {
+				cells++
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d, %d | %d | %d |\n", display(m), below, failed, cells, fits, len(r.Cells), clamped, chol)
+	}
+	return b.String()
+}

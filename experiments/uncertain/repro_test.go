@@ -130,6 +130,7 @@ func report(t *testing.T, res *Results, noisy bool) {
 	t.Logf("Table 3.2, summed test log-likelihood with the latent V (floor 1e-12), mean (SD) [SE]:\n%s", res.Table(false, false))
 	t.Logf("Table 3.2 variant, scored with V + σ_n²:\n%s", res.Table(false, true))
 	t.Logf("Table 3.3, Σ(μ − f)², mean (SD) [SE]:\n%s", res.Table(true, false))
+	t.Logf("Catastrophes (scored as the acceptance lines are):\n%s", res.Catastrophes(noisy))
 	t.Logf("Fit time (%.0f s in all):\n%s", res.TotalSeconds(), res.Timing())
 	for _, ch := range Acceptance(res, noisy) {
 		t.Log(ch)
