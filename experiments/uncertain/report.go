@@ -94,7 +94,8 @@ func (r *Results) Table(sqErr, noisy bool) string {
 }
 
 // Table1D writes the 1-D study: per σ_x the mean (SD) [SE] of the summed
-// test log-likelihood over the seeds and the thesis's single-seed value.
+// test log-likelihood over the seeds, its median (closer to what one run
+// shows when a few seeds go wrong) and the thesis's single-seed value.
 func (r *Results) Table1D(noisy bool) string {
 	metric := MetricLL
 	if noisy {
@@ -111,6 +112,10 @@ func (r *Results) Table1D(noisy bool) string {
 		fmt.Fprintf(&b, "| %g | ours (%d seeds) |", c.SigmaX, len(r.Seeds))
 		for _, m := range cols {
 			b.WriteString(" " + FormatStat(r.Stat(c, m, metric), 1) + " |")
+		}
+		fmt.Fprintf(&b, "\n| %g | ours, median |", c.SigmaX)
+		for _, m := range cols {
+			fmt.Fprintf(&b, " %.1f |", r.Stat(c, m, metric).Median)
 		}
 		fmt.Fprintf(&b, "\n| %g | thesis (1 run) |", c.SigmaX)
 		for _, m := range cols {
