@@ -42,23 +42,18 @@ func run(t *testing.T, sel Selection, nTest int) *Results {
 //	BOA_REPRO=1 go test ./experiments/uncertain -run TestReproTables -v -timeout 0
 //
 // BOA_TASKS, BOA_SIGMAX, BOA_NTRAIN, BOA_SEEDS, BOA_MODELS, BOA_RESTARTS
-// and BOA_SCORE=noisy narrow or change it (Env); the spec's CI subset is
-//
-//	BOA_REPRO=1 BOA_TASKS=ackley-2d,decaying-sin BOA_NTRAIN=50 BOA_SEEDS=3 go test ./experiments/uncertain -run TestReproTables -v
-//
-// Without BOA_REPRO it runs one seed of ackley-2d and decaying-sin at σ_x
-// = 0.05, N_train = 50 with 2 restarts (a smoke test of the harness on
-// the real models, seconds).
+// and BOA_SCORE=noisy narrow or change it (Env), BOA_OUT=file.json saves
+// the scores for TestReproReport. Without BOA_REPRO it runs the spec's CI
+// subset: ackley-2d and decaying-sin, both σ_x, N_train = 50, 3 seeds, 10
+// restarts (about 2 s).
 func TestReproTables(t *testing.T) {
 	def := Selection{
 		Tasks: TableTasks, SigmaXs: SigmaXs, NTrains: []int{50, 100},
 		Seeds: seq(20), Models: Models, Restarts: Restarts,
 	}
 	if !repro() {
-		def = Selection{
-			Tasks: []string{"ackley-2d", "decaying-sin"}, SigmaXs: []float64{0.05}, NTrains: []int{50},
-			Seeds: seq(1), Models: Models, Restarts: 2,
-		}
+		// The spec's CI subset (§8.6 "CI:"), 2–3 s on 2 shared cores.
+		def.Tasks, def.NTrains, def.Seeds = []string{"ackley-2d", "decaying-sin"}, []int{50}, seq(3)
 	}
 	sel, err := Env(def)
 	if err != nil {
