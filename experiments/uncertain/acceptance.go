@@ -241,7 +241,8 @@ func Acceptance1D(r1 *Results, noisy bool) Check {
 		}
 		means := make([]string, len(need))
 		for i, m := range need {
-			means[i] = fmt.Sprintf("%s %.1f", m, r1.Stat(c, m, ll).Mean)
+			st := r1.Stat(c, m, ll)
+			means[i] = fmt.Sprintf("%s %.1f (median %.1f)", m, st.Mean, st.Median)
 		}
 		if len(fails) > 0 {
 			ch.Met = false

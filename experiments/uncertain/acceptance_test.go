@@ -112,7 +112,7 @@ func TestAcceptance1D(t *testing.T) {
 func TestSaveLoad(t *testing.T) {
 	a := fake([]Cell{{"ackley-2d", 0.05, 50, 50}}, []string{"rbf", "nigp"}, 2, func(c Cell, m string, s int) Score {
 		if m == "nigp" && s == 1 {
-			return Score{math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), 0.5, "not positive definite"}
+			return Score{math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), 0.5, "not positive definite", 0, 3}
 		}
 		return Score{LL: float64(s), SqErr: 0.25, Seconds: 0.1}
 	})
@@ -135,8 +135,12 @@ func TestSaveLoad(t *testing.T) {
 	if s := r.Stat(a.Cells[0], "nigp", MetricLL); s.Failed != 1 || s.Mean != 0 {
 		t.Errorf("nigp %+v", s)
 	}
-	if got := r.Scores[a.Cells[0]]["nigp"][1].Err; got != "not positive definite" {
-		t.Errorf("Err %q", got)
+	if got := r.Scores[a.Cells[0]]["nigp"][1]; got.Err != "not positive definite" || got.CholFail != 3 {
+		t.Errorf("Err %q, CholFail %d", got.Err, got.CholFail)
+	}
+	// One failed fit and none below −10⁴ in the merged results.
+	if got := r.Catastrophes(false); !strings.Contains(got, "| NIGP | 0 | 1 | 0 | 4, 2 | 0 | 1 |") {
+		t.Errorf("Catastrophes:\n%s", got)
 	}
 	if s := r.Stat(b.Cells[0], "rbf", MetricLL); s.Mean != 7 {
 		t.Errorf("rbf %+v", s)

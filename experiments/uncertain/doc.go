@@ -19,13 +19,16 @@
 //
 // TestReproTables prints Tables 3.2–3.3 next to the thesis's numbers
 // (published.go) and judges the acceptance lines of §8.6 (acceptance.go);
-// TestRepro1D is the 1-D study of §8.3. Both run a seconds-long smoke
-// version in every go test and the protocol with
+// TestRepro1D is the 1-D study of §8.3. In every go test they run the
+// spec's CI subset (ackley-2d and decaying-sin, N_train = 50, 3 seeds) and
+// 2 seeds of the 1-D study, a few seconds; the protocol with
 //
 //	BOA_REPRO=1 go test ./experiments/uncertain -run TestReproTables -v -timeout 0
 //	BOA_REPRO=1 go test ./experiments/uncertain -run TestRepro1D -v -timeout 0
 //
 // BOA_TASKS, BOA_SIGMAX, BOA_NTRAIN, BOA_SEEDS (a count, a range a-b or a
-// list), BOA_MODELS and BOA_RESTARTS select a subset (Env). Fits run on at
-// most 2 goroutines. docs/uncertain-inputs.md has the measured tables.
+// list), BOA_MODELS and BOA_RESTARTS select a subset (Env); BOA_OUT saves
+// a run's scores and TestReproReport (BOA_RESULTS=a.json,b.json) merges
+// saved runs. Fits run on at most 2 goroutines. docs/uncertain-inputs.md
+// has the measured tables.
 package uncertain

@@ -143,7 +143,7 @@ func TestEvaluate(t *testing.T) {
 
 func TestSummarize(t *testing.T) {
 	s := Summarize([]float64{1, 2, math.NaN(), 3, 6})
-	if s.N != 4 || s.Failed != 1 || s.Mean != 3 || s.Min != 1 {
+	if s.N != 4 || s.Failed != 1 || s.Mean != 3 || s.Min != 1 || s.Median != 2.5 {
 		t.Errorf("%+v", s)
 	}
 	if sd := math.Sqrt(14.0 / 3); math.Abs(s.SD-sd) > 1e-15 || math.Abs(s.SE-sd/2) > 1e-15 {

@@ -116,6 +116,11 @@ type Score struct {
 	LML     float64
 	Seconds float64 // fit and prediction time
 	Err     string  // non-empty when Fit failed; the other fields are NaN then
+	// Clamped counts the test points where UTGP's V_UTGP was clamped at
+	// 1e-12·s² (spec Corrections, "Stable UT numerics"); CholFail the Gram
+	// matrices RandFunc could not factorise during its fit (spec §3
+	// Decision). Zero for the models without them.
+	Clamped, CholFail int
 }
 
 // Failed reports whether the fit failed.
@@ -132,7 +137,7 @@ func Evaluate(m model.Model, d Data, sigmaX float64) Score {
 	}
 	if err := m.Fit(d.X, d.Y, sx); err != nil {
 		nan := math.NaN()
-		return Score{nan, nan, nan, nan, nan, nan, time.Since(start).Seconds(), err.Error()}
+		return Score{nan, nan, nan, nan, nan, nan, time.Since(start).Seconds(), err.Error(), 0, cholFail(m)}
 	}
 	s := Score{Noise: m.NoiseVar(), LML: m.LogMarginalLikelihood()}
 	for i, x := range d.XTest {
@@ -143,7 +148,18 @@ func Evaluate(m model.Model, d Data, sigmaX float64) Score {
 		s.MeanVar += v / float64(len(d.XTest))
 	}
 	s.Seconds = time.Since(start).Seconds()
+	if c, ok := m.(interface{ Clamped() int }); ok {
+		s.Clamped = c.Clamped()
+	}
+	s.CholFail = cholFail(m)
 	return s
+}
+
+func cholFail(m model.Model) int {
+	if c, ok := m.(interface{ CholeskyFailures() int }); ok {
+		return c.CholeskyFailures()
+	}
+	return 0
 }
 
 // LogPDF is log N(y; mu, v).

@@ -94,7 +94,8 @@ func (r *Results) Table(sqErr, noisy bool) string {
 }
 
 // Table1D writes the 1-D study: per σ_x the mean (SD) [SE] of the summed
-// test log-likelihood over the seeds and the thesis's single-seed value.
+// test log-likelihood over the seeds, its median (closer to what one run
+// shows when a few seeds go wrong) and the thesis's single-seed value.
 func (r *Results) Table1D(noisy bool) string {
 	metric := MetricLL
 	if noisy {
@@ -111,6 +112,10 @@ func (r *Results) Table1D(noisy bool) string {
 		fmt.Fprintf(&b, "| %g | ours (%d seeds) |", c.SigmaX, len(r.Seeds))
 		for _, m := range cols {
 			b.WriteString(" " + FormatStat(r.Stat(c, m, metric), 1) + " |")
+		}
+		fmt.Fprintf(&b, "\n| %g | ours, median |", c.SigmaX)
+		for _, m := range cols {
+			fmt.Fprintf(&b, " %.1f |", r.Stat(c, m, metric).Median)
 		}
 		fmt.Fprintf(&b, "\n| %g | thesis (1 run) |", c.SigmaX)
 		for _, m := range cols {
@@ -178,4 +183,42 @@ func (r *Results) TotalSeconds() float64 {
 		}
 	}
 	return t
+}
+
+// Catastrophes writes, per model, how many (cell, seed) fits scored below
+// −10⁴ (§8.6's line) or failed, and in how many cells the mean did: the
+// tables' means hide whether one seed or many went wrong.
+func (r *Results) Catastrophes(noisy bool) string {
+	metric := MetricLL
+	if noisy {
+		metric = MetricLLNoisy
+	}
+	var b strings.Builder
+	b.WriteString("| model | fits below −10⁴ | failed fits | cells with mean below −10⁴ | of fits, cells | test points clamped (UTGP) | fits with Cholesky failures (RandFunc) |\n|---|---|---|---|---|---|---|\n")
+	for _, m := range columns(r.Models) {
+		var below, failed, cells, fits, clamped, chol int
+		for _, c := range r.Cells {
+			for _, s := range r.Scores[c][m] {
+				clamped += s.Clamped
+				if s.CholFail > 0 {
+					chol++
+				}
+			}
+			v := r.Values(c, m, metric)
+			for _, x := range v {
+				fits++
+				switch {
+				case math.IsNaN(x):
+					failed++
+				case x < Catastrophe:
+					below++
+				}
+			}
+			if s := Summarize(v); s.Mean < Catastrophe {
+				cells++
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d, %d | %d | %d |\n", display(m), below, failed, cells, fits, len(r.Cells), clamped, chol)
+	}
+	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,7 +107,7 @@ func Run(cells []Cell, models []string, seeds []int, factories map[string]Factor
 // Stat summarises one metric over the seeds that did not fail.
 type Stat struct {
 	Mean, SD, SE float64 // SD with n − 1; SE = SD/√n
-	Min          float64
+	Min, Median  float64
 	N, Failed    int
 }
 
@@ -125,9 +126,17 @@ func Summarize(v []float64) Stat {
 	}
 	if s.N == 0 {
 		nan := math.NaN()
-		return Stat{nan, nan, nan, nan, 0, s.Failed}
+		return Stat{nan, nan, nan, nan, nan, 0, s.Failed}
 	}
 	s.Mean = sum / float64(s.N)
+	ok := make([]float64, 0, s.N)
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			ok = append(ok, x)
+		}
+	}
+	slices.Sort(ok)
+	s.Median = (ok[(s.N-1)/2] + ok[s.N/2]) / 2
 	var ss float64
 	for _, x := range v {
 		if !math.IsNaN(x) {

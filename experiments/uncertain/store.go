@@ -17,6 +17,7 @@ type record struct {
 	LL, LLNoisy, SqErr, MeanVar, Noise, LML *float64
 	Seconds                                 float64
 	Err                                     string `json:",omitempty"`
+	Clamped, CholFail                       int    `json:",omitempty"`
 }
 
 func ptr(v float64) *float64 {
@@ -42,7 +43,7 @@ func (r *Results) Save(path string) error {
 		for _, m := range r.Models {
 			for i, s := range r.Scores[c][m] {
 				recs = append(recs, record{c, m, r.Seeds[i], ptr(s.LL), ptr(s.LLNoisy), ptr(s.SqErr),
-					ptr(s.MeanVar), ptr(s.Noise), ptr(s.LML), s.Seconds, s.Err})
+					ptr(s.MeanVar), ptr(s.Noise), ptr(s.LML), s.Seconds, s.Err, s.Clamped, s.CholFail})
 			}
 		}
 	}
@@ -88,7 +89,7 @@ func Load(paths ...string) (*Results, error) {
 			if got[k] == nil {
 				got[k] = map[int]Score{}
 			}
-			got[k][x.Seed] = Score{val(x.LL), val(x.LLNoisy), val(x.SqErr), val(x.MeanVar), val(x.Noise), val(x.LML), x.Seconds, x.Err}
+			got[k][x.Seed] = Score{val(x.LL), val(x.LLNoisy), val(x.SqErr), val(x.MeanVar), val(x.Noise), val(x.LML), x.Seconds, x.Err, x.Clamped, x.CholFail}
 		}
 	}
 	for _, c := range r.Cells {
