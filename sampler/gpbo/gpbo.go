@@ -18,6 +18,7 @@ import (
 	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/transform"
+	"github.com/boaopt/boa/uncertain"
 )
 
 // Acquisition names accepted by GPBO.Acquisition.
@@ -70,6 +71,7 @@ type GPBO struct {
 	Thompson    string              // how ts draws: ThompsonExact (default) or ThompsonRFF, continuous spaces only
 	Constraints string              // ConstraintsModel (default) or ConstraintsPenalty (penalty.go)
 	InputNoise  string              // InputNoiseUTGP (default) or InputNoiseIgnore, for a space with input noise (inputnoise.go)
+	UT          uncertain.UT        // the UTGP's unscented transform; the zero value is gpbo's three-point rule (inputnoise.go)
 	Logger      *slog.Logger        // where fallbacks are reported; nil means slog.Default()
 
 	warm  bo.WarmStart   // last fitted hyper-parameters: the start of the next fit
@@ -283,12 +285,17 @@ func (g *GPBO) acquisition(best float64, n, dim int) (acq.Function, error) {
 // feasible value: the best value in an unconstrained study.
 func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *sampler.History, fantasised float64, factors []acq.Penalty, rng *rand.Rand) ([]float64, error) {
 	best, feasible := bo.BestFeasible(h.Observed)
-	af, err := g.acquisition(bo.FantasyIncumbent(best, fantasised), len(h.Observed), sp.Len())
+	best = bo.FantasyIncumbent(best, fantasised)
+	m := g.surrogate(sp, model)
+	if m != acq.BatchModel(model) {
+		best = expectedIncumbent(sp, m, h.Observed)
+	}
+	af, err := g.acquisition(best, len(h.Observed), sp.Len())
 	if err != nil {
 		return nil, err
 	}
 	af = constrain(af, model, factors, feasible)
-	return bo.MaximizeAcquisition(sp, g.surrogate(sp, model), af, h, g.Candidates, rng)
+	return bo.MaximizeAcquisition(sp, m, af, h, g.Candidates, rng)
 }
 
 // thompson draws one joint posterior sample on a candidate set and

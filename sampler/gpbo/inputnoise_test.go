@@ -4,12 +4,12 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
-	"github.com/boaopt/boa/uncertain"
 )
 
 // twoMinima has a deep narrow minimum at 0.15 and a broad shallow one at
@@ -49,7 +49,7 @@ func TestInputNoiseRecommendsTheRobustMinimum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, isUT := g.surrogate(sp, model).(*uncertain.UTGP)
+		_, isUT := g.surrogate(sp, model).(expected)
 		if isUT != (c.noise > 0 && c.model == "") {
 			t.Errorf("noise %v, input_noise %q: the surrogate is a UTGP: %v", c.noise, c.model, isUT)
 		}
@@ -81,5 +81,53 @@ func TestInputNoiseAcquisitions(t *testing.T) {
 	}
 	if err := New().CheckSpace(sp); err != nil {
 		t.Errorf("logei with input noise: %v", err)
+	}
+}
+
+// TestExpectedModel: the acquisition's model of E f(x + ε) has the UTGP's
+// mean and the GP's variance, and their gradients.
+func TestExpectedModel(t *testing.T) {
+	sp := space.MustNew(
+		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1, InputNoise: 0.05},
+		space.Param{Name: "y", Kind: space.Float, Low: 0, High: 1},
+	)
+	var obs []sampler.Observation
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20 {
+		u := []float64{rng.Float64(), rng.Float64()}
+		obs = append(obs, sampler.Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]})
+	}
+	g := New()
+	model, err := g.Fit(sp, obs, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := g.surrogate(sp, model).(expected)
+	if !ok {
+		t.Fatal("the surrogate of a space with input noise is not the expected-value model")
+	}
+	x := []float64{0.3, 0.6}
+	mu, v := e.Predict(x)
+	if um, _ := e.u.Predict(x); um != mu {
+		t.Errorf("mean %v, the UTGP's %v", mu, um)
+	}
+	if _, gv := model.Predict(x); gv != v {
+		t.Errorf("variance %v, the GP's %v", v, gv)
+	}
+	dm, dv := make([]float64, 2), make([]float64, 2)
+	e.PredictGrad(x, dm, dv)
+	const h = 1e-4
+	for j := range x {
+		xp, xm := slices.Clone(x), slices.Clone(x)
+		xp[j] += h
+		xm[j] -= h
+		mp, vp := e.Predict(xp)
+		mm, vm := e.Predict(xm)
+		if fd := (mp - mm) / (2 * h); math.Abs(fd-dm[j]) > 1e-3*math.Max(1, math.Abs(fd)) {
+			t.Errorf("∂μ/∂x%d = %v, finite differences %v", j, dm[j], fd)
+		}
+		if fd := (vp - vm) / (2 * h); math.Abs(fd-dv[j]) > 1e-4*math.Max(1, math.Abs(fd)) {
+			t.Errorf("∂σ²/∂x%d = %v, finite differences %v", j, dv[j], fd)
+		}
 	}
 }
