@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,7 +25,6 @@ import (
 	"github.com/boaopt/boa/problems/mixed"
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
-	"github.com/boaopt/boa/sampler/auto"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
@@ -270,81 +268,6 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	return err
 }
 
-// interruptedError is boa run's error after Ctrl-C or SIGTERM. err is
-// Optimize's: the cancellation, joined with the errors of the results the
-// storage would not record then, whose trials stay RUNNING until reaped.
-func interruptedError(err error, path string, lease time.Duration) error {
-	if u := unrecorded(err); len(u) > 0 {
-		return fmt.Errorf("interrupted: %w; those trials stay RUNNING and are re-run by boa run %s --resume once their lease (%v) has passed",
-			errors.Join(u...), path, lease)
-	}
-	return fmt.Errorf("interrupted: running trials were recorded as FAILED and re-queued; continue with: boa run %s --resume", path)
-}
-
-// unrecorded is the errors of the results the storage would not record
-// after an interruption (Optimize joins them to the cancellation).
-func unrecorded(err error) []error {
-	var out []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			if !errors.Is(e, context.Canceled) {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
-}
-
-// remaining is the number of trials the study still wants, 0 when it
-// cannot be read.
-func remaining(ctx context.Context, st *study.Study) int {
-	n, _ := st.Remaining(context.WithoutCancel(ctx))
-	return n
-}
-
-func budgetText(n int) string {
-	if n == 0 {
-		return "no budget"
-	}
-	return fmt.Sprintf("%d trials", n)
-}
-
-// failFastAfter is how many trials failing alike stop a run (failFast).
-const failFastAfter = 3
-
-// failFast stops a run whose first k trials all fail for the same reason
-// (a missing file, a syntax error, a typo in the command) instead of
-// spending the budget on it: once a trial of the study has completed, or
-// two reasons differ, it never stops. before is the study's trials when
-// the run began.
-func failFast(k int, before []study.Trial) func(study.Trial) error {
-	armed := !slices.ContainsFunc(before, func(t study.Trial) bool { return t.State == study.Complete })
-	var failed []study.Trial
-	return func(t study.Trial) error {
-		if !armed {
-			return nil
-		}
-		if t.State != study.Failed || (len(failed) > 0 && firstLine(t.Reason) != firstLine(failed[0].Reason)) {
-			armed = false
-			return nil
-		}
-		if failed = append(failed, t); len(failed) < k {
-			return nil
-		}
-		f := failed[0]
-		return fmt.Errorf("the first %d trials all failed alike; trial %d: %s%s; stopped early (--keep-going runs the whole budget)",
-			k, f.Number, firstLine(f.Reason), logHint(f))
-	}
-}
-
-// logHint says where a trial's output is, or "".
-func logHint(t study.Trial) string {
-	if t.LogPath == "" {
-		return ""
-	}
-	return " (its output: " + strings.TrimSuffix(t.LogPath, ".out") + ".{out,err})"
-}
-
 // openStudy creates the file's study, or opens it with --resume after
 // checking that the file still describes it. url names the storage in
 // errors, without its password.
@@ -368,62 +291,6 @@ func openStudy(ctx context.Context, store storage.Storage, cfg *config.Study, re
 		return nil, err
 	}
 	return st, nil
-}
-
-// modelLabel is samplerLabel with the study's transform and pruner, when
-// it has them.
-func modelLabel(st *study.Study) string {
-	label := samplerLabel(st)
-	if st.Transform() != transform.None {
-		label += ", transform " + st.Transform().String()
-	}
-	if p := st.PrunerSpec(); !p.IsNone() {
-		label += ", pruner " + p.String()
-	}
-	return label + inputNoiseLabel(st)
-}
-
-// inputNoiseLabel says how the study's sampler treats the input noise its
-// space declares (space.Param.InputNoise), "" when it declares none.
-func inputNoiseLabel(st *study.Study) string {
-	var noisy []string
-	for _, p := range st.Space().Params() {
-		if p.InputNoise > 0 {
-			noisy = append(noisy, p.Name)
-		}
-	}
-	if len(noisy) == 0 {
-		return ""
-	}
-	s := st.Sampler()
-	if c, ok := s.(sampler.Chooser); ok {
-		s = c.Chosen(&sampler.History{Space: st.Space(), Budget: st.Budget(), Constraints: st.Constraints().Names()})
-	}
-	if m, ok := s.(interface{ InputNoiseModel() string }); ok && m.InputNoiseModel() != "" {
-		return ", " + m.InputNoiseModel() + " for the input noise of " + strings.Join(noisy, ", ")
-	}
-	return ", input noise of " + strings.Join(noisy, ", ") + " not modelled (gpbo models it)"
-}
-
-// samplerLabel names the study's sampler, and for auto what it chose.
-func samplerLabel(st *study.Study) string { return withChoice(st.Sampler().Name(), autoChoice(st)) }
-
-// withChoice is "auto (cocabo)": a sampler's name and what it chose, if
-// anything.
-func withChoice(name, choice string) string {
-	if choice == "" {
-		return name
-	}
-	return name + " (" + choice + ")"
-}
-
-// autoChoice is the sampler auto chose for the study, "" when its sampler
-// is not auto.
-func autoChoice(st *study.Study) string {
-	if a, ok := st.Sampler().(*auto.Auto); ok {
-		return a.ChoiceFor(&sampler.History{Space: st.Space(), Budget: st.Budget(), Constraints: st.Constraints().Names()})
-	}
-	return ""
 }
 
 // fileObjective builds the objective of a study file: its command, run
