@@ -11,7 +11,6 @@ import (
 
 	"github.com/boaopt/boa/config"
 	"github.com/boaopt/boa/space"
-	"github.com/boaopt/boa/storage"
 	"github.com/boaopt/boa/study"
 )
 
@@ -79,10 +78,7 @@ func enqueue(ctx context.Context, url, name string, params []string, points []ma
 		return err
 	}
 	defer store.Close()
-	st, err := study.Open(ctx, store, name)
-	if errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("%w (storage %s; %s)", err, storage.Redact(url), otherStudies(ctx, store, name))
-	}
+	st, err := openNamed(ctx, store, url, name)
 	if err != nil {
 		return err
 	}

@@ -77,15 +77,25 @@ func withStudy(ctx context.Context, url, name string, fn func(*study.Study) erro
 		return err
 	}
 	defer store.Close()
-	st, err := study.Open(ctx, store, name)
-	// The URL is named without its password: errors end up in CI logs.
-	if errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("%w (storage %s; %s)", err, storage.Redact(url), otherStudies(ctx, store, name))
-	}
+	st, err := openNamed(ctx, store, url, name)
 	if err != nil {
-		return fmt.Errorf("%w (storage %s)", err, storage.Redact(url))
+		return err
 	}
 	return fn(st)
+}
+
+// openNamed opens the named study of store, whose URL is url; its errors
+// name the storage without its password (they end up in CI logs) and, for
+// a study not there, the studies that are.
+func openNamed(ctx context.Context, store storage.Storage, url, name string) (*study.Study, error) {
+	st, err := study.Open(ctx, store, name)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, fmt.Errorf("%w (storage %s; %s)", err, storage.Redact(url), otherStudies(ctx, store, name))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w (storage %s)", err, storage.Redact(url))
+	}
+	return st, nil
 }
 
 // otherStudies is the hint for a study name the storage does not hold:

@@ -22,9 +22,13 @@ func display(m string) string {
 
 // columns orders models as the thesis's tables do, then any other model
 // (utgp-full) in the order run.
-func columns(models []string) []string {
+func columns(models []string) []string { return ordered(models, publishedOrder[:]) }
+
+// ordered is the models of order that were run, in that order, then the
+// others in the order run.
+func ordered(models, order []string) []string {
 	var out []string
-	for _, m := range publishedOrder {
+	for _, m := range order {
 		if slices.Contains(models, m) {
 			out = append(out, m)
 		}
@@ -132,18 +136,7 @@ func (r *Results) Table1D(noisy bool) string {
 
 // order1D is the order of Figs. 3.4–3.5's captions and of the §8.6 line.
 func order1D(models []string) []string {
-	var out []string
-	for _, m := range []string{"rbf", "rq", "analytic", "nigp", "randfunc", "utgp", "utgp-full"} {
-		if slices.Contains(models, m) {
-			out = append(out, m)
-		}
-	}
-	for _, m := range models {
-		if !slices.Contains(out, m) {
-			out = append(out, m)
-		}
-	}
-	return out
+	return ordered(models, []string{"rbf", "rq", "analytic", "nigp", "randfunc", "utgp", "utgp-full"})
 }
 
 // Timing writes the mean fit time per seed of each model in each cell, and
