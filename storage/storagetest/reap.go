@@ -158,28 +158,7 @@ func testConcurrentReap(t *testing.T, s storage.Storage) {
 		add(t, s, st.ID, storage.Running, i)
 	}
 	cut := staleCut()
-	var mu sync.Mutex
-	reaped := map[int64]int{}
-	err := parallel(reapers, func(int) error {
-		failed, err := s.Reap(ctx(t), st.ID, cut)
-		mu.Lock()
-		defer mu.Unlock()
-		for _, f := range failed {
-			reaped[f.ID]++
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(reaped) != stale {
-		t.Errorf("%d trials reaped, want %d", len(reaped), stale)
-	}
-	for id, n := range reaped {
-		if n != 1 {
-			t.Errorf("trial id %d reported FAILED by %d reapers", id, n)
-		}
-	}
+	reapOnce(t, reapers, stale, func() ([]storage.Trial, error) { return s.Reap(ctx(t), st.ID, cut) })
 	ts, _ := s.Trials(ctx(t), st.ID)
 	retries := map[int]int{}
 	for _, tr := range ts {
@@ -294,4 +273,32 @@ func Fill(t testing.TB, s storage.Storage, name string, n int) storage.Study {
 		t.Fatalf("Fill: %v", err)
 	}
 	return st
+}
+
+// reapOnce runs reap on reapers goroutines at once and checks that want
+// trials were reaped in all, each reported FAILED by exactly one of them.
+func reapOnce(t *testing.T, reapers, want int, reap func() ([]storage.Trial, error)) {
+	t.Helper()
+	var mu sync.Mutex
+	reaped := map[int64]int{}
+	err := parallel(reapers, func(int) error {
+		failed, err := reap()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, f := range failed {
+			reaped[f.ID]++
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reaped) != want {
+		t.Errorf("%d trials reaped, want %d", len(reaped), want)
+	}
+	for id, n := range reaped {
+		if n != 1 {
+			t.Errorf("trial id %d reported FAILED by %d reapers", id, n)
+		}
+	}
 }

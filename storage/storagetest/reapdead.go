@@ -2,7 +2,6 @@ package storagetest
 
 import (
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -123,28 +122,9 @@ func testConcurrentReapDead(t *testing.T, s storage.Storage) {
 		addBy(t, s, st.ID, deadA, -1, i)
 	}
 	addBy(t, s, st.ID, live, -1, n)
-	var mu sync.Mutex
-	reaped := map[int64]int{}
-	err := parallel(reapers, func(int) error {
-		failed, err := s.Reap(ctx(t), st.ID, time.Now().Add(-time.Hour), deadA)
-		mu.Lock()
-		defer mu.Unlock()
-		for _, f := range failed {
-			reaped[f.ID]++
-		}
-		return err
+	reapOnce(t, reapers, n, func() ([]storage.Trial, error) {
+		return s.Reap(ctx(t), st.ID, time.Now().Add(-time.Hour), deadA)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(reaped) != n {
-		t.Errorf("%d trials reaped, want %d", len(reaped), n)
-	}
-	for id, k := range reaped {
-		if k != 1 {
-			t.Errorf("trial id %d reported FAILED by %d reapers", id, k)
-		}
-	}
 	if ts := trials(t, s, st.ID); len(ts) != 2*n+1 {
 		t.Errorf("%d trials, want %d + %d re-runs + the live one", len(ts), n, n)
 	}
