@@ -206,7 +206,13 @@ func (g *GPBO) fitXY(sp *space.Space, X [][]float64, y []float64, rng *rand.Rand
 	if g.Warp {
 		warpInputs(sp, &cfg)
 	}
-	m, data := g.warm.Reuse("", cfg.Kernel, gp.MeanZero, X, y, (len(X)-g.initPoints(sp))%max(1, g.RefitEvery) != 0)
+	// Beyond 200 observations the fits between full refits reuse the last
+	// values as they are (docs/gp-defaults.md, item 6): polishing them took
+	// 5–9 LML gradients, each an O(n³) inverse, to move parameters that one
+	// new observation among hundreds barely moves. A polish remains the
+	// fallback when the reused values do not factorise.
+	between := (len(X)-g.initPoints(sp))%max(1, g.RefitEvery) != 0 || !bo.FullFit(len(X))
+	m, data := g.warm.Reuse("", cfg.Kernel, gp.MeanZero, X, y, between)
 	if m != nil {
 		return m, nil
 	}

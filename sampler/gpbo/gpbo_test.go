@@ -61,6 +61,30 @@ func TestGPBORefitEvery(t *testing.T) {
 	}
 }
 
+// TestGPBOLargeHistoryReuses: up to 200 observations every fit optimises
+// the hyper-parameters; beyond, only every 10th (bo.FullFit) does, and the
+// fits in between reuse the last values as they are (docs/gp-defaults.md,
+// item 6), while every model holds all the observations.
+func TestGPBOLargeHistoryReuses(t *testing.T) {
+	sp, obs := smoothObservations(212, rand.New(rand.NewPCG(1, 1)))
+	g := New()
+	var last []float64
+	for _, n := range []int{199, 200, 210, 211, 212} {
+		m, err := g.Fit(sp, obs[:n], rand.New(rand.NewPCG(2, uint64(n))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Len() != n {
+			t.Fatalf("model on %d observations holds %d", n, m.Len())
+		}
+		p := m.Params()
+		if refit := bo.FullFit(n); refit == slices.Equal(p, last) {
+			t.Errorf("%d observations: refit %v, but the hyper-parameters %v were %v before", n, refit, p, last)
+		}
+		last = p
+	}
+}
+
 // smoothObservations returns a 2-D unit square and n random observations
 // of a smooth function on it.
 func smoothObservations(n int, rng *rand.Rand) (*space.Space, []sampler.Observation) {
