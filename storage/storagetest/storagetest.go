@@ -42,6 +42,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"SetLogPath", testSetLogPath},
 		{"Trials", testTrials},
 		{"TrialsWithoutReports", testTrialsWithoutReports},
+		{"ChangedSince", testChangedSince},
 		{"ConcurrentAdd", testConcurrentAdd},
 		{"ConcurrentClaim", testConcurrentClaim},
 		{"ConcurrentFinish", testConcurrentFinish},
