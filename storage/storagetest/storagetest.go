@@ -43,6 +43,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"Trials", testTrials},
 		{"TrialsWithoutReports", testTrialsWithoutReports},
 		{"ChangedSince", testChangedSince},
+		{"ChangedSinceConcurrent", testChangedSinceConcurrent},
 		{"ConcurrentAdd", testConcurrentAdd},
 		{"ConcurrentClaim", testConcurrentClaim},
 		{"ConcurrentFinish", testConcurrentFinish},
