@@ -16,8 +16,12 @@ func (m *Memory) TrialsChangedSince(ctx context.Context, studyID int64, after in
 	if _, err := m.study(studyID); err != nil {
 		return nil, 0, err
 	}
+	ids := m.ofStudy[studyID-1]
 	out := []Trial{}
-	for _, id := range m.ofStudy[studyID-1] {
+	if after <= 0 {
+		out = make([]Trial, 0, len(ids)) // a first read takes them all
+	}
+	for _, id := range ids {
 		if m.seq[id] > after {
 			t := *m.trials[id-1]
 			t.Reports = nil
