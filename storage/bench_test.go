@@ -112,23 +112,56 @@ func BenchmarkAsk(b *testing.B) {
 	}
 }
 
-// BenchmarkTrials20k measures loading a 20,000-trial study.
+// BenchmarkTrials20k measures loading a 20,000-trial study: all of it
+// with reports (Trials), as a study's first ask does (TrialsChangedSince
+// from 0, no reports), and the changes of one tell since the last read,
+// what each later ask reads.
 func BenchmarkTrials20k(b *testing.B) {
 	// Durability does not change what a read costs; the 20,000 writes of
 	// the set-up run without a WAL flush each.
 	for _, be := range backends(false) {
+		s := be.open(b)
+		st := storagetest.Fill(b, s, "big", 20000)
+		ctx := context.Background()
 		b.Run(be.name, func(b *testing.B) {
-			s := be.open(b)
-			defer s.Close()
-			st := storagetest.Fill(b, s, "big", 20000)
 			timed(b, nil, func(int) error {
-				ts, err := s.Trials(context.Background(), st.ID)
+				ts, err := s.Trials(ctx, st.ID)
 				if err == nil && len(ts) != 20000 {
 					b.Fatalf("%d trials", len(ts))
 				}
 				return err
 			})
 		})
+		b.Run(be.name+"/first-ask", func(b *testing.B) {
+			timed(b, nil, func(int) error {
+				ts, _, err := s.TrialsChangedSince(ctx, st.ID, 0)
+				if err == nil && len(ts) != 20000 {
+					b.Fatalf("%d trials", len(ts))
+				}
+				return err
+			})
+		})
+		b.Run(be.name+"/changed", func(b *testing.B) {
+			all, last, err := s.TrialsChangedSince(ctx, st.ID, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Each read follows one change, a log path set outside the
+			// clock, as an ask follows a tell.
+			timed(b, func(int) {
+				if err := s.SetLogPath(ctx, all[0].ID, "log"); err != nil {
+					b.Fatal(err)
+				}
+			}, func(int) error {
+				ts, l, err := s.TrialsChangedSince(ctx, st.ID, last)
+				if err == nil && len(ts) != 1 {
+					b.Fatalf("%d trials changed", len(ts))
+				}
+				last = l
+				return err
+			})
+		})
+		s.Close()
 	}
 }
 

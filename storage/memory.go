@@ -23,6 +23,10 @@ type Memory struct {
 	leases  map[int64]memLease
 	nextTok uint64
 	closed  bool
+	// seq stamps each trial with its study's change counter, lastSeq,
+	// at its last change (TrialsChangedSince).
+	seq     map[int64]int64 // by trial ID
+	lastSeq map[int64]int64 // by study ID
 }
 
 type memKey struct {
@@ -43,6 +47,8 @@ func NewMemory() *Memory {
 		retried: map[[2]int64]bool{},
 		state:   map[memKey][]byte{},
 		leases:  map[int64]memLease{},
+		seq:     map[int64]int64{},
+		lastSeq: map[int64]int64{},
 	}
 }
 
@@ -178,6 +184,7 @@ func (m *Memory) insert(c *Trial) *Trial {
 	c.Number = len(m.ofStudy[c.StudyID-1])
 	m.trials = append(m.trials, c)
 	m.ofStudy[c.StudyID-1] = append(m.ofStudy[c.StudyID-1], c.ID)
+	m.touch(c)
 	if c.RetryOf >= 0 {
 		m.retried[[2]int64{c.StudyID, int64(c.RetryOf)}] = true
 	}
@@ -197,6 +204,7 @@ func (m *Memory) ClaimTrial(ctx context.Context, studyID int64, worker string) (
 		if t.State == Waiting {
 			now := clock(m.now)
 			t.State, t.Worker, t.Started, t.Heartbeat = Running, worker, now, now
+			m.touch(t)
 			return cloneTrial(*t), true, nil
 		}
 	}
@@ -233,6 +241,7 @@ func (m *Memory) FinishTrial(ctx context.Context, id int64, f Finish) error {
 	c := cloneTrial(Trial{Value: f.Value, Metrics: f.Metrics, Feasible: f.Feasible})
 	t.State, t.Value, t.Metrics, t.Reason, t.Feasible = f.State, c.Value, c.Metrics, f.Reason, c.Feasible
 	t.Finished = clock(m.now)
+	m.touch(t)
 	if f.Requeue && !m.retried[[2]int64{t.StudyID, int64(t.Number)}] {
 		m.insert(&Trial{
 			StudyID: t.StudyID, Params: cloneRaw(t.Params), X: cloneFloats(t.X),
@@ -304,6 +313,7 @@ func (m *Memory) SetLogPath(ctx context.Context, id int64, path string) error {
 		return fmt.Errorf("storage: set log path: %w", err)
 	}
 	t.LogPath = path
+	m.touch(t)
 	return nil
 }
 
@@ -364,6 +374,7 @@ func (m *Memory) Reap(ctx context.Context, studyID int64, before time.Time, dead
 			continue
 		}
 		t.State, t.Reason, t.Finished = Failed, reapReason(*t, dead), now
+		m.touch(t)
 		failed = append(failed, cloneTrial(*t))
 		if t.RetryOf >= 0 && lost(m.trials[ids[t.RetryOf]-1].Reason) || m.retried[[2]int64{studyID, int64(t.Number)}] {
 			continue // a configuration lost twice is not re-run forever

@@ -82,10 +82,19 @@ var migrations = [][]string{
 	{ // 4: whether a COMPLETE trial met the study's constraints (Trial.Feasible): 1, 0, NULL when not judged
 		`ALTER TABLE trials ADD COLUMN feasible {{int}} CHECK (feasible IN (0, 1))`,
 	},
+	{ // 5: change numbers (TrialsChangedSince): the study's counter and each trial's last change
+		`ALTER TABLE studies ADD COLUMN next_seq {{int}} NOT NULL DEFAULT 0`,
+		`ALTER TABLE trials ADD COLUMN seq {{int}} NOT NULL DEFAULT 0`,
+		// Existing trials: numbers 1 … next_number, in trial order; every
+		// reader starts from 0 and so reads them all once.
+		`UPDATE trials SET seq = number + 1`,
+		`UPDATE studies SET next_seq = next_number`,
+		`CREATE INDEX trials_by_seq ON trials (study_id, seq)`,
+	},
 }
 
 // SchemaVersion is the schema version this build of boa writes.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migrate brings the database to SchemaVersion in one transaction. The
 // transaction is exclusive (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory

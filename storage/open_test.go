@@ -60,6 +60,7 @@ func testMigrations(t *testing.T, url string, exec func(query string) error) {
 		t.Errorf("study lost on reopen: %v", err)
 	}
 	s.Close()
+	upgradeFromVersion4(t, url, exec)
 	upgradeFromVersion3(t, url, exec)
 	upgradeFromVersion1(t, url, exec)
 	if err := exec(`INSERT INTO schema_version (version, applied_us) VALUES (99, 0)`); err != nil {
@@ -90,7 +91,8 @@ func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error
 		t.Fatal(err)
 	}
 	s.Close()
-	for _, q := range []string{`ALTER TABLE trials DROP COLUMN batch`, `ALTER TABLE trials DROP COLUMN origin`, `ALTER TABLE trials DROP COLUMN feasible`,
+	for _, q := range []string{dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
+		`ALTER TABLE trials DROP COLUMN batch`, `ALTER TABLE trials DROP COLUMN origin`, `ALTER TABLE trials DROP COLUMN feasible`,
 		`DELETE FROM schema_version WHERE version >= 2`} {
 		if err := exec(q); err != nil {
 			t.Fatalf("back to version 1: %s: %v", q, err)
@@ -139,7 +141,8 @@ func upgradeFromVersion3(t *testing.T, url string, exec func(query string) error
 	one := 1.0
 	old := finish(s, storage.Finish{State: storage.Complete, Value: &one})
 	s.Close()
-	for _, q := range []string{`ALTER TABLE trials DROP COLUMN feasible`, `DELETE FROM schema_version WHERE version >= 4`} {
+	for _, q := range []string{dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
+		`ALTER TABLE trials DROP COLUMN feasible`, `DELETE FROM schema_version WHERE version >= 4`} {
 		if err := exec(q); err != nil {
 			t.Fatalf("back to version 3: %s: %v", q, err)
 		}

@@ -92,6 +92,10 @@ func TestOpenReadOnlySQLite(t *testing.T) {
 			if err != nil || len(trials) != 4 || len(trials[0].Reports) != 1 || trials[3].State != storage.Failed {
 				t.Fatalf("Trials = %+v, %v", trials, err)
 			}
+			// Incremental reads are reads: a read-only study view keeps up.
+			if changed, last, err := s.TrialsChangedSince(t.Context(), studies[0].ID, 0); err != nil || len(changed) != 4 || last < 4 {
+				t.Fatalf("TrialsChangedSince(0) = %d trials, last %d, %v", len(changed), last, err)
+			}
 			ctx := context.Background()
 			for name, err := range map[string]error{
 				"AddTrial":    second(s.AddTrial(ctx, storage.Trial{StudyID: studies[0].ID, RetryOf: -1})),
@@ -240,6 +244,9 @@ func TestOpenReadOnlyPostgres(t *testing.T) {
 	trials, err := r.Trials(t.Context(), st.ID)
 	if err != nil || len(trials) != 1 {
 		t.Fatalf("Trials = %v, %v", trials, err)
+	}
+	if changed, _, err := r.TrialsChangedSince(t.Context(), st.ID, 0); err != nil || len(changed) != 1 {
+		t.Fatalf("TrialsChangedSince(0) = %v, %v", changed, err)
 	}
 	if _, err := r.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, RetryOf: -1}); !errors.Is(err, storage.ErrReadOnly) {
 		t.Errorf("AddTrial: %v, want ErrReadOnly", err)

@@ -13,15 +13,14 @@ import (
 // updated in the caller's write transaction, which serialises concurrent
 // adders of one study (PostgreSQL: row lock; SQLite: the write lock), so
 // numbers have neither gaps nor duplicates: a rolled-back transaction
-// returns its number.
-func nextNumber(ctx context.Context, tx *sql.Tx, studyID int64) (int, error) {
-	var n int
-	err := tx.QueryRowContext(ctx, `UPDATE studies SET next_number = next_number + 1 WHERE id = $1
-		RETURNING next_number - 1`, studyID).Scan(&n)
+// returns its number. It takes the new trial's change number too (bumpSeq).
+func nextNumber(ctx context.Context, tx *sql.Tx, studyID int64) (n int, seq int64, err error) {
+	err = tx.QueryRowContext(ctx, `UPDATE studies SET next_number = next_number + 1, next_seq = next_seq + 1 WHERE id = $1
+		RETURNING next_number - 1, next_seq`, studyID).Scan(&n, &seq)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("storage: study %d: %w", studyID, ErrNotFound)
+		return 0, 0, fmt.Errorf("storage: study %d: %w", studyID, ErrNotFound)
 	}
-	return n, err
+	return n, seq, err
 }
 
 func (s *sqlStore) AddTrial(ctx context.Context, t Trial) (Trial, error) {
@@ -37,7 +36,8 @@ func (s *sqlStore) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
-		if c.Number, err = nextNumber(ctx, tx, c.StudyID); err != nil {
+		var seq int64
+		if c.Number, seq, err = nextNumber(ctx, tx, c.StudyID); err != nil {
 			return err
 		}
 		if c.RetryOf >= 0 {
@@ -56,11 +56,11 @@ func (s *sqlStore) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 		// ON CONFLICT DO NOTHING: the only possible conflict is the
 		// one-retry-per-trial index, which a concurrent re-queue can hit.
 		err = tx.QueryRowContext(ctx, `INSERT INTO trials
-			(study_id, number, params, x, state, worker, log_path, retry_of, batch, origin, created_us, started_us, heartbeat_us)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+			(study_id, number, params, x, state, worker, log_path, retry_of, batch, origin, created_us, started_us, heartbeat_us, seq)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 			ON CONFLICT DO NOTHING RETURNING id`,
 			c.StudyID, c.Number, rawArg(c.Params), xArg(c.X), c.State.String(), c.Worker, c.LogPath, c.RetryOf, c.Batch, c.Origin,
-			timeArg(c.Created), timeArg(c.Started), timeArg(c.Heartbeat)).Scan(&c.ID)
+			timeArg(c.Created), timeArg(c.Started), timeArg(c.Heartbeat), seq).Scan(&c.ID)
 		if errors.Is(err, sql.ErrNoRows) {
 			if c.RetryOf < 0 {
 				return fmt.Errorf("trial number %d of study %d is taken (database out of step)", c.Number, c.StudyID)
@@ -80,13 +80,17 @@ func (s *sqlStore) ClaimTrial(ctx context.Context, studyID int64, worker string)
 	found := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		now := clock(s.now).UnixMicro()
+		seq, err := bumpSeq(ctx, tx, studyID)
+		if err != nil {
+			return err
+		}
 		var id int64
-		err := tx.QueryRowContext(ctx, `UPDATE trials SET state = 'RUNNING', worker = $2, started_us = $3, heartbeat_us = $3
+		err = tx.QueryRowContext(ctx, `UPDATE trials SET state = 'RUNNING', worker = $2, started_us = $3, heartbeat_us = $3, seq = $4
 			WHERE state = 'WAITING' AND id = (
 				SELECT id FROM trials WHERE study_id = $1 AND state = 'WAITING' ORDER BY number LIMIT 1`+s.d.skipLocked+`
-			) RETURNING id`, studyID, worker, now).Scan(&id)
+			) RETURNING id`, studyID, worker, now, seq).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
-			return s.studyExists(ctx, tx, studyID)
+			return nil
 		}
 		if err != nil {
 			return err
@@ -135,31 +139,40 @@ func (s *sqlStore) FinishTrial(ctx context.Context, id int64, f Finish) error {
 		return fmt.Errorf("storage: finish trial %d: metrics: %w", id, err)
 	}
 	// One conditional UPDATE: of two concurrent finishes exactly one matches.
-	const update = `UPDATE trials SET state = $2, value = $3, metrics = $4, reason = $5, finished_us = $6, feasible = $7
+	const update = `UPDATE trials SET state = $2, value = $3, metrics = $4, reason = $5, finished_us = $6, feasible = $7, seq = $8
 		WHERE id = $1 AND (state = 'RUNNING' OR (state = 'WAITING' AND $2 = 'FAILED'))`
 	now := clock(s.now)
 	args := []any{id, f.State.String(), floatArg(f.Value), metrics, f.Reason, now.UnixMicro(), boolArg(f.Feasible)}
 	var n int64
-	if !f.Requeue {
-		n, err = s.exec(ctx, update, args...)
-	} else {
-		// The re-run is added in the same transaction: a crash or a
-		// storage failure between two would leave the trial FAILED with
-		// nothing to re-run it, which no reap or resume repairs.
-		err = s.write(ctx, func(tx *sql.Tx) error {
-			n = 0 // the transaction may be retried
-			t := Trial{ID: id}
-			err := tx.QueryRowContext(ctx, update+` RETURNING study_id, number`, args...).Scan(&t.StudyID, &t.Number)
-			if errors.Is(err, sql.ErrNoRows) {
-				return nil
-			}
+	// The re-run is added in the same transaction: a crash or a storage
+	// failure between two would leave the trial FAILED with nothing to
+	// re-run it, which no reap or resume repairs.
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		n = 0 // the transaction may be retried
+		seq, ok, err := bumpSeqOf(ctx, tx, id)
+		if err != nil || !ok {
+			return err
+		}
+		args := append(args, seq)
+		if !f.Requeue {
+			res, err := tx.ExecContext(ctx, update, args...)
 			if err != nil {
 				return err
 			}
-			n = 1
-			return s.requeue(ctx, tx, t, now)
-		})
-	}
+			n, err = res.RowsAffected()
+			return err
+		}
+		t := Trial{ID: id}
+		err = tx.QueryRowContext(ctx, update+` RETURNING study_id, number`, args...).Scan(&t.StudyID, &t.Number)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		n = 1
+		return s.requeue(ctx, tx, t, now)
+	})
 	if err != nil {
 		return fmt.Errorf("storage: finish trial %d: %w", id, err)
 	}
@@ -214,7 +227,20 @@ func (s *sqlStore) Report(ctx context.Context, id int64, step int64, value float
 }
 
 func (s *sqlStore) SetLogPath(ctx context.Context, id int64, path string) error {
-	n, err := s.exec(ctx, `UPDATE trials SET log_path = $2 WHERE id = $1`, id, path)
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		n = 0 // the transaction may be retried
+		seq, ok, err := bumpSeqOf(ctx, tx, id)
+		if err != nil || !ok {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE trials SET log_path = $2, seq = $3 WHERE id = $1`, id, path, seq)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("storage: set log path of trial %d: %w", id, err)
 	}
@@ -336,7 +362,8 @@ func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time, de
 	var failed []Trial
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		failed = nil // the transaction may be retried
-		if err := s.studyExists(ctx, tx, studyID); err != nil {
+		seq, err := bumpSeq(ctx, tx, studyID)
+		if err != nil {
 			return err
 		}
 		// Lock the stale rows first; PostgreSQL reapers running at once skip
@@ -372,8 +399,8 @@ func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time, de
 		now := clock(s.now)
 		for _, t := range stale {
 			t.State, t.Reason, t.Finished = Failed, reapReason(t, dead), now
-			res, err := tx.ExecContext(ctx, `UPDATE trials SET state = 'FAILED', reason = $2, finished_us = $3
-				WHERE id = $1 AND (state = 'RUNNING' OR (state = 'WAITING' AND $2 = 'FAILED'))`, t.ID, t.Reason, now.UnixMicro())
+			res, err := tx.ExecContext(ctx, `UPDATE trials SET state = 'FAILED', reason = $2, finished_us = $3, seq = $4
+				WHERE id = $1 AND (state = 'RUNNING' OR (state = 'WAITING' AND $2 = 'FAILED'))`, t.ID, t.Reason, now.UnixMicro(), seq)
 			if err != nil {
 				return err
 			}
@@ -434,13 +461,13 @@ func (s *sqlStore) requeue(ctx context.Context, tx *sql.Tx, t Trial, now time.Ti
 	if !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	number, err := nextNumber(ctx, tx, t.StudyID)
+	number, seq, err := nextNumber(ctx, tx, t.StudyID)
 	if err != nil {
 		return err
 	}
 	// Copy params, x, batch and origin inside the database, so the bytes are the same.
-	_, err = tx.ExecContext(ctx, `INSERT INTO trials (study_id, number, params, x, state, retry_of, batch, origin, created_us)
-		SELECT study_id, $2, params, x, 'WAITING', number, batch, origin, $3 FROM trials WHERE id = $1`,
-		t.ID, number, now.UnixMicro())
+	_, err = tx.ExecContext(ctx, `INSERT INTO trials (study_id, number, params, x, state, retry_of, batch, origin, created_us, seq)
+		SELECT study_id, $2, params, x, 'WAITING', number, batch, origin, $3, $4 FROM trials WHERE id = $1`,
+		t.ID, number, now.UnixMicro(), seq)
 	return err
 }

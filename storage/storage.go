@@ -200,6 +200,22 @@ type Storage interface {
 	// sampler reads on each ask, which needs none of them. 100 reports
 	// on each of 1000 trials made Trials 20 times slower on SQLite.
 	TrialsWithoutReports(ctx context.Context, studyID int64) ([]Trial, error)
+	// TrialsChangedSince returns, as TrialsWithoutReports does, the
+	// study's trials changed after the change number after, and the
+	// study's change number last now: a reader that keeps the trials it
+	// has read passes last back next time and so reads only what changed
+	// (a 20,000-trial study reread on every ask cost each ask its load).
+	// Change numbers are per study, strictly increasing, start at 0 (pass
+	// 0 for every trial) and are taken inside the writing transaction,
+	// whose writers they serialise, so no change ever becomes visible
+	// with a number at or below a last already returned. What bumps a
+	// trial's number is what a sampler reads of it: AddTrial (and a
+	// re-queue), ClaimTrial, FinishTrial, Reap, SetLogPath. Heartbeat and
+	// Report do not (they are the frequent writes, and neither is in a
+	// trial without reports); a reader of reports reads Trials. A trial
+	// may come back again with no change (a retried transaction).
+	// ErrNotFound for an unknown study.
+	TrialsChangedSince(ctx context.Context, studyID int64, after int64) (trials []Trial, last int64, err error)
 	// Reap marks the study's RUNNING trials whose Heartbeat is before
 	// `before` as FAILED with Reason "stale: no heartbeat since <time>",
 	// and those whose Worker is one of dead, whatever their heartbeat, with

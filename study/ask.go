@@ -60,7 +60,9 @@ func (s *Study) AskBatch(ctx context.Context, n int) ([]Trial, error) {
 	// trials): renewed, the lease keeps the others waiting meanwhile. A
 	// failed renewal is retried at the next tick.
 	defer every(ctx, suggestLease/3, func(ctx context.Context) { _ = lease.Renew(ctx) })()
-	load := s.store.TrialsWithoutReports
+	// Only a multi-fidelity sampler reads reports, which no change number
+	// follows (storage.TrialsChangedSince): it reads everything.
+	load := func(ctx context.Context, _ int64) ([]storage.Trial, error) { return s.records(ctx) }
 	if _, ok := s.sampler.(sampler.MultiFidelity); ok {
 		load = s.store.Trials
 	}
@@ -169,7 +171,7 @@ func (s *Study) Enqueue(ctx context.Context, a space.Assignment) (Trial, error) 
 	}
 	defer s.release(lease)
 	if s.Budget() > 0 {
-		recs, err := s.store.TrialsWithoutReports(ctx, s.rec.ID)
+		recs, err := s.records(ctx)
 		if err != nil {
 			return Trial{}, s.errorf("load trials: %w", err)
 		}
@@ -226,7 +228,7 @@ func (s *Study) trial(rec storage.Trial) (Trial, error) {
 // Remaining is the number of trials the study still wants (0 when it has
 // no budget or the budget is used up).
 func (s *Study) Remaining(ctx context.Context) (int, error) {
-	recs, err := s.store.TrialsWithoutReports(ctx, s.rec.ID)
+	recs, err := s.records(ctx)
 	if err != nil {
 		return 0, s.errorf("load trials: %w", err)
 	}

@@ -105,6 +105,7 @@ type Study struct {
 	// it) update it while other goroutines ask.
 	budget atomic.Int64
 	scan   deadScan // when reap last looked for the trials of dead processes
+	cache  records  // the trials read so far (records)
 }
 
 // Options configure New.

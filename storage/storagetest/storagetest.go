@@ -42,6 +42,8 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"SetLogPath", testSetLogPath},
 		{"Trials", testTrials},
 		{"TrialsWithoutReports", testTrialsWithoutReports},
+		{"ChangedSince", testChangedSince},
+		{"ChangedSinceConcurrent", testChangedSinceConcurrent},
 		{"ConcurrentAdd", testConcurrentAdd},
 		{"ConcurrentClaim", testConcurrentClaim},
 		{"ConcurrentFinish", testConcurrentFinish},
