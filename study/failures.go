@@ -37,11 +37,18 @@ func (e *AllFailedError) Is(target error) bool { return target == ErrAllFailed }
 // trialNumber is a trial named in a reason (a misread parameter's).
 var trialNumber = regexp.MustCompile(`\btrial \d+\b`)
 
+// SameFailure is what two failures share when they failed alike: the
+// first line of the reason (a command's output after it differs from
+// trial to trial), the trial it names aside ("trial 3 has no parameter
+// ..." and "trial 4 has no parameter ..." are one mistake).
+func SameFailure(reason string) string {
+	line, _, _ := strings.Cut(reason, "\n")
+	return trialNumber.ReplaceAllString(line, "trial #")
+}
+
 // AllFailed returns an *AllFailedError for trials when there are some
 // and every one is FAILED, nil otherwise. Reasons are grouped by their
-// first line (a command's output after it differs from trial to trial),
-// the trial they name aside; Reason is that of the group's
-// lowest-numbered trial.
+// SameFailure; Reason is that of the group's lowest-numbered trial.
 func AllFailed(study string, trials []Trial) error {
 	if len(trials) == 0 {
 		return nil
@@ -57,8 +64,7 @@ func AllFailed(study string, trials []Trial) error {
 		if t.State != Failed {
 			return nil
 		}
-		line, _, _ := strings.Cut(t.Reason, "\n")
-		r := trialNumber.ReplaceAllString(line, "trial #")
+		r := SameFailure(t.Reason)
 		if count[r] == 0 {
 			order = append(order, r)
 			first[r] = t

@@ -65,7 +65,7 @@ func failFast(k int, before []study.Trial) func(study.Trial) error {
 		if !armed {
 			return nil
 		}
-		if t.State != study.Failed || (len(failed) > 0 && firstLine(t.Reason) != firstLine(failed[0].Reason)) {
+		if t.State != study.Failed || (len(failed) > 0 && study.SameFailure(t.Reason) != study.SameFailure(failed[0].Reason)) {
 			armed = false
 			return nil
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,5 +196,40 @@ func TestWorkerUntilStopped(t *testing.T) {
 	}
 	if err := w.wait(t, time.Minute); err != nil {
 		t.Fatalf("boa worker of a study without a budget, stopped by Ctrl-C: %v, want exit 0\n%s", err, w.stderr)
+	}
+}
+
+// TestFailFast: three trials failing alike stop a run, also when their
+// reasons name each its own trial (a misread parameter); a different
+// reason, a completed trial, or one before the run, never do.
+func TestFailFast(t *testing.T) {
+	failed := func(n int, reason string) study.Trial {
+		return study.Trial{Number: n, State: study.Failed, Reason: reason + "\noutput of trial " + fmt.Sprint(n)}
+	}
+	misread := func(n int) study.Trial {
+		return failed(n, fmt.Sprintf(`trial %d has no parameter "lrr" (parameters: lr)`, n))
+	}
+	for _, c := range []struct {
+		name   string
+		before []study.Trial
+		trials []study.Trial
+		stop   bool
+	}{
+		{"misread parameter", nil, []study.Trial{misread(0), misread(1), misread(2)}, true},
+		{"same exit", nil, []study.Trial{failed(0, "exit code 2"), failed(1, "exit code 2"), failed(2, "exit code 2")}, true},
+		{"two reasons", nil, []study.Trial{failed(0, "exit code 2"), failed(1, "exit code 3"), failed(2, "exit code 2")}, false},
+		{"one completed", nil, []study.Trial{failed(0, "exit code 2"), {Number: 1, State: study.Complete}, failed(2, "exit code 2"), failed(3, "exit code 2")}, false},
+		{"completed before", []study.Trial{{Number: 0, State: study.Complete}}, []study.Trial{failed(1, "x"), failed(2, "x"), failed(3, "x")}, false},
+	} {
+		stop := failFast(3, c.before)
+		var err error
+		for _, tr := range c.trials {
+			if err = stop(tr); err != nil {
+				break
+			}
+		}
+		if (err != nil) != c.stop {
+			t.Errorf("%s: %v, want a stop: %v", c.name, err, c.stop)
+		}
 	}
 }
