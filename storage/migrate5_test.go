@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/boaopt/boa/storage"
@@ -10,6 +11,22 @@ import (
 // dropIndexBySeq drops the index of version 5, which both dialects
 // want gone before its column.
 const dropIndexBySeq = `DROP INDEX trials_by_seq`
+
+// rollBack runs the statements that undo the migrations after version,
+// forgets those migrations, and opens url again, which migrates it.
+func rollBack(t *testing.T, url string, exec func(query string) error, version int, undo ...string) storage.Storage {
+	t.Helper()
+	for _, q := range append(undo, fmt.Sprintf(`DELETE FROM schema_version WHERE version > %d`, version)) {
+		if err := exec(q); err != nil {
+			t.Fatalf("back to version %d: %s: %v", version, q, err)
+		}
+	}
+	s, err := storage.Open(t.Context(), url)
+	if err != nil {
+		t.Fatalf("open a version-%d database: %v", version, err)
+	}
+	return s
+}
 
 // upgradeFromVersion4 turns the database back into schema version 4 (no
 // change numbers) and checks that Open migrates it: a reader from 0
@@ -30,16 +47,7 @@ func upgradeFromVersion4(t *testing.T, url string, exec func(query string) error
 		}
 	}
 	s.Close()
-	for _, q := range []string{dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
-		`DELETE FROM schema_version WHERE version >= 5`} {
-		if err := exec(q); err != nil {
-			t.Fatalf("back to version 4: %s: %v", q, err)
-		}
-	}
-	s, err = storage.Open(t.Context(), url)
-	if err != nil {
-		t.Fatalf("open a version-4 database: %v", err)
-	}
+	s = rollBack(t, url, exec, 4, dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`)
 	defer s.Close()
 	c := &storagetest.Changes{StudyID: st.ID}
 	if n := c.Read(t, s); n < 3 {

@@ -91,17 +91,8 @@ func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error
 		t.Fatal(err)
 	}
 	s.Close()
-	for _, q := range []string{dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
-		`ALTER TABLE trials DROP COLUMN batch`, `ALTER TABLE trials DROP COLUMN origin`, `ALTER TABLE trials DROP COLUMN feasible`,
-		`DELETE FROM schema_version WHERE version >= 2`} {
-		if err := exec(q); err != nil {
-			t.Fatalf("back to version 1: %s: %v", q, err)
-		}
-	}
-	s, err = storage.Open(t.Context(), url)
-	if err != nil {
-		t.Fatalf("open a version-1 database: %v", err)
-	}
+	s = rollBack(t, url, exec, 1, dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
+		`ALTER TABLE trials DROP COLUMN batch`, `ALTER TABLE trials DROP COLUMN origin`, `ALTER TABLE trials DROP COLUMN feasible`)
 	defer s.Close()
 	if got, err := s.GetTrial(t.Context(), old.ID); err != nil || got.Batch != 0 || got.Origin != "" {
 		t.Errorf("trial from version 1 = %+v, %v; want Batch 0, no Origin", got, err)

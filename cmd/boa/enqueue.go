@@ -73,16 +73,14 @@ each queued trial.`,
 // enqueue queues points, or the one configuration of params when points
 // is [nil], as trials of the study.
 func enqueue(ctx context.Context, url, name string, params []string, points []map[string]any, out io.Writer) error {
-	store, err := openToWrite(ctx, url)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	st, err := openNamed(ctx, store, url, name)
-	if err != nil {
-		return err
-	}
+	return withStudyIn(ctx, openToWrite, url, name, func(st *study.Study) error {
+		return enqueueIn(ctx, st, params, points, out)
+	})
+}
+
+func enqueueIn(ctx context.Context, st *study.Study, params []string, points []map[string]any, out io.Writer) error {
 	sp := st.Space()
+	var err error
 	if points[0] == nil {
 		a, err := parseParams(sp, params)
 		if err != nil {
@@ -104,7 +102,7 @@ func enqueue(ctx context.Context, url, name string, params []string, points []ma
 	for i, a := range canon {
 		t, err := st.Enqueue(ctx, a)
 		if errors.Is(err, study.ErrBudget) {
-			return fmt.Errorf("study %s has used its budget of %d trials: %d of the %d configurations were queued", name, st.Budget(), i, len(canon))
+			return fmt.Errorf("study %s has used its budget of %d trials: %d of the %d configurations were queued (raise the budget: boa run FILE --resume --trials N)", st.Name(), st.Budget(), i, len(canon))
 		}
 		if err != nil {
 			return err

@@ -70,9 +70,14 @@ func sqliteExists(url string) error {
 	return nil
 }
 
-// withStudy opens the storage and the named study for fn.
+// withStudy opens the storage read-only and the named study for fn.
 func withStudy(ctx context.Context, url, name string, fn func(*study.Study) error) error {
-	store, err := openToRead(ctx, url)
+	return withStudyIn(ctx, openToRead, url, name, fn)
+}
+
+// withStudyIn is withStudy with the storage opened by open.
+func withStudyIn(ctx context.Context, open func(context.Context, string) (storage.Storage, error), url, name string, fn func(*study.Study) error) error {
+	store, err := open(ctx, url)
 	if err != nil {
 		return err
 	}
