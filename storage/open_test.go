@@ -132,16 +132,8 @@ func upgradeFromVersion3(t *testing.T, url string, exec func(query string) error
 	one := 1.0
 	old := finish(s, storage.Finish{State: storage.Complete, Value: &one})
 	s.Close()
-	for _, q := range []string{dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
-		`ALTER TABLE trials DROP COLUMN feasible`, `DELETE FROM schema_version WHERE version >= 4`} {
-		if err := exec(q); err != nil {
-			t.Fatalf("back to version 3: %s: %v", q, err)
-		}
-	}
-	s, err = storage.Open(t.Context(), url)
-	if err != nil {
-		t.Fatalf("open a version-3 database: %v", err)
-	}
+	s = rollBack(t, url, exec, 3, dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
+		`ALTER TABLE trials DROP COLUMN feasible`)
 	defer s.Close()
 	if got, err := s.GetTrial(t.Context(), old); err != nil || got.State != storage.Complete || got.Feasible != nil {
 		t.Errorf("trial from version 3 = %+v, %v; want COMPLETE, not judged", got, err)
