@@ -12,6 +12,7 @@ import (
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/problems/functions"
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/space"
 )
 
@@ -21,16 +22,17 @@ type LatencyResult struct {
 	Sampler         string  `json:"sampler"`
 	N               int     `json:"n"`
 	Dim             int     `json:"dim"`
-	SuggestSeconds  float64 `json:"suggest_seconds"`  // mean over latencySteps suggestions at n, n+1, ...
+	SuggestSeconds  float64 `json:"suggest_seconds"`  // mean over latencySteps(n) suggestions at n, n+1, ...
 	CholeskySeconds float64 `json:"cholesky_seconds"` // one factorisation of an n × n kernel matrix
 	Ratio           float64 `json:"ratio"`            // SuggestSeconds / CholeskySeconds
 	Error           string  `json:"error,omitempty"`
 }
 
-// latencySteps suggestions are timed at each size, so that gpbo's cadence
-// of full hyper-parameter refits (every 10th beyond 200 observations) is
-// counted at its true rate.
-const latencySteps = 10
+// latencySteps is how many suggestions are timed at size n: 10, or
+// beyond 200 observations one period of gpbo's full hyper-parameter
+// refits (gpbo.RefitStep; 40 at n = 1,000), which then hold exactly one
+// and their cost is counted at its true rate.
+func latencySteps(n int) int { return max(10, gpbo.RefitStep(n)) }
 
 // Latency times one suggestion of each optimiser with n observations of
 // Ackley in dim dimensions (unit cube), for each n. boa's samplers are
@@ -81,7 +83,8 @@ func suggestSeconds(ctx context.Context, name string, n, dim int) (float64, erro
 		return 0, err
 	}
 	h := &sampler.History{Space: sp, Seed: 1}
-	for range n + latencySteps {
+	steps := latencySteps(n)
+	for range n + steps {
 		u := sp.Sample(rng)
 		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: f(u)})
 	}
@@ -91,13 +94,13 @@ func suggestSeconds(ctx context.Context, name string, n, dim int) (float64, erro
 		return 0, err
 	}
 	start := time.Now()
-	for s := range latencySteps {
+	for s := range steps {
 		h.Observed, h.Trials = all[:n+s], n+s
 		if _, err := smp.Suggest(ctx, h, rand.New(rand.NewPCG(1, uint64(s)))); err != nil {
 			return 0, err
 		}
 	}
-	return time.Since(start).Seconds() / latencySteps, nil
+	return time.Since(start).Seconds() / float64(steps), nil
 }
 
 func peerSuggestSeconds(ctx context.Context, name string, sp *space.Space, f func([]float64) float64, n int) (float64, error) {
@@ -129,12 +132,13 @@ func peerSuggestSeconds(ctx context.Context, name string, sp *space.Space, f fun
 		}
 	}
 	asking = 0
-	for range latencySteps {
+	steps := latencySteps(n)
+	for range steps {
 		if err := step(); err != nil {
 			return 0, err
 		}
 	}
-	return asking.Seconds() / latencySteps, nil
+	return asking.Seconds() / float64(steps), nil
 }
 
 // choleskySeconds times one factorisation of a Matérn-5/2 kernel matrix of

@@ -108,3 +108,54 @@ func TestFantasizeHugeTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestExtend checks that a model extended by new observations, with all
+// targets given anew, is the model NewWithMean factorises on all of them
+// at the same hyper-parameters, for both prior means.
+func TestExtend(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	X, y := randData(40, 3, rng)
+	for _, mean := range []Mean{MeanZero, MeanConstant} {
+		k := kernel.NewStationary(kernel.Matern52, 3, true)
+		g, err := NewWithMean(X[:30], y[:30], k, 1e-4, mean)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y2 := append([]float64(nil), y...)
+		y2[0] = 7 // a transform may remap earlier targets too
+		e, err := g.Extend(X[30:], y2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := NewWithMean(X, y2, k, 1e-4, mean)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Len() != 40 || math.Abs(e.Mean()-ref.Mean()) > 1e-9 {
+			t.Errorf("mean %d: %d points, c %v, want 40 and %v", mean, e.Len(), e.Mean(), ref.Mean())
+		}
+		for _, x := range append(randPoints(10, 3, rng), X...) {
+			m1, v1 := e.Predict(x)
+			m2, v2 := ref.Predict(x)
+			if math.Abs(m1-m2) > 1e-9 || math.Abs(v1-v2) > 1e-9 {
+				t.Fatalf("mean %d: extended predicts (%v, %v), factorised (%v, %v)", mean, m1, v1, m2, v2)
+			}
+		}
+		if d := math.Abs(e.LogMarginal() - ref.LogMarginal()); d > 1e-9 {
+			t.Errorf("mean %d: LML differs by %v", mean, d)
+		}
+	}
+	// A duplicate input that needs more jitter than the model has fails,
+	// and the caller factorises afresh.
+	k := kernel.NewStationary(kernel.Matern52, 3, true)
+	g, err := New(X[:5], y[:5], k, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Extend(X[:1], y[:6]); !errors.Is(err, ErrNotPositiveDefinite) {
+		t.Errorf("Extend by a duplicate without noise: err = %v, want ErrNotPositiveDefinite", err)
+	}
+	if _, err := g.Extend(X[5:7], y[:6]); err == nil {
+		t.Error("Extend with a target short: no error")
+	}
+}

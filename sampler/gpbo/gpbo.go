@@ -61,6 +61,8 @@ type GPBO struct {
 	Restarts    int                 // hyper-parameter starts (spec §3.2); default 10
 	Candidates  int                 // raw acquisition candidates (spec §6.1); default 2048
 	RefitEvery  int                 // fit at 0, k, 2k, ... observations after the design, reuse the values in between (spec §3.2); default 1
+	ExactLimit  int                 // observations up to which the GP is exact; default 2000 (subset.go)
+	Subset      int                 // beyond ExactLimit, how many observations the GP is fitted to; default 1000 (subset.go)
 	Pending     string              // how running trials enter the model: one of the Pending* names; default PendingBeliever
 	Targets     transform.Transform // what the GP is fitted to, mapped from the study's values (after its own transform): None (default), Log, Copula or Power (auto's; targets.go)
 	Marginalise string              // MarginaliseMAP (default) or MarginaliseESS; FITBO always samples
@@ -190,16 +192,18 @@ func (g *GPBO) Log() *slog.Logger {
 	return slog.Default()
 }
 
-// Fit fits the GP to the completed trials, warm-started from the last fit,
-// or reuses the last fitted values: between refits (RefitEvery), and when
-// they were fitted to the same data (bo.WarmStart.Reuse).
+// Fit fits the GP to the completed trials (beyond ExactLimit, to a subset
+// of them), warm-started from the last fit, or reuses the last fitted
+// values: between refits (RefitEvery, bo.FullFit), and when they were
+// fitted to the same data (bo.WarmStart.Reuse).
 func (g *GPBO) Fit(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) (*gp.GP, error) {
-	X, y := observations(sp, obs)
-	return g.fitXY(sp, X, y, rng)
+	X, y := observations(sp, g.subset(sp, obs, rng))
+	return g.fitXY(sp, X, y, len(obs), rng)
 }
 
-// fitXY is Fit on the observations as the model's inputs and targets.
-func (g *GPBO) fitXY(sp *space.Space, X [][]float64, y []float64, rng *rand.Rand) (*gp.GP, error) {
+// fitXY is Fit on the observations as the model's inputs and targets; n
+// observations in all set the cadence of the fits.
+func (g *GPBO) fitXY(sp *space.Space, X [][]float64, y []float64, n int, rng *rand.Rand) (*gp.GP, error) {
 	k := kernel.NewStationary(g.Kernel, sp.NumFeatures(), g.ARD)
 	cfg := gp.Config{Kernel: k, Restarts: g.Restarts, Rand: rng}
 	g.priors(k, &cfg)
@@ -211,13 +215,13 @@ func (g *GPBO) fitXY(sp *space.Space, X [][]float64, y []float64, rng *rand.Rand
 	// 5–9 LML gradients, each an O(n³) inverse, to move parameters that one
 	// new observation among hundreds barely moves. A polish remains the
 	// fallback when the reused values do not factorise.
-	between := (len(X)-g.initPoints(sp))%max(1, g.RefitEvery) != 0 || !bo.FullFit(len(X))
+	between := (n-g.initPoints(sp))%max(1, g.RefitEvery) != 0 || !bo.FullFit(n)
 	m, data := g.warm.Reuse("", cfg.Kernel, gp.MeanZero, X, y, between)
 	if m != nil {
 		return m, nil
 	}
 	cfg.Warm = g.warm.Get("", cfg.Kernel.NumParams()+1)
-	if cfg.Warm != nil && !bo.FullFit(len(X)) {
+	if cfg.Warm != nil && !bo.FullFit(n) {
 		cfg.Restarts = 1
 	}
 	m, err := gp.Fit(X, y, cfg)
@@ -244,6 +248,9 @@ func (g *GPBO) check() error {
 	}
 	if c := g.Constraints; c != "" && c != ConstraintsModel && c != ConstraintsPenalty {
 		return fmt.Errorf("unknown Constraints %q (known: %s, %s)", c, ConstraintsModel, ConstraintsPenalty)
+	}
+	if limit, size := g.limits(); size > limit {
+		return fmt.Errorf("subset %d exceeds exact_limit %d: beyond exact_limit observations the GP is fitted to subset of them", size, limit)
 	}
 	if g.MLE && g.Priors != PriorsBoa {
 		return fmt.Errorf("priors %q and mle: maximum likelihood fits without priors", g.Priors)

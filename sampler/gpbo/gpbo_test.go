@@ -19,9 +19,11 @@ import (
 )
 
 // Beyond 200 observations (gpbo) or trials of an epoch (casmopolitan) only
-// every 10th hyper-parameter fit runs all its starts (docs/gp-defaults.md).
+// every 10th hyper-parameter fit runs all its starts, every 20th from 400,
+// every 40th from 800 (docs/gp-defaults.md).
 func TestFullFit(t *testing.T) {
-	for n, want := range map[int]bool{1: true, 150: true, 200: true, 201: false, 209: false, 210: true, 215: false, 1000: true} {
+	for n, want := range map[int]bool{1: true, 150: true, 200: true, 201: false, 209: false, 210: true, 215: false,
+		390: true, 400: true, 410: false, 420: true, 800: true, 820: false, 1000: true, 1020: false, 1600: true, 1640: false, 1680: true} {
 		if got := bo.FullFit(n); got != want {
 			t.Errorf("FullFit(%d) = %v, want %v", n, got, want)
 		}

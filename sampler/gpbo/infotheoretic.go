@@ -105,7 +105,7 @@ func (g *GPBO) suggestMarginal(h *sampler.History, without [][]float64, factors 
 // hyper-parameter sample drawn by ESS (spec §3.3), or the MAP fit.
 func (g *GPBO) models(sp *space.Space, X [][]float64, y []float64, k kernel.Kernel, rng *rand.Rand) ([]*gp.GP, error) {
 	if strings.ToLower(g.Marginalise) != MarginaliseESS {
-		m, err := g.fitXY(sp, X, y, rng)
+		m, err := g.fitXY(sp, X, y, len(X), rng)
 		return []*gp.GP{m}, err
 	}
 	s, err := gp.SampleParams(X, y, gp.SampleConfig{Kernel: k, M: g.samples(), Start: g.chain.theta, Rand: rng})

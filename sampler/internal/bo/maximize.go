@@ -144,9 +144,28 @@ func BestValue(obs []sampler.Observation) float64 {
 // FullFit reports whether a hyper-parameter fit on n observations runs
 // all its starts (spec §3.2). Deviation for speed (docs/gp-defaults.md):
 // beyond largeHistory observations every LML gradient costs an O(n³)
-// inverse, so only every fullRefitEvery-th fit restarts; the others
-// polish the previous optimum, which one new observation barely moves.
-func FullFit(n int) bool { return n <= largeHistory || n%fullRefitEvery == 0 }
+// inverse, so a fit restarts only when n is a multiple of RefitStep(n);
+// the others reuse or polish the previous optimum, which a few new
+// observations among hundreds barely move.
+func FullFit(n int) bool { return n <= largeHistory || n%RefitStep(n) == 0 }
+
+// RefitStep is how many observations apart full fits are at n: 1 up to
+// largeHistory, then 10, doubling with every doubling of n (20 from 400,
+// 40 from 800, 80 from 1,600), so the data grow by 2.5–5 % between full
+// fits and their O(n³) cost, spread over the suggestions in between,
+// stays a few factorisations of the kernel matrix as n grows (issue 41).
+// Any RefitStep(n) consecutive observation counts hold exactly one full
+// fit, which is how the suggestion benchmarks count them.
+func RefitStep(n int) int {
+	if n <= largeHistory {
+		return 1
+	}
+	step := fullRefitEvery
+	for m := 2 * largeHistory; m <= n; m *= 2 {
+		step *= 2
+	}
+	return step
+}
 
 // cycleCombos returns Sobol candidates whose discrete coordinates run
 // through every discrete setting in turn, so each setting is scored.
@@ -187,7 +206,7 @@ func OrDefault(v, d int) int {
 
 const (
 	largeHistory   = 200  // observations beyond which most fits only polish the warm start
-	fullRefitEvery = 10   // ... and every this many a full multi-start fit runs
+	fullRefitEvery = 10   // ... and full multi-start fits run this many apart, up to twice that (RefitStep)
 	enumerateLimit = 4096 // discrete spaces up to this size are searched exhaustively
 	comboLimit     = 64   // mixed spaces with up to this many discrete settings get every setting among the candidates
 )
