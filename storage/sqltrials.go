@@ -75,7 +75,35 @@ func (s *sqlStore) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 	return c, nil
 }
 
+// anyTrial reports whether the study has a trial matching where (over
+// alias t, with the study id as $1 and args after it), in one read that
+// takes no lock; ErrNotFound when there is no such study. Reap and
+// ClaimTrial, which every ask calls and which usually find nothing, look
+// first: finding nothing, they change nothing and need no write
+// transaction, nor the study's counter row (bumpSeq), which every writer
+// of the study queues on. Skipping it is safe for the readers of change
+// numbers, since no trial changes. The read sees every commit before it
+// (one statement outside a transaction: a fresh snapshot in SQLite's WAL
+// and in PostgreSQL), so its "none" is what the write transaction would
+// have found had it started then; a "some" takes the write path, which
+// decides again under its locks.
+func (s *sqlStore) anyTrial(ctx context.Context, studyID int64, where string, args ...any) (bool, error) {
+	var some bool
+	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM trials t WHERE `+where+`) FROM studies WHERE id = $1`,
+		append([]any{studyID}, args...)...).Scan(&some)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("storage: study %d: %w", studyID, ErrNotFound)
+	}
+	return some, err
+}
+
 func (s *sqlStore) ClaimTrial(ctx context.Context, studyID int64, worker string) (Trial, bool, error) {
+	if some, err := s.anyTrial(ctx, studyID, `t.study_id = $1 AND t.state = 'WAITING'`); err != nil || !some {
+		if err != nil {
+			return Trial{}, false, fmt.Errorf("storage: claim trial: %w", err)
+		}
+		return Trial{}, false, nil
+	}
 	var t Trial
 	found := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
@@ -359,6 +387,13 @@ func attachReports(ctx context.Context, q queryer, ts []Trial, where string, arg
 }
 
 func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time, dead ...string) ([]Trial, error) {
+	where, args := reapWhere(studyID, before, dead)
+	if some, err := s.anyTrial(ctx, studyID, where, args[1:]...); err != nil || !some {
+		if err != nil {
+			return nil, fmt.Errorf("storage: reap study %d: %w", studyID, err)
+		}
+		return nil, nil
+	}
 	var failed []Trial
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		failed = nil // the transaction may be retried
@@ -369,7 +404,6 @@ func (s *sqlStore) Reap(ctx context.Context, studyID int64, before time.Time, de
 		// Lock the stale rows first; PostgreSQL reapers running at once skip
 		// each other's rows, and the state check in the UPDATE below makes a
 		// late reaper a no-op either way.
-		where, args := reapWhere(studyID, before, dead)
 		rows, err := tx.QueryContext(ctx, `SELECT `+trialCols+` FROM trials t WHERE `+where+
 			` ORDER BY t.number`+s.d.skipLocked, args...)
 		if err != nil {

@@ -210,9 +210,12 @@ type Storage interface {
 	// whose writers they serialise, so no change ever becomes visible
 	// with a number at or below a last already returned. What bumps a
 	// trial's number is what a sampler reads of it: AddTrial (and a
-	// re-queue), ClaimTrial, FinishTrial, Reap, SetLogPath. Heartbeat and
-	// Report do not (they are the frequent writes, and neither is in a
-	// trial without reports); a reader of reports reads Trials. A trial
+	// re-queue), ClaimTrial, FinishTrial, Reap, SetLogPath; a Reap with
+	// nothing stale and a ClaimTrial with nothing waiting, which an ask
+	// makes every time, change nothing and take no number (last stays as
+	// it was), so that they need no write. Heartbeat and Report do not
+	// bump it (they are the frequent writes, and neither is in a trial
+	// without reports); a reader of reports reads Trials. A trial
 	// may come back again with no change (a retried transaction).
 	// ErrNotFound for an unknown study.
 	TrialsChangedSince(ctx context.Context, studyID int64, after int64) (trials []Trial, last int64, err error)

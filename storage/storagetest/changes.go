@@ -97,6 +97,35 @@ func testChangedSince(t *testing.T, s storage.Storage) {
 			t.Fatalf("ClaimTrial: %v %v", ok, err)
 		}
 	})
+	// What changes no trial takes no change number: an ask reaps and
+	// claims before it suggests, and mostly finds nothing to do, so that
+	// is all it then writes (the SQL stores look before they write).
+	unchanged := func(what string, op func() (int, error)) {
+		t.Helper()
+		before := c.Last
+		if k, err := op(); err != nil || k != 0 {
+			t.Fatalf("%s: %d trials, %v; want none", what, k, err)
+		}
+		if n := c.Read(t, s); n != 0 || c.Last != before {
+			t.Errorf("after %s: %d trials changed, last %d → %d; want none and last as it was", what, n, before, c.Last)
+		}
+	}
+	unchanged("a Reap with nothing stale", func() (int, error) {
+		failed, err := s.Reap(ctx(t), st.ID, time.Now().Add(-time.Hour), "gone")
+		return len(failed), err
+	})
+	unchanged("a ClaimTrial with nothing waiting", func() (int, error) {
+		_, ok, err := s.ClaimTrial(ctx(t), st.ID, "w")
+		if ok {
+			return 1, err
+		}
+		return 0, err
+	})
+	if _, _, err := s.ClaimTrial(ctx(t), 999999, "w"); err == nil {
+		t.Errorf("ClaimTrial of an unknown study: no error")
+	} else {
+		wantErr(t, "ClaimTrial of an unknown study", err, storage.ErrNotFound)
+	}
 	step("FinishTrial", 1, func() {
 		if err := s.FinishTrial(ctx(t), b.ID, storage.Finish{State: storage.Complete, Value: ptr(1),
 			Metrics: map[string]float64{"m": 2}}); err != nil {
