@@ -28,6 +28,10 @@ type Domain struct {
 	// Candidates returns raw candidates (nil: n scrambled Sobol points drawn
 	// with rng). It may return more or fewer than n, e.g. a full enumeration.
 	Candidates func(n int, rng *rand.Rand) [][]float64
+	// Lo and Hi bound the box searched, a trust region (nil: the unit
+	// cube). The raw Sobol candidates are drawn in it; every point is
+	// clipped to it.
+	Lo, Hi []float64
 	// Exclude reports points that must not be returned, e.g.
 	// configurations already evaluated (nil: none). An excluded point may
 	// still start a refinement: near a converged optimum the incumbent is
@@ -91,6 +95,14 @@ func Maximize(f Objective, d Domain, s MaximizeSettings, rng *rand.Rand) (Result
 	if d.Free != nil && len(d.Free) != d.Dim {
 		return Result{}, fmt.Errorf("opt: Maximize: len(Free) = %d, domain dimension %d", len(d.Free), d.Dim)
 	}
+	if (d.Lo != nil || d.Hi != nil) && (len(d.Lo) != d.Dim || len(d.Hi) != d.Dim) {
+		return Result{}, fmt.Errorf("opt: Maximize: box of %d and %d bounds, domain dimension %d", len(d.Lo), len(d.Hi), d.Dim)
+	}
+	for j := range d.Lo {
+		if !(0 <= d.Lo[j] && d.Lo[j] <= d.Hi[j] && d.Hi[j] <= 1) {
+			return Result{}, fmt.Errorf("opt: Maximize: box [%v, %v] on coordinate %d is not within [0, 1]", d.Lo[j], d.Hi[j], j)
+		}
+	}
 	if rng == nil {
 		return Result{}, errors.New("opt: Maximize needs a random source (rng is nil)")
 	}
@@ -111,6 +123,13 @@ func Maximize(f Objective, d Domain, s MaximizeSettings, rng *rand.Rand) (Result
 		raw = d.Candidates(s.Candidates, rng)
 	} else {
 		raw = qmc.SobolPoints(s.Candidates, d.Dim, rng)
+		if d.Lo != nil {
+			for _, c := range raw {
+				for j := range c {
+					c[j] = d.Lo[j] + (d.Hi[j]-d.Lo[j])*c[j]
+				}
+			}
+		}
 	}
 	nRaw := len(raw)
 	raw = append(raw[:nRaw:nRaw], s.Starts...)
@@ -177,12 +196,21 @@ func (m *maximizer) freeIndices() []int {
 	return idx
 }
 
-// legal clips each x to [0,1], rounds it in place and scores it (with
+// bounds returns the box's bounds on coordinate j.
+func (m *maximizer) bounds(j int) (lo, hi float64) {
+	if m.d.Lo == nil {
+		return 0, 1
+	}
+	return m.d.Lo[j], m.d.Hi[j]
+}
+
+// legal clips each x to the box, rounds it in place and scores it (with
 // s.Batch when set); it returns the points with a finite value, in order.
 func (m *maximizer) legal(xs ...[]float64) []point {
 	for _, x := range xs {
 		for j := range x {
-			x[j] = math.Min(math.Max(x[j], 0), 1)
+			lo, hi := m.bounds(j)
+			x[j] = math.Min(math.Max(x[j], lo), hi)
 		}
 		if m.d.Round != nil {
 			m.d.Round(x)
@@ -236,7 +264,7 @@ func better(p, cur point) bool {
 }
 
 // gradientStep runs BoxLBFGS on −f over the free coordinates of cur within
-// [0,1], then rounds and re-evaluates the result.
+// the box, then rounds and re-evaluates the result.
 func (m *maximizer) gradientStep(cur point) (point, bool) {
 	x := slices.Clone(cur.x)
 	full := make([]float64, m.d.Dim)
@@ -256,7 +284,8 @@ func (m *maximizer) gradientStep(cur point) (point, bool) {
 	z0 := make([]float64, len(m.free))
 	lo, hi := make([]float64, len(m.free)), make([]float64, len(m.free))
 	for k, i := range m.free {
-		z0[k], hi[k] = cur.x[i], 1
+		z0[k] = cur.x[i]
+		lo[k], hi[k] = m.bounds(i)
 	}
 	r := BoxLBFGS(neg, z0, lo, hi, LBFGSSettings{MaxIter: m.s.LocalIters})
 	m.iters += r.Iterations

@@ -327,3 +327,40 @@ func TestMaximizeBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestMaximizeInABox: with Lo and Hi every candidate and refinement stays
+// in the box, and a maximum outside it is found on its boundary; a box
+// that is not inside the unit cube, or of the wrong length, is refused.
+func TestMaximizeInABox(t *testing.T) {
+	// −‖u − (0.9, 0.9)‖², whose maximum lies outside [0.2, 0.5]².
+	f := func(u, grad []float64) float64 {
+		if grad != nil {
+			grad[0], grad[1] = -2*(u[0]-0.9), -2*(u[1]-0.9)
+		}
+		return -((u[0]-0.9)*(u[0]-0.9) + (u[1]-0.9)*(u[1]-0.9))
+	}
+	var outside int
+	inBox := func(u, grad []float64) float64 {
+		if u[0] < 0.2 || u[0] > 0.5 || u[1] < 0.2 || u[1] > 0.5 {
+			outside++
+		}
+		return f(u, grad)
+	}
+	d := Domain{Dim: 2, Lo: []float64{0.2, 0.2}, Hi: []float64{0.5, 0.5}}
+	res, err := Maximize(inBox, d, MaximizeSettings{Candidates: 64}, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(res.X[0]-0.5) > 1e-9 || math.Abs(res.X[1]-0.5) > 1e-9 || outside > 0 {
+		t.Errorf("maximum at %v with %d evaluations outside the box, want (0.5, 0.5) and none", res.X, outside)
+	}
+	for _, bad := range []Domain{
+		{Dim: 2, Lo: []float64{0.2}, Hi: []float64{0.5, 0.5}},
+		{Dim: 2, Lo: []float64{0.2, 0.6}, Hi: []float64{0.5, 0.5}},
+		{Dim: 2, Lo: []float64{-0.1, 0}, Hi: []float64{0.5, 0.5}},
+	} {
+		if _, err := Maximize(f, bad, MaximizeSettings{}, rand.New(rand.NewPCG(1, 2))); err == nil {
+			t.Errorf("box %v, %v: no error", bad.Lo, bad.Hi)
+		}
+	}
+}

@@ -192,12 +192,14 @@ func (g *GPBO) Log() *slog.Logger {
 	return slog.Default()
 }
 
-// Fit fits the GP to the completed trials (beyond ExactLimit, to a subset
-// of them), warm-started from the last fit, or reuses the last fitted
-// values: between refits (RefitEvery, bo.FullFit), and when they were
-// fitted to the same data (bo.WarmStart.Reuse).
+// Fit fits the GP to the completed trials (beyond ExactLimit, to those
+// nearest the incumbent; subset.go), warm-started from the last fit, or
+// reuses the last fitted values: between refits (RefitEvery,
+// bo.FullFit), and when they were fitted to the same data
+// (bo.WarmStart.Reuse).
 func (g *GPBO) Fit(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) (*gp.GP, error) {
-	X, y := observations(sp, g.subset(sp, obs, rng))
+	near, _, _ := g.local(sp, obs)
+	X, y := observations(sp, near)
 	return g.fitXY(sp, X, y, len(obs), rng)
 }
 
@@ -308,7 +310,8 @@ func (g *GPBO) maximize(sp *space.Space, model *gp.GP, h *sampler.History, fanta
 		return nil, err
 	}
 	af = constrain(af, model, factors, feasible)
-	return bo.MaximizeAcquisition(sp, m, af, h, g.Candidates, rng)
+	_, lo, hi := g.local(sp, h.Observed) // the model's trust region beyond ExactLimit
+	return bo.MaximizeWithin(sp, acq.Bind(af, m), h, g.Candidates, lo, hi, rng)
 }
 
 // thompson draws one joint posterior sample on a candidate set and

@@ -2,7 +2,6 @@ package gpbo
 
 import (
 	"cmp"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/boaopt/boa/sampler"
@@ -19,49 +18,63 @@ const (
 	defaultSubset     = 1000
 )
 
-// subset returns the observations the GP is fitted to: all of them up to
-// ExactLimit, else Subset of them, "subset of data" (Rasmussen & Williams
-// 2006 §8.3.1) with half of the subset the observations nearest the
-// incumbent in the model's inputs, for resolution where the search is,
-// and the other half drawn uniformly from the rest, so that the model
-// still knows the rest of the space. The incumbent, the configurations
-// not to propose again and the acquisition's starts still come from all
-// observations (the History). The chosen ones keep their order.
-func (g *GPBO) subset(sp *space.Space, obs []sampler.Observation, rng *rand.Rand) []sampler.Observation {
+// local returns the observations the GP is fitted to and the box of the
+// unit space the acquisition is maximised in: all of them and the whole
+// space up to ExactLimit observations; beyond, Subset of them, in their
+// order: half the nearest the incumbent in the model's inputs, whose
+// bounding box on the continuous coordinates is the box, a trust region
+// as TuRBO's (Eriksson et al. 2019) but drawn from the data, and half the
+// latest, so that the model sees where its own last proposals landed and
+// does not propose them again. (Subsets without the latest stalled:
+// docs/performance.md, "Large histories".) The incumbent and the
+// configurations not to propose again still come from every observation.
+func (g *GPBO) local(sp *space.Space, obs []sampler.Observation) (sub []sampler.Observation, lo, hi []float64) {
 	limit, size := g.limits()
 	if len(obs) <= limit {
-		return obs
+		return obs, nil, nil
 	}
 	best := sp.Features(obs[max(0, bo.BestIndex(obs))].X, nil)
-	type near struct {
-		i int
-		d float64
-	}
-	byDistance := make([]near, len(obs))
+	dist := make([]float64, len(obs))
+	f := make([]float64, len(best))
 	for i, o := range obs {
-		var d float64
-		for j, v := range sp.Features(o.X, nil) {
-			d += (v - best[j]) * (v - best[j])
+		for j, v := range sp.Features(o.X, f) {
+			dist[i] += (v - best[j]) * (v - best[j])
 		}
-		byDistance[i] = near{i, d}
 	}
-	slices.SortStableFunc(byDistance, func(a, b near) int { return cmp.Compare(a.d, b.d) })
-	local := size / 2
-	rest := byDistance[local:]
-	for k := range size - local { // a partial Fisher–Yates shuffle of the rest
-		j := k + rng.IntN(len(rest)-k)
-		rest[k], rest[j] = rest[j], rest[k]
+	byDistance := make([]int, len(obs))
+	for i := range byDistance {
+		byDistance[i] = i
 	}
-	chosen := make([]int, size)
-	for k, c := range byDistance[:size] {
-		chosen[k] = c.i
+	slices.SortStableFunc(byDistance, func(a, b int) int { return cmp.Compare(dist[a], dist[b]) })
+	chosen := make([]bool, len(obs))
+	lo, hi = make([]float64, sp.Len()), make([]float64, sp.Len())
+	for j := range lo {
+		lo[j], hi[j] = 1, 0
+		if !sp.Continuous(j) {
+			lo[j], hi[j] = 0, 1
+		}
 	}
-	slices.Sort(chosen)
-	out := make([]sampler.Observation, size)
-	for k, i := range chosen {
-		out[k] = obs[i]
+	for _, i := range byDistance[:size/2] {
+		chosen[i] = true
+		for j, v := range obs[i].X {
+			if sp.Continuous(j) {
+				lo[j], hi[j] = min(lo[j], v), max(hi[j], v)
+			}
+		}
 	}
-	return out
+	for i, k := len(obs)-1, size/2; k < size; i-- {
+		if !chosen[i] {
+			chosen[i] = true
+			k++
+		}
+	}
+	sub = make([]sampler.Observation, 0, size)
+	for i, o := range obs {
+		if chosen[i] {
+			sub = append(sub, o)
+		}
+	}
+	return sub, lo, hi
 }
 
 // RefitStep is how many observations apart gpbo's full hyper-parameter

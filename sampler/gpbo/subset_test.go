@@ -11,37 +11,26 @@ import (
 	"github.com/boaopt/boa/sampler/internal/bo"
 )
 
-// TestSubset: beyond ExactLimit observations the GP is fitted to Subset of
-// them, half the nearest the incumbent, in their order, and the full fits
-// keep the cadence of the number of observations in all.
-func TestSubset(t *testing.T) {
+// TestLocal: beyond ExactLimit observations the GP is fitted to Subset of
+// them, in their order, half the nearest the incumbent and half the
+// latest; the acquisition is maximised in the bounding box of the
+// nearest.
+func TestLocal(t *testing.T) {
 	sp, obs := smoothObservations(60, rand.New(rand.NewPCG(3, 4)))
 	g := New()
 	g.ExactLimit, g.Subset = 40, 10
-	rng := rand.New(rand.NewPCG(5, 6))
-	if got := g.subset(sp, obs[:40], rng); len(got) != 40 {
-		t.Fatalf("at the limit the GP sees %d of 40 observations", len(got))
+	if near, lo, hi := g.local(sp, obs[:40]); len(near) != 40 || lo != nil || hi != nil {
+		t.Fatalf("at the limit the GP sees %d of 40 observations, box %v %v", len(near), lo, hi)
 	}
-	sub := g.subset(sp, obs, rng)
+	sub, lo, hi := g.local(sp, obs)
 	if len(sub) != 10 {
-		t.Fatalf("subset of %d observations, want 10", len(sub))
+		t.Fatalf("a subset of %d observations, want 10", len(sub))
 	}
 	index := func(o sampler.Observation) int {
 		return slices.IndexFunc(obs, func(p sampler.Observation) bool { return &p.X[0] == &o.X[0] })
 	}
+	// The unit square is the model's inputs.
 	best := obs[bo.BestIndex(obs)]
-	var at []int
-	for _, o := range sub {
-		at = append(at, index(o))
-	}
-	if !slices.IsSorted(at) || len(slices.Compact(slices.Clone(at))) != len(at) {
-		t.Errorf("subset indices %v: not distinct and in order", at)
-	}
-	if !slices.Contains(at, index(best)) {
-		t.Errorf("subset %v leaves the incumbent %d out", at, index(best))
-	}
-	// The 5 nearest the incumbent (the unit square is the model's inputs)
-	// are all in.
 	dist := func(o sampler.Observation) float64 {
 		var d float64
 		for j := range o.X {
@@ -51,21 +40,49 @@ func TestSubset(t *testing.T) {
 	}
 	byDist := slices.Clone(obs)
 	slices.SortStableFunc(byDist, func(a, b sampler.Observation) int { return cmp.Compare(dist(a), dist(b)) })
+	var want, got []int
 	for _, o := range byDist[:5] {
-		if !slices.Contains(at, index(o)) {
-			t.Errorf("observation %d, among the 5 nearest the incumbent, is not in the subset %v", index(o), at)
+		want = append(want, index(o))
+	}
+	for i := len(obs) - 1; len(want) < 10; i-- {
+		if !slices.Contains(want, i) {
+			want = append(want, i)
 		}
 	}
+	slices.Sort(want)
+	for _, o := range sub {
+		got = append(got, index(o))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("subset %v, want %v", got, want)
+	}
+	for j := range lo {
+		l, h := 1.0, 0.0
+		for _, o := range byDist[:5] {
+			l, h = min(l, o.X[j]), max(h, o.X[j])
+		}
+		if lo[j] != l || hi[j] != h {
+			t.Errorf("box [%v, %v] on coordinate %d, want [%v, %v]", lo[j], hi[j], j, l, h)
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
 	m, err := g.Fit(sp, obs, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Len() != 10 {
-		t.Errorf("the GP on 60 observations holds %d, want the subset's 10", m.Len())
+		t.Errorf("the GP on 60 observations holds %d, want 10", m.Len())
 	}
 	h := &sampler.History{Space: sp, Seed: 1, Trials: len(obs), Observed: obs}
-	if _, err := g.Suggest(context.Background(), h, rng); err != nil {
+	u, err := g.Suggest(context.Background(), h, rng)
+	if err != nil {
 		t.Fatal(err)
+	}
+	for j, v := range u {
+		if v < lo[j] || v > hi[j] {
+			t.Errorf("suggestion %v outside the box [%v, %v]", u, lo, hi)
+			break
+		}
 	}
 	g.Subset = 50
 	if err := g.check(); err == nil {

@@ -18,13 +18,19 @@ import (
 // gradient steps (the latter relaxed, then rounded); categoricals move by
 // local search; small discrete spaces are enumerated exactly.
 func MaximizeAcquisition(sp *space.Space, model acq.BatchModel, af acq.Function, h *sampler.History, candidates int, rng *rand.Rand) ([]float64, error) {
-	return MaximizeSurface(sp, acq.Bind(af, model), h, candidates, rng)
+	return MaximizeWithin(sp, acq.Bind(af, model), h, candidates, nil, nil, rng)
 }
 
 // MaximizeSurface is MaximizeAcquisition for an acquisition bound to its
 // models already: one averaged over hyper-parameter samples (acq.Average)
 // or FITBO's (spec gp-and-acquisitions §3.3, §4.6).
 func MaximizeSurface(sp *space.Space, s acq.Surface, h *sampler.History, candidates int, rng *rand.Rand) ([]float64, error) {
+	return MaximizeWithin(sp, s, h, candidates, nil, nil, rng)
+}
+
+// MaximizeWithin is MaximizeSurface within the box [lo, hi] of the unit
+// space, a trust region (nil: all of it; opt.Domain.Lo).
+func MaximizeWithin(sp *space.Space, s acq.Surface, h *sampler.History, candidates int, lo, hi []float64, rng *rand.Rand) ([]float64, error) {
 	objective, free := SurfaceObjective(sp, s)
 	continuous := hasFloat(sp)
 	// Never propose a configuration that is already evaluated or running:
@@ -32,7 +38,7 @@ func MaximizeSurface(sp *space.Space, s acq.Surface, h *sampler.History, candida
 	// Nor one that breaks a limit known before evaluation (History.Admits).
 	dom := opt.Domain{
 		Dim: sp.Len(), Free: free, Round: sp.Round, Neighbours: sp.Neighbours,
-		Exclude: Excluded(h),
+		Lo: lo, Hi: hi, Exclude: Excluded(h),
 	}
 	if !continuous {
 		// A small discrete space is enumerated exactly (issue 2, item 4).
