@@ -56,6 +56,8 @@ type TPE struct {
 	// estimator for each group of parameters that are active in the same
 	// trials (a conditional space's branches), on those trials.
 	Group bool
+
+	tried bo.Tried // the configurations tried, kept between asks
 }
 
 // New returns tpe with its defaults.
@@ -108,7 +110,8 @@ func (t *TPE) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]
 			best[i] = draws[top][i]
 		}
 	}
-	excluded := bo.Excluded(h)
+	excluded, done := t.tried.Excluded(h)
+	defer done()
 	sp.Round(best)
 	if !excluded(best) {
 		return best, nil
@@ -213,6 +216,9 @@ func (t *TPE) blocks(h *sampler.History) []block {
 // activeIn returns the points of xs at which every parameter of params is
 // active.
 func activeIn(sp *space.Space, xs [][]float64, params []int) [][]float64 {
+	if !slices.ContainsFunc(params, sp.Conditional) {
+		return xs // active everywhere: no point to test (the Active calls were a tenth of a suggestion)
+	}
 	var out [][]float64
 	for _, u := range xs {
 		act := sp.Active(u)

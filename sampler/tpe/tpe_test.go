@@ -452,3 +452,17 @@ func TestTPEBlocks(t *testing.T) {
 		}
 	}
 }
+
+// logPDF skips the terms below expZero, which must be those math.Exp
+// rounds to 0, in the assembly of amd64 as in pure Go.
+func TestExpZero(t *testing.T) {
+	xs := []float64{-800, -1e4, -1e300, math.Inf(-1)}
+	for x := float64(expZero); x > expZero-2; x -= 1.0 / 4096 {
+		xs = append(xs, x)
+	}
+	for _, x := range xs {
+		if e := math.Exp(x); e != 0 {
+			t.Fatalf("exp(%g) = %g, not 0", x, e)
+		}
+	}
+}
