@@ -148,14 +148,12 @@ func (d *dim) setNumeric(coords []float64, multivariate bool, nParams int) {
 		// Ties keep their order, the prior last: numpy's argsort, which
 		// Optuna calls, is an insertion sort, stable, up to 16 kernels;
 		// beyond that its order among equal centres is unspecified. The
-		// index breaks ties, which gives a stable sort's order from
-		// pdqsort on (centre, index) pairs, faster than SortStableFunc's
-		// insertion sorts and merges on indices.
+		// index breaks ties (sortKernels).
 		order := make([]kernelAt, m)
 		for k, x := range d.mu {
 			order[k] = kernelAt{x, k}
 		}
-		slices.SortFunc(order, kernelAt.compare)
+		sortKernels(order)
 		pad := make([]float64, m+2) // 0, the sorted centres, 1
 		pad[m+1] = 1
 		for r, o := range order {
@@ -197,6 +195,54 @@ func (a kernelAt) compare(b kernelAt) int {
 		return 1
 	}
 	return cmp.Or(cmp.Compare(a.mu, b.mu), cmp.Compare(a.k, b.k))
+}
+
+// sortKernels sorts order, which is by index, by centre as cmp.Compare
+// orders them, ties by index: a stable sort's order. Many kernels are
+// sorted by radix (a stable sort on the centres' bits), which at 20,000
+// takes a third of the time of pdqsort by kernelAt.compare.
+func sortKernels(order []kernelAt) {
+	if len(order) < 256 {
+		slices.SortFunc(order, kernelAt.compare)
+		return
+	}
+	keys := make([]uint64, len(order))
+	for r, o := range order {
+		keys[r] = orderedBits(o.mu)
+	}
+	tmp, tkeys := make([]kernelAt, len(order)), make([]uint64, len(order))
+	for shift := 0; shift < 64; shift += 8 {
+		var count [257]int
+		for _, k := range keys {
+			count[k>>shift&0xff+1]++
+		}
+		if slices.Contains(count[1:], len(keys)) {
+			continue // one digit for all: this pass would move nothing
+		}
+		for b := 1; b < len(count); b++ {
+			count[b] += count[b-1]
+		}
+		for r, k := range keys {
+			d := k >> shift & 0xff
+			tmp[count[d]], tkeys[count[d]] = order[r], k
+			count[d]++
+		}
+		copy(order, tmp)
+		copy(keys, tkeys)
+	}
+}
+
+// orderedBits maps x to an integer in the order of cmp.Compare: NaN
+// first, −0 equal to 0.
+func orderedBits(x float64) uint64 {
+	if x != x {
+		return 0 // below every number's: −∞ maps to 0x000f…
+	}
+	b := math.Float64bits(x + 0) // x + 0 is 0 for −0
+	if b>>63 == 1 {
+		return ^b
+	}
+	return b | 1<<63
 }
 
 // logKernel is the log of component k's kernel at coordinate x: for a

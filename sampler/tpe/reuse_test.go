@@ -334,3 +334,34 @@ func TestSmallest(t *testing.T) {
 		}
 	}
 }
+
+// sortKernels gives a stable sort's order by cmp.Compare on the centres,
+// for the radix sort of many kernels as for pdqsort on few: with ties,
+// NaN, ±0 and ±∞.
+func TestSortKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	special := []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), -1e-300, 1, 0.5}
+	for _, m := range []int{3, 255, 256, 1000, 5000} {
+		for _, ties := range []bool{false, true} {
+			order := make([]kernelAt, m)
+			for k := range order {
+				x := rng.Float64()
+				switch {
+				case rng.IntN(20) == 0:
+					x = special[rng.IntN(len(special))]
+				case ties:
+					x = float64(rng.IntN(10)) / 10
+				}
+				order[k] = kernelAt{x, k}
+			}
+			want := slices.Clone(order)
+			slices.SortStableFunc(want, func(a, b kernelAt) int { return cmp.Compare(a.mu, b.mu) })
+			sortKernels(order)
+			for r := range order {
+				if order[r].k != want[r].k {
+					t.Fatalf("m %d, ties %v: position %d holds kernel %d (%g), want %d (%g)", m, ties, r, order[r].k, order[r].mu, want[r].k, want[r].mu)
+				}
+			}
+		}
+	}
+}
