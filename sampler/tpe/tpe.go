@@ -42,6 +42,10 @@ import (
 // discrete space gives way to the best untried draw. None of these
 // changes a sequential run on a continuous space, where the suggestions
 // follow Optuna's rules throughout.
+//
+// Between asks tpe keeps the configurations tried (bo.Tried), which
+// changes no suggestion; the estimators it builds again on every ask
+// (docs/performance.md, "What a sampler keeps between asks").
 type TPE struct {
 	Gamma        float64 // fraction of the trials that forms l; 0 (default) is Optuna's rule, ⌈n/10⌉ up to 25; the spec's Decision is 0.25
 	Candidates   int     // draws from l per parameter (per group with Multivariate); default 24, Optuna's n_ei_candidates
@@ -83,7 +87,10 @@ func (t *TPE) Designing(h *sampler.History) bool {
 // others (docs/samplers.md, "Repeated configurations").
 func (t *TPE) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	if t.Designing(h) {
-		return bo.UntriedPoint(h, rng), nil
+		u := h.Space.Sample(rng)
+		excluded, done := t.tried.Excluded(h)
+		defer done()
+		return bo.Untried(h.Space, excluded, u, rng), nil // bo.UntriedPoint with the kept set
 	}
 	sp := h.Space
 	models := t.models(h)
