@@ -275,7 +275,12 @@ func (d *dim) logKernel(k int, x float64) float64 {
 
 // logPDF is the estimator's log density (log probability for discrete
 // parameters) at the encoded point u, over its parameters.
-func (p *parzen) logPDF(u []float64) float64 {
+func (p *parzen) logPDF(u []float64) float64 { return p.logPDFWith(u, p.buf) }
+
+// logPDFWith is logPDF with buf, of at least len(p.w), as the scratch of
+// the kernels' terms, so that goroutines can share p.
+func (p *parzen) logPDFWith(u, buf []float64) float64 {
+	buf = buf[:len(p.w)]
 	// top is the terms' maximum as math.Max would take it, by comparison
 	// (math.Max was a tenth of a suggestion): on a NaN term the result is
 	// NaN, and which of ±0 is the top changes no difference s − top.
@@ -288,7 +293,7 @@ func (p *parzen) logPDF(u []float64) float64 {
 		for k, lw := range p.logw {
 			z := (x - d.mu[k]) / d.sigma[k]
 			s := lw + (-0.5*z*z - logSqrt2Pi - d.logMass[k])
-			p.buf[k] = s
+			buf[k] = s
 			if s > top {
 				top = s
 			} else if s != s {
@@ -301,7 +306,7 @@ func (p *parzen) logPDF(u []float64) float64 {
 			for di := range p.dims {
 				s += p.dims[di].logKernel(k, u[p.dims[di].i])
 			}
-			p.buf[k] = s
+			buf[k] = s
 			if s > top {
 				top = s
 			} else if s != s {
@@ -316,7 +321,7 @@ func (p *parzen) logPDF(u []float64) float64 {
 		return top
 	}
 	sum := 0.0
-	for _, s := range p.buf {
+	for _, s := range buf {
 		// A term that math.Exp would round to 0 adds nothing: skipping it
 		// leaves the sum as it was, bit for bit, and saves the call for
 		// the kernels far from u (most of g's narrow ones).
