@@ -54,7 +54,9 @@
 // Suggest recomputes what it needs from the History — the bandit weights of
 // cocabo and the trust regions of casmopolitan by replaying the history in
 // trial order — so a study resumes correctly after a crash. What they keep
-// between calls is a cache of fitted hyper-parameters (a warm start). The
+// between calls is a cache of fitted hyper-parameters (a warm start) or
+// of the configurations tried (bo.Tried); docs/performance.md, "What a
+// sampler keeps between asks", says which keeps what. The
 // one fact a replay cannot recompute, whether a trial's point came from
 // the design or from the model, the study records with the trial as the
 // sampler says it (Designer, Origin).

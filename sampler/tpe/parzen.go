@@ -147,23 +147,24 @@ func (d *dim) setNumeric(coords []float64, multivariate bool, nParams int) {
 	} else {
 		// Ties keep their order, the prior last: numpy's argsort, which
 		// Optuna calls, is an insertion sort, stable, up to 16 kernels;
-		// beyond that its order among equal centres is unspecified.
-		order := make([]int, m)
-		for k := range order {
-			order[k] = k
+		// beyond that its order among equal centres is unspecified. The
+		// index breaks ties (sortKernels).
+		order := make([]kernelAt, m)
+		for k, x := range d.mu {
+			order[k] = kernelAt{x, k}
 		}
-		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(d.mu[a], d.mu[b]) })
+		sortKernels(order)
 		pad := make([]float64, m+2) // 0, the sorted centres, 1
 		pad[m+1] = 1
-		for r, k := range order {
-			pad[r+1] = d.mu[k]
+		for r, o := range order {
+			pad[r+1] = o.mu
 		}
-		for r, k := range order {
-			d.sigma[k] = math.Max(pad[r+1]-pad[r], pad[r+2]-pad[r+1])
+		for r, o := range order {
+			d.sigma[o.k] = math.Max(pad[r+1]-pad[r], pad[r+2]-pad[r+1])
 		}
 		if len(pad) >= 4 {
-			d.sigma[order[0]] = pad[2] - pad[1]
-			d.sigma[order[m-1]] = pad[m] - pad[m-1]
+			d.sigma[order[0].k] = pad[2] - pad[1]
+			d.sigma[order[m-1].k] = pad[m] - pad[m-1]
 		}
 	}
 	lo := 1 / math.Min(100, float64(1+m))
@@ -175,6 +176,73 @@ func (d *dim) setNumeric(coords []float64, multivariate bool, nParams int) {
 	for k := range d.mu {
 		d.logMass[k] = logGaussMass(-d.mu[k]/d.sigma[k], (1-d.mu[k])/d.sigma[k])
 	}
+}
+
+// kernelAt is a kernel's centre and index, for sorting.
+type kernelAt struct {
+	mu float64
+	k  int
+}
+
+// compare orders by centre as cmp.Compare does (NaN first), then by
+// index; the plain comparisons first, as cmp.Compare's NaN tests cost
+// a fifth of the sort.
+func (a kernelAt) compare(b kernelAt) int {
+	switch {
+	case a.mu < b.mu:
+		return -1
+	case a.mu > b.mu:
+		return 1
+	}
+	return cmp.Or(cmp.Compare(a.mu, b.mu), cmp.Compare(a.k, b.k))
+}
+
+// sortKernels sorts order, which is by index, by centre as cmp.Compare
+// orders them, ties by index: a stable sort's order. Many kernels are
+// sorted by radix (a stable sort on the centres' bits), which at 20,000
+// takes a third of the time of pdqsort by kernelAt.compare.
+func sortKernels(order []kernelAt) {
+	if len(order) < 256 {
+		slices.SortFunc(order, kernelAt.compare)
+		return
+	}
+	keys := make([]uint64, len(order))
+	for r, o := range order {
+		keys[r] = orderedBits(o.mu)
+	}
+	tmp, tkeys := make([]kernelAt, len(order)), make([]uint64, len(order))
+	for shift := 0; shift < 64; shift += 8 {
+		var count [257]int
+		for _, k := range keys {
+			count[k>>shift&0xff+1]++
+		}
+		if slices.Contains(count[1:], len(keys)) {
+			continue // one digit for all: this pass would move nothing
+		}
+		for b := 1; b < len(count); b++ {
+			count[b] += count[b-1]
+		}
+		for r, k := range keys {
+			d := k >> shift & 0xff
+			tmp[count[d]], tkeys[count[d]] = order[r], k
+			count[d]++
+		}
+		copy(order, tmp)
+		copy(keys, tkeys)
+	}
+}
+
+// orderedBits maps x to an integer in the order of cmp.Compare: NaN
+// first, −0 equal to 0.
+func orderedBits(x float64) uint64 {
+	if x != x {
+		return 0 // below every number's: −∞ maps to 0x000f…
+	}
+	b := math.Float64bits(x + 0) // x + 0 is 0 for −0
+	if b>>63 == 1 {
+		return ^b
+	}
+	return b | 1<<63
 }
 
 // logKernel is the log of component k's kernel at coordinate x: for a
@@ -207,25 +275,66 @@ func (d *dim) logKernel(k int, x float64) float64 {
 
 // logPDF is the estimator's log density (log probability for discrete
 // parameters) at the encoded point u, over its parameters.
-func (p *parzen) logPDF(u []float64) float64 {
-	top := math.Inf(-1)
-	for k := range p.w {
-		s := p.logw[k]
-		for di := range p.dims {
-			s += p.dims[di].logKernel(k, u[p.dims[di].i])
+func (p *parzen) logPDF(u []float64) float64 { return p.logPDFWith(u, p.buf) }
+
+// logPDFWith is logPDF with buf, of at least len(p.w), as the scratch of
+// the kernels' terms, so that goroutines can share p.
+func (p *parzen) logPDFWith(u, buf []float64) float64 {
+	buf = buf[:len(p.w)]
+	// top is the terms' maximum as math.Max would take it, by comparison
+	// (math.Max was a tenth of a suggestion): on a NaN term the result is
+	// NaN, and which of ±0 is the top changes no difference s − top.
+	top, nan := math.Inf(-1), false
+	if len(p.dims) == 1 && p.dims[0].kind == continuous {
+		// The default TPE's case, logKernel's arithmetic inlined: a call
+		// and a switch per kernel were a third of the loop.
+		d := &p.dims[0]
+		x := u[d.i]
+		for k, lw := range p.logw {
+			z := (x - d.mu[k]) / d.sigma[k]
+			s := lw + (-0.5*z*z - logSqrt2Pi - d.logMass[k])
+			buf[k] = s
+			if s > top {
+				top = s
+			} else if s != s {
+				nan = true
+			}
 		}
-		p.buf[k] = s
-		top = math.Max(top, s)
+	} else {
+		for k := range p.w {
+			s := p.logw[k]
+			for di := range p.dims {
+				s += p.dims[di].logKernel(k, u[p.dims[di].i])
+			}
+			buf[k] = s
+			if s > top {
+				top = s
+			} else if s != s {
+				nan = true
+			}
+		}
 	}
-	if math.IsInf(top, -1) {
+	switch {
+	case nan:
+		return math.NaN()
+	case math.IsInf(top, -1):
 		return top
 	}
 	sum := 0.0
-	for _, s := range p.buf {
-		sum += math.Exp(s - top)
+	for _, s := range buf {
+		// A term that math.Exp would round to 0 adds nothing: skipping it
+		// leaves the sum as it was, bit for bit, and saves the call for
+		// the kernels far from u (most of g's narrow ones).
+		if v := s - top; !(v < expZero) { // NaN (∞ − ∞) is kept, as math.Exp would keep it
+			sum += math.Exp(v)
+		}
 	}
 	return math.Log(sum) + top
 }
+
+// expZero is a bound below which math.Exp returns exactly 0: e^−746 is
+// below half the smallest subnormal (TestExpZero).
+const expZero = -746
 
 // sample sets, in u, the estimator's parameters to a draw: a component by
 // its weight, then each parameter from its kernel, rounded as Optuna

@@ -37,7 +37,7 @@ func (t *TPE) split(h *sampler.History) (below, above [][]float64) {
 		x          []float64
 		tier, y, v float64 // rank by (tier, y); v: constraint violation
 	}
-	var es []entry
+	es := make([]entry, 0, len(h.Observed)+len(h.Pruned)+len(h.Pending))
 	constrained := len(h.Constraints) > 0
 	for _, o := range h.Observed {
 		e := entry{x: o.X, tier: math.Inf(-1), y: o.Y}
@@ -62,52 +62,71 @@ func (t *TPE) split(h *sampler.History) (below, above [][]float64) {
 		}
 	}
 	nb := min(t.nGood(len(h.Observed)+len(h.Pruned)), len(es))
-	byValue := func(idx []int) []int {
-		return sortedStable(idx, func(a, b int) int {
-			return cmp.Or(cmp.Compare(es[a].tier, es[b].tier), cmp.Compare(es[a].y, es[b].y))
-		})
+	byValue := func(a, b int) int {
+		return cmp.Or(cmp.Compare(es[a].tier, es[b].tier), cmp.Compare(es[a].y, es[b].y))
 	}
 	all := make([]int, len(es))
 	for k := range all {
 		all[k] = k
 	}
-	var good, bad []int
+	// Only which trials are the best nb matters (l and g each keep the
+	// trials' order), so they are selected, not every trial ranked.
+	var good []int
 	if !constrained {
-		rank := byValue(all)
-		good, bad = rank[:nb], rank[nb:]
+		good = smallest(all, nb, byValue)
 	} else {
-		rank := sortedStable(all, func(a, b int) int { return cmp.Compare(es[a].v, es[b].v) })
+		byViolation := func(a, b int) int { return cmp.Compare(es[a].v, es[b].v) }
+		rank := smallest(all, nb+1, byViolation)
 		if nb >= len(rank) || es[rank[nb]].v > 0 {
-			good, bad = rank[:nb], rank[nb:]
+			good = rank[:nb]
 		} else {
-			var feasible, infeasible []int
+			var feasible []int
 			for k, e := range es {
 				if e.v == 0 {
 					feasible = append(feasible, k)
-				} else {
-					infeasible = append(infeasible, k)
 				}
 			}
-			r := byValue(feasible)
-			good, bad = r[:nb], slices.Concat(r[nb:], infeasible)
+			good = smallest(feasible, nb, byValue)
 		}
 	}
 	slices.Sort(good)
-	slices.Sort(bad)
-	for _, k := range good {
-		below = append(below, es[k].x)
-	}
-	for _, k := range bad {
-		above = append(above, es[k].x)
+	below = make([][]float64, 0, len(good))
+	above = make([][]float64, 0, len(es)-len(good)+len(h.Failed))
+	next := 0 // in good
+	for k := range es {
+		if next < len(good) && good[next] == k {
+			below = append(below, es[k].x)
+			next++
+		} else {
+			above = append(above, es[k].x)
+		}
 	}
 	return below, append(above, h.Failed...)
 }
 
-// sortedStable returns a sorted copy of idx.
-func sortedStable(idx []int, f func(a, b int) int) []int {
-	s := slices.Clone(idx)
-	slices.SortStableFunc(s, f)
-	return s
+// smallest returns the n first of idx, which is increasing, in the order
+// of a stable sort by f (by f, then by index), or all of idx when it has
+// fewer: an insertion into the n best so far, which for the default n
+// ≤ 25 costs a fraction of sorting 20,000 trials.
+func smallest(idx []int, n int, f func(a, b int) int) []int {
+	by := func(a, b int) int { return cmp.Or(f(a, b), cmp.Compare(a, b)) }
+	if n >= len(idx) || n > 64 {
+		s := slices.Clone(idx)
+		slices.SortFunc(s, by)
+		return s[:min(n, len(s))]
+	}
+	best := make([]int, 0, n+1)
+	for _, k := range idx {
+		if len(best) == n && (n == 0 || by(k, best[n-1]) > 0) {
+			continue
+		}
+		r, _ := slices.BinarySearchFunc(best, k, by)
+		best = slices.Insert(best, r, k)
+		if len(best) > n {
+			best = best[:n]
+		}
+	}
+	return best
 }
 
 // nGood is the number of the n trials that form l: ⌈Gamma·n⌉, or by

@@ -4,7 +4,10 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/bo"
@@ -42,6 +45,10 @@ import (
 // discrete space gives way to the best untried draw. None of these
 // changes a sequential run on a continuous space, where the suggestions
 // follow Optuna's rules throughout.
+//
+// Between asks tpe keeps the configurations tried (bo.Tried), which
+// changes no suggestion; the estimators it builds again on every ask
+// (docs/performance.md, "What a sampler keeps between asks").
 type TPE struct {
 	Gamma        float64 // fraction of the trials that forms l; 0 (default) is Optuna's rule, ⌈n/10⌉ up to 25; the spec's Decision is 0.25
 	Candidates   int     // draws from l per parameter (per group with Multivariate); default 24, Optuna's n_ei_candidates
@@ -56,6 +63,8 @@ type TPE struct {
 	// estimator for each group of parameters that are active in the same
 	// trials (a conditional space's branches), on those trials.
 	Group bool
+
+	tried bo.Tried // the configurations tried, kept between asks
 }
 
 // New returns tpe with its defaults.
@@ -81,7 +90,10 @@ func (t *TPE) Designing(h *sampler.History) bool {
 // others (docs/samplers.md, "Repeated configurations").
 func (t *TPE) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
 	if t.Designing(h) {
-		return bo.UntriedPoint(h, rng), nil
+		u := h.Space.Sample(rng)
+		excluded, done := t.tried.Excluded(h)
+		defer done()
+		return bo.Untried(h.Space, excluded, u, rng), nil // bo.UntriedPoint with the kept set
 	}
 	sp := h.Space
 	models := t.models(h)
@@ -94,12 +106,29 @@ func (t *TPE) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]
 	for j := range score {
 		score[j] = make([]float64, len(models))
 	}
+	// Every draw first, in the order of the random source; then the
+	// scores, which draw nothing, each (draw, block) on its own across
+	// the cores, each worker with its own scratch for the kernels' terms.
+	for _, m := range models {
+		for j := range nc {
+			m.l.sample(rng, draws[j])
+		}
+	}
+	kernels := 0
+	for _, m := range models {
+		kernels = max(kernels, len(m.l.w), len(m.g.w))
+	}
+	inParallel(nc*len(models), parallelFrom(h), func() func(int) {
+		buf := make([]float64, kernels)
+		return func(task int) {
+			j, b := task%nc, task/nc
+			score[j][b] = models[b].scoreWith(draws[j], buf)
+		}
+	})
 	best := make([]float64, d)
 	for b, m := range models {
 		top := 0
 		for j := range nc {
-			m.l.sample(rng, draws[j])
-			score[j][b] = m.score(draws[j])
 			if score[j][b] > score[top][b] {
 				top = j
 			}
@@ -108,7 +137,8 @@ func (t *TPE) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]
 			best[i] = draws[top][i]
 		}
 	}
-	excluded := bo.Excluded(h)
+	excluded, done := t.tried.Excluded(h)
+	defer done()
 	sp.Round(best)
 	if !excluded(best) {
 		return best, nil
@@ -125,19 +155,61 @@ type model struct {
 // score is log l(u) − log g(u) over the block's parameters.
 func (m model) score(u []float64) float64 { return m.l.logPDF(u) - m.g.logPDF(u) }
 
+// scoreWith is score with buf, of at least either estimator's kernels,
+// as the scratch of their terms.
+func (m model) scoreWith(u, buf []float64) float64 {
+	return m.l.logPDFWith(u, buf) - m.g.logPDFWith(u, buf)
+}
+
 // models returns the estimators of each block (blocks): l from the trials
 // below (split), g from those above, each from the trials in which the
 // block's parameters are active.
 func (t *TPE) models(h *sampler.History) []model {
 	below, above := t.split(h)
-	var out []model
-	for _, blk := range t.blocks(h) {
-		good, bad := activeIn(h.Space, below, blk.params), activeIn(h.Space, above, blk.params)
-		out = append(out, model{block: blk,
-			l: newParzen(h.Space, blk.params, good, weights(len(good)), blk.joint),
-			g: newParzen(h.Space, blk.params, bad, weights(len(bad)), blk.joint)})
-	}
+	blocks := t.blocks(h)
+	out := make([]model, len(blocks))
+	inParallel(len(blocks), parallelFrom(h), func() func(int) {
+		return func(b int) {
+			blk := blocks[b]
+			good, bad := activeIn(h.Space, below, blk.params), activeIn(h.Space, above, blk.params)
+			out[b] = model{block: blk,
+				l: newParzen(h.Space, blk.params, good, weights(len(good)), blk.joint),
+				g: newParzen(h.Space, blk.params, bad, weights(len(bad)), blk.joint)}
+		}
+	})
 	return out
+}
+
+// parallelFrom reports whether h has enough trials for the blocks'
+// estimators and scores to be worth spreading over the cores: each
+// block's cost grows with the trials, a goroutine's does not.
+func parallelFrom(h *sampler.History) bool {
+	return len(h.Observed)+len(h.Pruned)+len(h.Pending)+len(h.Failed) >= 500
+}
+
+// inParallel calls f(0), …, f(n−1), on up to GOMAXPROCS workers when
+// parallel, else in order on one; worker makes each worker's f. The
+// calls must be independent.
+func inParallel(n int, parallel bool, worker func() func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if !parallel || workers < 2 {
+		f := worker()
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			f := worker()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // block is a set of parameters modelled together: one parameter of the
@@ -213,6 +285,9 @@ func (t *TPE) blocks(h *sampler.History) []block {
 // activeIn returns the points of xs at which every parameter of params is
 // active.
 func activeIn(sp *space.Space, xs [][]float64, params []int) [][]float64 {
+	if !slices.ContainsFunc(params, sp.Conditional) {
+		return xs // active everywhere: no point to test (the Active calls were a tenth of a suggestion)
+	}
 	var out [][]float64
 	for _, u := range xs {
 		act := sp.Active(u)
