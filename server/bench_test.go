@@ -48,7 +48,7 @@ func BenchmarkAskTell(b *testing.B) {
 }
 
 func benchAskTell(b *testing.B, backend string, n int, withID bool) {
-	store, filler := openBenchStore(b, backend)
+	store, filler := storagetest.OpenBench(b, backend)
 	srv := httptest.NewServer(New(store, Options{}))
 	defer srv.Close()
 	hc := srv.Client()
@@ -123,33 +123,4 @@ func fill(b *testing.B, store storage.Storage, name string, n int) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// openBenchStore opens an empty storage of the backend, and a second
-// handle on the same database to fill it through. PostgreSQL's filler
-// does not wait for the WAL flush of each of its commits (the set-up of
-// 20,000 trials would take minutes); the served store keeps the server's
-// durable default, as boa serve does.
-func openBenchStore(b *testing.B, backend string) (store, filler storage.Storage) {
-	open := func(u string) storage.Storage {
-		s, err := storage.Open(context.Background(), u)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { s.Close() })
-		return s
-	}
-	switch backend {
-	case "memory":
-		s := storage.NewMemory()
-		return s, s
-	case "sqlite":
-		s := open("sqlite:" + b.TempDir() + "/boa.db")
-		return s, s
-	case "postgres":
-		u := storagetest.PostgresURL(b, true) // skips without BOA_TEST_POSTGRES_URL
-		return open(u), open(u + "&synchronous_commit=off")
-	}
-	b.Fatalf("unknown backend %q", backend)
-	return nil, nil
 }

@@ -3,7 +3,6 @@ package study
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -41,7 +40,7 @@ func BenchmarkAsk(b *testing.B) {
 
 func benchAsk(b *testing.B, backend string, n int, samplerName string) {
 	ctx := context.Background()
-	store, filler := openBenchStore(b, backend)
+	store, filler := storagetest.OpenBench(b, backend)
 	sp := space.MustNew(
 		space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
 		space.Param{Name: "y", Kind: space.Float, Low: 0, High: 1},
@@ -86,35 +85,6 @@ func benchAsk(b *testing.B, backend string, n int, samplerName string) {
 	slices.Sort(rest)
 	b.ReportMetric(ms(rest[len(rest)/2]), "p50-ms")
 	b.ReportMetric(ms(rest[(len(rest)-1)*99/100]), "p99-ms")
-}
-
-// openBenchStore opens an empty storage of the backend, and a second
-// handle on the same database to fill it through. PostgreSQL's filler
-// does not wait for the WAL flush of each of its commits (the set-up of
-// 20,000 trials would take minutes); the timed store keeps the server's
-// durable default, as boa does.
-func openBenchStore(b *testing.B, backend string) (store, filler storage.Storage) {
-	open := func(u string) storage.Storage {
-		s, err := storage.Open(context.Background(), u)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { s.Close() })
-		return s
-	}
-	switch backend {
-	case "memory":
-		s := storage.NewMemory()
-		return s, s
-	case "sqlite":
-		s := open("sqlite:" + filepath.Join(b.TempDir(), "boa.db"))
-		return s, s
-	case "postgres":
-		u := storagetest.PostgresURL(b, true) // skips without BOA_TEST_POSTGRES_URL
-		return open(u), open(u + "&synchronous_commit=off")
-	}
-	b.Fatalf("unknown backend %q", backend)
-	return nil, nil
 }
 
 // fillN adds n COMPLETE trials to the study, one add and one finish each.
