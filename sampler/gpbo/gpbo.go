@@ -251,8 +251,8 @@ func (g *GPBO) check() error {
 	if c := g.Constraints; c != "" && c != ConstraintsModel && c != ConstraintsPenalty {
 		return fmt.Errorf("unknown Constraints %q (known: %s, %s)", c, ConstraintsModel, ConstraintsPenalty)
 	}
-	if limit, size := g.limits(); size > limit {
-		return fmt.Errorf("subset %d exceeds exact_limit %d: beyond exact_limit observations the GP is fitted to subset of them", size, limit)
+	if limit, size := g.limits(); size > limit || size < 2 {
+		return fmt.Errorf("subset %d must be at least 2 and at most exact_limit %d: beyond exact_limit observations the GP is fitted to subset of them, half near the incumbent and half the latest", size, limit)
 	}
 	if g.MLE && g.Priors != PriorsBoa {
 		return fmt.Errorf("priors %q and mle: maximum likelihood fits without priors", g.Priors)

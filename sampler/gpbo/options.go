@@ -60,7 +60,7 @@ var options = map[string]sampler.Option[GPBO]{
 	"restarts":    {Help: "an integer ≥ 1, the hyper-parameter fit's starts (default 10)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.Restarts }, 1)},
 	"refit_every": {Help: "an integer ≥ 1, observations between hyper-parameter fits (default 1)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.RefitEvery }, 1)},
 	"exact_limit": {Help: "an integer ≥ 1, observations up to which the GP is exact (default 2000)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.ExactLimit }, 1)},
-	"subset":      {Help: "an integer ≥ 1, beyond exact_limit how many observations the GP is fitted to (default 1000)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.Subset }, 1)},
+	"subset":      {Help: "an integer ≥ 2, beyond exact_limit how many observations the GP is fitted to (default 1000)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.Subset }, 2)},
 	"mes_samples": {Help: "an integer ≥ 1, MES's minimum-value samples K (default 10)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.MESSamples }, 1)},
 	"pes_samples": {Help: "an integer ≥ 1, PES's minimiser samples J (default 10)", Set: sampler.IntOption(func(g *GPBO) *int { return &g.PESSamples }, 1)},
 	"minima": {Help: "gumbel or rff, how MES samples the minimum value", Set: func(g *GPBO, v string) error {
