@@ -242,10 +242,13 @@ func TestCodeCompatDiffers(t *testing.T) {
 		// (g agrees in 2-D: 1/(d·Var X) = 1/(2·Var X)).
 		t.Errorf("flipped labels: d = %g and %g, want opposite", bd.m.Decision(x), bc.m.Decision(x))
 	}
+	// The two SVMs agree to 1e-3 (above), so points that close to the
+	// boundary may fall on either side of it.
+	rng := rand.New(rand.NewPCG(5, 5))
 	for range 50 {
-		u := []float64{rand.Float64(), rand.Float64()}
-		if bd.feasible(u) != bc.feasible(u) {
-			t.Errorf("Ω̃ differs at %v", u)
+		u := []float64{rng.Float64(), rng.Float64()}
+		if math.Abs(bd.m.Decision(u)) > 1e-3 && bd.feasible(u) != bc.feasible(u) {
+			t.Errorf("Ω̃ differs at %v (decisions %g and %g)", u, bd.m.Decision(u), bc.m.Decision(u))
 		}
 	}
 	if td, tc := bd.term(x, nil), bc.term(x, nil); math.Abs(td-tc) < 1e-6 || math.Abs(td-math.Abs(bd.m.Decision(x))) > 1e-12 {
@@ -254,7 +257,7 @@ func TestCodeCompatDiffers(t *testing.T) {
 	// A 3-D space: g = 1/(3·Var X) against the code's 1/(2·Var X).
 	sp3 := space.MustNew(space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "b", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "c", Kind: space.Float, Low: 0, High: 1})
 	h3 := &sampler.History{Space: sp3, Budget: 100, Trials: 20}
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng = rand.New(rand.NewPCG(1, 2))
 	for i := range 20 {
 		h3.Observed = append(h3.Observed, sampler.Observation{X: sp3.Sample(rng), Y: 1, Infeasible: i%3 == 0})
 	}
