@@ -32,7 +32,11 @@ def child(url: str, code: str, quiet: bool = False) -> subprocess.Popen:  # type
     client in ``c``; it prints what the test waits for on stdout."""
     env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("BOA_TOKEN", None)
-    prog = "import sys, time, boa_client\nc = boa_client.Client(sys.argv[1])\n" + textwrap.dedent(code)
+    # Ctrl-C must raise KeyboardInterrupt in the child, as in a terminal,
+    # even when the tests run as a background job, whose processes inherit
+    # SIGINT ignored (Python then installs no handler for it).
+    prog = ("import signal, sys, time, boa_client\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "c = boa_client.Client(sys.argv[1])\n" + textwrap.dedent(code))
     return subprocess.Popen([sys.executable, "-c", prog, url], stdout=subprocess.PIPE, text=True, env=env,
                             stderr=subprocess.DEVNULL if quiet else None)
 
