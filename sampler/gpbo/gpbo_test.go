@@ -34,33 +34,10 @@ func TestFullFit(t *testing.T) {
 // at 0, 3, 6, ... observations after the design and reused as they are in
 // between, while every model holds all the observations (spec §3.2).
 func TestGPBORefitEvery(t *testing.T) {
-	sp := space.MustNew(
-		space.Param{Name: "a", Kind: space.Float, Low: 0, High: 1},
-		space.Param{Name: "b", Kind: space.Float, Low: 0, High: 1},
-	)
-	rng := rand.New(rand.NewPCG(1, 1))
-	obs := make([]sampler.Observation, 12)
-	for i := range obs {
-		u := sp.Sample(rng)
-		obs[i] = sampler.Observation{X: u, Y: math.Sin(6*u[0]) + u[1]*u[1]}
-	}
+	sp, obs := smoothObservations(12, rand.New(rand.NewPCG(1, 1)))
 	g := New()
 	g.InitPoints, g.RefitEvery = 5, 3
-	var last []float64
-	for n := 5; n <= len(obs); n++ {
-		m, err := g.Fit(sp, obs[:n], rand.New(rand.NewPCG(2, uint64(n))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.Len() != n {
-			t.Fatalf("model on %d observations holds %d", n, m.Len())
-		}
-		p := m.Params()
-		if refit := (n-5)%3 == 0; refit == slices.Equal(p, last) {
-			t.Errorf("%d observations: refit %v, but the hyper-parameters %v were %v before", n, refit, p, last)
-		}
-		last = p
-	}
+	checkRefits(t, g, sp, obs, []int{5, 6, 7, 8, 9, 10, 11, 12}, func(n int) bool { return (n-5)%3 == 0 })
 }
 
 // TestGPBOLargeHistoryReuses: up to 200 observations every fit optimises
@@ -69,9 +46,16 @@ func TestGPBORefitEvery(t *testing.T) {
 // item 6), while every model holds all the observations.
 func TestGPBOLargeHistoryReuses(t *testing.T) {
 	sp, obs := smoothObservations(212, rand.New(rand.NewPCG(1, 1)))
-	g := New()
+	checkRefits(t, New(), sp, obs, []int{199, 200, 210, 211, 212}, bo.FullFit)
+}
+
+// checkRefits fits g to the first n observations for each n of ns in
+// turn and checks that the model holds them all and that its
+// hyper-parameters changed exactly where refit says a fit optimises.
+func checkRefits(t *testing.T, g *GPBO, sp *space.Space, obs []sampler.Observation, ns []int, refit func(n int) bool) {
+	t.Helper()
 	var last []float64
-	for _, n := range []int{199, 200, 210, 211, 212} {
+	for _, n := range ns {
 		m, err := g.Fit(sp, obs[:n], rand.New(rand.NewPCG(2, uint64(n))))
 		if err != nil {
 			t.Fatal(err)
@@ -80,8 +64,8 @@ func TestGPBOLargeHistoryReuses(t *testing.T) {
 			t.Fatalf("model on %d observations holds %d", n, m.Len())
 		}
 		p := m.Params()
-		if refit := bo.FullFit(n); refit == slices.Equal(p, last) {
-			t.Errorf("%d observations: refit %v, but the hyper-parameters %v were %v before", n, refit, p, last)
+		if r := refit(n); r == slices.Equal(p, last) {
+			t.Errorf("%d observations: refit %v, but the hyper-parameters %v were %v before", n, r, p, last)
 		}
 		last = p
 	}
