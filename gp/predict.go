@@ -60,6 +60,15 @@ func (g *GP) original(mu, kxx, q float64) (mean, varF float64) {
 //
 // with J(x) = ∂k(X, x)/∂x. Where the variance is clamped, dvar is 0.
 func (g *GP) PredictGrad(x, dmean, dvar []float64) (mean, varF float64) {
+	mu, kxx, q := g.predictGrad(g.k, x, dmean, dvar)
+	return g.original(mu, kxx, q)
+}
+
+// predictGrad is PredictGrad for the kernel k, the GP's or one of its
+// terms (PredictTerm): it returns μ̃ = k(x, X)α, k(x, x) and
+// q = k(x, X)A⁻¹k(X, x) on the standardised scale and writes the
+// gradients of the mean and latent variance on the original scale.
+func (g *GP) predictGrad(k kernel.Kernel, x, dmean, dvar []float64) (mu, kxx, q float64) {
 	g.checkDim(x)
 	n, d := len(g.x), len(x)
 	if (dmean != nil && len(dmean) != d) || (dvar != nil && len(dvar) != d) {
@@ -67,17 +76,15 @@ func (g *GP) PredictGrad(x, dmean, dvar []float64) (mean, varF float64) {
 	}
 	kx := make([]float64, n)
 	jac := make([]float64, n*d)
-	var mu float64
 	for i, xi := range g.x {
 		// k is symmetric, so ∂k(x_i, x)/∂x = ∂k(x, x_i)/∂x.
-		kx[i] = g.k.InputGrad(x, xi, jac[i*d:(i+1)*d])
+		kx[i] = k.InputGrad(x, xi, jac[i*d:(i+1)*d])
 		mu += kx[i] * g.alpha[i]
 	}
 	w := blas64.Vector{N: n, Data: kx, Inc: 1}
 	blas64.Trsv(blas.Trans, g.u, w) // w = U⁻ᵀ k_*
-	kxx, q := g.k.Eval(x, x), dot(kx, kx)
+	kxx, q = k.Eval(x, x), dot(kx, kx)
 	clamped := kxx-q < varFloor*kxx
-	mean, varF = g.original(mu, kxx, q)
 	s2 := g.scale * g.scale
 	if dmean != nil {
 		for j := range dmean {
@@ -92,10 +99,10 @@ func (g *GP) PredictGrad(x, dmean, dvar []float64) (mean, varF float64) {
 			for j := range dvar {
 				dvar[j] = 0
 			}
-			return mean, varF
+			return mu, kxx, q
 		}
 		// ∇_x k(x,x) = 2 ∂₁k(x,x) for a symmetric kernel (0 if stationary).
-		g.k.InputGrad(x, x, dvar)
+		k.InputGrad(x, x, dvar)
 		for j := range dvar {
 			dvar[j] *= 2 * s2
 		}
@@ -104,7 +111,7 @@ func (g *GP) PredictGrad(x, dmean, dvar []float64) (mean, varF float64) {
 			axpy(-2*s2*kx[i], jac[i*d:(i+1)*d], dvar)
 		}
 	}
-	return mean, varF
+	return mu, kxx, q
 }
 
 // MeanGrad returns the posterior mean at x on the original y scale and
