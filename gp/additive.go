@@ -30,15 +30,31 @@ func (g *GP) Terms() int {
 // each f_j can be maximised over its own coordinates (ADDGP-BO's
 // per-subspace acquisition).
 func (g *GP) PredictTerm(j int, x, dmean, dvar []float64) (mean, varF float64) {
-	k := g.k
+	mu, kxx, q := g.predictGrad(g.term(j), x, dmean, dvar)
+	return g.termOriginal(mu, kxx, q)
+}
+
+// PredictTermBatch is PredictTerm without gradients at the rows of X, as
+// PredictBatch is Predict.
+func (g *GP) PredictTermBatch(j int, X [][]float64, mean, varF []float64) {
+	g.batch(g.term(j), g.termOriginal, X, mean, varF)
+}
+
+// term returns the j-th additive term of the kernel.
+func (g *GP) term(j int) kernel.Kernel {
 	if s, ok := g.k.(*kernel.Sum); ok {
 		if j < 0 || j >= len(s.Terms()) {
 			panic(fmt.Sprintf("gp: PredictTerm(%d) of a sum of %d terms", j, len(s.Terms())))
 		}
-		k = s.Terms()[j]
-	} else if j != 0 {
+		return s.Terms()[j]
+	}
+	if j != 0 {
 		panic(fmt.Sprintf("gp: PredictTerm(%d) of a kernel that is not a sum", j))
 	}
-	mu, kxx, q := g.predictGrad(k, x, dmean, dvar)
+	return g.k
+}
+
+// termOriginal is original for one term: scaled, without the offset.
+func (g *GP) termOriginal(mu, kxx, q float64) (mean, varF float64) {
 	return g.scale * mu, g.scale * g.scale * math.Max(kxx-q, varFloor*kxx)
 }

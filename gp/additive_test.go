@@ -71,5 +71,26 @@ func TestPredictTermsSum(t *testing.T) {
 				t.Fatalf("%v: the terms' means sum to %v, the full mean is %v", mean, sum, full)
 			}
 		}
+		// PredictTermBatch gives PredictTerm's values, one by one (below
+		// the block size) and in blocks.
+		for _, m := range []int{5, 300} {
+			P := make([][]float64, m)
+			for i := range P {
+				P[i] = make([]float64, d)
+				for j := range P[i] {
+					P[i][j] = rng.Float64()
+				}
+			}
+			for j := range groups {
+				means, vars := make([]float64, m), make([]float64, m)
+				g.PredictTermBatch(j, P, means, vars)
+				for i, x := range P {
+					mu, v := g.PredictTerm(j, x, nil, nil)
+					if math.Abs(mu-means[i]) > 1e-12*(1+math.Abs(mu)) || math.Abs(v-vars[i]) > 1e-12*(1+v) {
+						t.Fatalf("term %d, point %d of %d: batch (%v, %v), one by one (%v, %v)", j, i, m, means[i], vars[i], mu, v)
+					}
+				}
+			}
+		}
 	}
 }

@@ -31,15 +31,20 @@ func (g *GP) checkDim(x []float64) {
 // the inputs.
 func (g *GP) Predict(x []float64) (mean, varF float64) {
 	g.checkDim(x)
+	return g.original(g.predictOne(g.k, x))
+}
+
+// predictOne returns, on the standardised scale, k_*ᵀα, k(x,x) and
+// q = ‖U⁻ᵀ k_*‖² for the kernel k (the GP's, or one additive term).
+func (g *GP) predictOne(k kernel.Kernel, x []float64) (mu, kxx, q float64) {
 	v := make([]float64, len(g.x))
-	var mu float64
 	for i, xi := range g.x {
-		v[i] = g.k.Eval(xi, x)
+		v[i] = k.Eval(xi, x)
 		mu += v[i] * g.alpha[i]
 	}
 	// σ² = k(x,x) − ‖U⁻ᵀ k_*‖².
 	blas64.Trsv(blas.Trans, g.u, blas64.Vector{N: len(v), Data: v, Inc: 1})
-	return g.original(mu, g.k.Eval(x, x), dot(v, v))
+	return mu, k.Eval(x, x), dot(v, v)
 }
 
 // original maps the standardised-scale posterior back to the original y
@@ -143,6 +148,12 @@ func (g *GP) MeanGrad(x, dmean []float64) float64 {
 // once per block rather than once per point and the inner loops run over
 // contiguous rows [spec §1.2].
 func (g *GP) PredictBatch(X [][]float64, mean, varF []float64) {
+	g.batch(g.k, g.original, X, mean, varF)
+}
+
+// batch is PredictBatch for the kernel k, finish mapping each point's
+// (k_*ᵀα, k(x,x), q) to the returned mean and variance.
+func (g *GP) batch(k kernel.Kernel, finish func(mu, kxx, q float64) (float64, float64), X [][]float64, mean, varF []float64) {
 	m := len(X)
 	if len(mean) != m || len(varF) != m {
 		panic(fmt.Sprintf("gp: PredictBatch with %d points but %d means and %d variances", m, len(mean), len(varF)))
@@ -158,7 +169,7 @@ func (g *GP) PredictBatch(X [][]float64, mean, varF []float64) {
 		buf := make([]float64, len(g.x)*min(m, blockSize))
 		for b := w; b < blocks; b += workers {
 			lo, hi := b*blockSize, min((b+1)*blockSize, m)
-			g.predictBlock(X[lo:hi], mean[lo:hi], varF[lo:hi], buf)
+			g.predictBlock(k, finish, X[lo:hi], mean[lo:hi], varF[lo:hi], buf)
 		}
 	}
 	if workers <= 1 {
@@ -186,11 +197,11 @@ const (
 
 // predictBlock is PredictBatch for one block of w points, with buf (at least
 // n·w long) as scratch for V = U⁻ᵀ K(X_train, X).
-func (g *GP) predictBlock(X [][]float64, mean, varF, buf []float64) {
+func (g *GP) predictBlock(k kernel.Kernel, finish func(mu, kxx, q float64) (float64, float64), X [][]float64, mean, varF, buf []float64) {
 	n, w := len(g.x), len(X)
 	if w < minBlockSize {
 		for j, x := range X {
-			mean[j], varF[j] = g.Predict(x)
+			mean[j], varF[j] = finish(g.predictOne(k, x))
 		}
 		return
 	}
@@ -200,7 +211,7 @@ func (g *GP) predictBlock(X [][]float64, mean, varF, buf []float64) {
 	for i, xi := range g.x {
 		row := v[i*w : (i+1)*w]
 		for j, x := range X {
-			row[j] = g.k.Eval(xi, x)
+			row[j] = k.Eval(xi, x)
 		}
 		axpy(g.alpha[i], row, mean) // μ = K(X, X_train) α, summed over i in order
 	}
@@ -211,7 +222,7 @@ func (g *GP) predictBlock(X [][]float64, mean, varF, buf []float64) {
 		}
 	}
 	for j, x := range X {
-		mean[j], varF[j] = g.original(mean[j], g.k.Eval(x, x), varF[j])
+		mean[j], varF[j] = finish(mean[j], k.Eval(x, x), varF[j])
 	}
 }
 
