@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/boaopt/boa/tinyml"
@@ -503,6 +504,16 @@ func (n *Net) step(x []float64, y []int, rng *rand.Rand) {
 	for i := len(n.layers) - 1; i >= 0; i-- {
 		d = n.layers[i].backward(d, len(y), i == 0)
 	}
+}
+
+// Predict returns the class probabilities (softmax) of one example x of
+// the network's input shape, in a new slice. Like every method of Net it
+// uses n's buffers: one call at a time. A wrong length panics.
+func (n *Net) Predict(x []float64) []float64 {
+	if len(x) != n.inSize {
+		panic(fmt.Sprintf("train: Predict: %d values for an input of %d", len(x), n.inSize))
+	}
+	return slices.Clone(n.forward(x, 1, false, nil))
 }
 
 // Accuracy is the share of d's examples n classifies right, in %.

@@ -103,3 +103,14 @@ func fit(n tinyml.Network, optimizer string, train, val Data, cfg Config, seed u
 	}
 	return out, nil
 }
+
+// Train trains n with optimizer on d as Fit does, without a validation
+// set, and returns the trained network, for a caller that wants to use it
+// (Predict) rather than score it.
+func Train(n tinyml.Network, optimizer string, d Data, cfg Config, seed uint64) (*Net, error) {
+	net, err := fit(n, optimizer, d, Data{}, cfg, seed, nil)
+	if err != nil {
+		return nil, err
+	}
+	return net.Net, nil
+}

@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -179,5 +180,53 @@ func BenchmarkEpochHARSmall(b *testing.B) {
 		if _, err := Fit(small(16, 32), "adam", har.Train, Data{}, Config{Epochs: 1}, 1, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestTrainPredict: Train gives the network Fit trains (the same accuracy
+// on the validation set for the same seed), and Predict gives one
+// example's probabilities: they sum to 1, their argmax agrees with
+// Accuracy, and a second call gives the same.
+func TestTrainPredict(t *testing.T) {
+	har := HARLike(4)
+	cfg := Config{Epochs: 2}
+	acc, err := Fit(small(4, 8), "adam", har.Train, har.Val, cfg, 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := Train(small(4, 8), "adam", har.Train, cfg, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := net.Accuracy(har.Val); got != acc[1] {
+		t.Errorf("Train then Accuracy: %v %%, Fit: %v %%", got, acc[1])
+	}
+	right := 0
+	for i := range har.Val.Len() {
+		p := net.Predict(har.Val.example(i))
+		sum, best := 0.0, 0
+		for j, v := range p {
+			sum += v
+			if v > p[best] {
+				best = j
+			}
+		}
+		if len(p) != 6 || math.Abs(sum-1) > 1e-12 {
+			t.Fatalf("example %d: probabilities %v", i, p)
+		}
+		if best == har.Val.Y[i] {
+			right++
+		}
+		if i == 0 {
+			if q := net.Predict(har.Val.example(0)); !slices.Equal(p, q) {
+				t.Errorf("Predict twice: %v, %v", p, q)
+			}
+		}
+	}
+	if got := 100 * float64(right) / float64(har.Val.Len()); got != acc[1] {
+		t.Errorf("Predict's argmax: %v %% right, Accuracy %v %%", got, acc[1])
+	}
+	if _, err := Train(small(4, 8), "lion", har.Train, cfg, 5); err == nil {
+		t.Error("an unknown optimiser trained")
 	}
 }
