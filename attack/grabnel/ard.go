@@ -86,7 +86,7 @@ func fitARD(x [][]float64, y []float64) *ard {
 	old := make([]float64, d)
 	for it := range ardMaxIter {
 		a.iters = it + 1
-		a.posterior(&gram, xty)
+		a.posterior(xc, &gram, xty)
 		// Step 2–3: γ_i = 1 − λ_i Σ_ii, then the λ and α updates, with the
 		// residual of the current mean.
 		rss := 0.0
@@ -128,34 +128,63 @@ func fitARD(x [][]float64, y []float64) *ard {
 		}
 	}
 	// Σ and m from the last α and λ, as scikit-learn ends.
-	a.posterior(&gram, xty)
+	a.posterior(xc, &gram, xty)
 	return a
 }
 
 // posterior sets Σ = (αΦᵀΦ + diag(λ))⁻¹ and m = αΣΦᵀy over the kept
-// features (step 1), by a Cholesky factorisation; should rounding make
-// the matrix indefinite, by the pseudo-inverse of its eigendecomposition
-// (scikit-learn uses pinvh throughout).
-func (a *ard) posterior(gram *mat.SymDense, xty []float64) {
+// features (step 1). As scikit-learn, it inverts the k × k precision when
+// there are at least as many observations as kept features, else the n × n
+// matrix of the Woodbury identity, Σ = Λ⁻¹ − Λ⁻¹Φᵀ(I/α + ΦΛ⁻¹Φᵀ)⁻¹ΦΛ⁻¹:
+// once the fit interpolates, α is huge and the k × k precision
+// numerically singular.
+func (a *ard) posterior(xc *mat.Dense, gram *mat.SymDense, xty []float64) {
 	k := len(a.keep)
 	if k == 0 {
 		a.sigma = nil
 		return
 	}
-	prec := mat.NewSymDense(k, nil)
-	for p, i := range a.keep {
-		for q := p; q < k; q++ {
-			v := a.alpha * gram.At(i, a.keep[q])
-			if p == q {
-				v += a.lambda[i]
+	n, _ := xc.Dims()
+	if n >= k {
+		prec := mat.NewSymDense(k, nil)
+		for p, i := range a.keep {
+			for q := p; q < k; q++ {
+				v := a.alpha * gram.At(i, a.keep[q])
+				if p == q {
+					v += a.lambda[i]
+				}
+				prec.SetSym(p, q, v)
 			}
-			prec.SetSym(p, q, v)
 		}
-	}
-	a.sigma = mat.NewSymDense(k, nil)
-	var ch mat.Cholesky
-	if ok := ch.Factorize(prec); !ok || ch.InverseTo(a.sigma) != nil {
-		pinv(prec, a.sigma)
+		a.sigma = inverse(prec)
+	} else {
+		b := mat.NewDense(n, k, nil)    // ΦΛ⁻¹
+		half := mat.NewDense(n, k, nil) // ΦΛ^{−1/2}
+		for i := range n {
+			for p, j := range a.keep {
+				v := xc.At(i, j)
+				b.Set(i, p, v/a.lambda[j])
+				half.Set(i, p, v/math.Sqrt(a.lambda[j]))
+			}
+		}
+		m := mat.NewSymDense(n, nil) // I/α + ΦΛ⁻¹Φᵀ
+		m.SymOuterK(1, half)
+		for i := range n {
+			m.SetSym(i, i, m.At(i, i)+1/a.alpha)
+		}
+		var c, bc mat.Dense
+		c.Mul(inverse(m), b)
+		bc.Mul(b.T(), &c)
+		a.sigma = mat.NewSymDense(k, nil)
+		for p, i := range a.keep {
+			for q := p; q < k; q++ {
+				v := -bc.At(p, q)
+				if p == q {
+					v += 1 / a.lambda[i]
+				}
+				a.sigma.SetSym(p, q, v)
+			}
+		}
 	}
 	for p, i := range a.keep {
 		s := 0.0
@@ -164,6 +193,37 @@ func (a *ard) posterior(gram *mat.SymDense, xty []float64) {
 		}
 		a.w[i] = a.alpha * s
 	}
+}
+
+// inverse returns the inverse of the symmetric positive definite s by a
+// Cholesky factorisation. Should rounding make s indefinite (a precision
+// whose α is huge on linearly dependent features: WL counts of one level
+// sum to N), the diagonal is raised by 1e-12, then 1e-10, …, 1e-6 times
+// its largest entry; a last failure takes the pseudo-inverse (scikit-learn
+// uses pinvh throughout).
+func inverse(s *mat.SymDense) *mat.SymDense {
+	k := s.SymmetricDim()
+	inv := mat.NewSymDense(k, nil)
+	var ch mat.Cholesky
+	if ch.Factorize(s) && ch.InverseTo(inv) == nil {
+		return inv
+	}
+	top := 0.0
+	for i := range k {
+		top = max(top, s.At(i, i))
+	}
+	for jitter := 1e-12; jitter <= 1e-6; jitter *= 100 {
+		t := mat.NewSymDense(k, nil)
+		t.CopySym(s)
+		for i := range k {
+			t.SetSym(i, i, t.At(i, i)+jitter*top)
+		}
+		if ch.Factorize(t) && ch.InverseTo(inv) == nil {
+			return inv
+		}
+	}
+	pinv(s, inv)
+	return inv
 }
 
 // pinv writes the pseudo-inverse of the symmetric s into dst, dropping

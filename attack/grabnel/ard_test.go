@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // spec §4: ARD recovers a sparse weight vector (support identified).
@@ -109,5 +111,58 @@ func TestARDExactAndConstant(t *testing.T) {
 	one := fitARD([][]float64{{4, 2}}, []float64{7})
 	if m, _ := one.predict([]float64{0, 9}); m != 7 {
 		t.Errorf("one observation: predict = %v, want 7", m)
+	}
+}
+
+// With fewer observations than features Σ comes from the Woodbury
+// identity; it must agree with the direct inverse of αΦᵀΦ + diag(λ), and
+// m = αΣΦᵀy.
+func TestARDWoodbury(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n, d = 8, 30
+	xc := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := range n {
+		for j := range d {
+			xc.Set(i, j, rng.NormFloat64())
+		}
+		y[i] = rng.NormFloat64()
+	}
+	a := &ard{w: make([]float64, d), lambda: make([]float64, d), alpha: 3.7}
+	for j := range d {
+		a.keep = append(a.keep, j)
+		a.lambda[j] = 0.5 + rng.Float64()
+	}
+	var gram mat.SymDense
+	gram.SymOuterK(1, xc.T())
+	xty := make([]float64, d)
+	for j := range d {
+		for i := range n {
+			xty[j] += xc.At(i, j) * y[i]
+		}
+	}
+	a.posterior(xc, &gram, xty) // n < k: Woodbury
+	prec := mat.NewSymDense(d, nil)
+	for i := range d {
+		for j := i; j < d; j++ {
+			v := a.alpha * gram.At(i, j)
+			if i == j {
+				v += a.lambda[i]
+			}
+			prec.SetSym(i, j, v)
+		}
+	}
+	direct := inverse(prec)
+	for i := range d {
+		m := 0.0
+		for j := range d {
+			if math.Abs(a.sigma.At(i, j)-direct.At(i, j)) > 1e-9 {
+				t.Fatalf("Σ[%d][%d]: Woodbury %v, direct %v", i, j, a.sigma.At(i, j), direct.At(i, j))
+			}
+			m += a.alpha * direct.At(i, j) * xty[j]
+		}
+		if math.Abs(m-a.w[i]) > 1e-9 {
+			t.Fatalf("m[%d] = %v, want αΣΦᵀy = %v", i, a.w[i], m)
+		}
 	}
 }
