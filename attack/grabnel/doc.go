@@ -81,5 +81,9 @@
 // scikit-learn's predict(return_std=True) uses the raw features, and the
 // reference code subtracts the mean training variance instead (spec
 // Corrections: the Decision of EI on φᵀΣφ stands). The reference code's
-// abort on a predicted "breakeven" above 1e5 is not implemented.
+// abort on a predicted "breakeven" above 1e5 is not implemented. Σ is
+// inverted by Cholesky (the k × k precision, or the n × n Woodbury matrix
+// when n < k, as scikit-learn chooses); when rounding makes the matrix
+// indefinite its diagonal is raised by up to 1e-6 of its largest entry
+// before the pseudo-inverse scikit-learn always uses.
 package grabnel
