@@ -17,9 +17,10 @@
 //	attack/grabnel  GRABNEL [000 §6.6, Alg. 10]: WL features, ARD Bayesian
 //	                linear regression, staged single-edge flips; the random
 //	                and genetic graph baselines (spec §2.5, §3)
-//	attack/victim   victims: a command that speaks the JSON-lines protocol of
-//	                docs/attacks.md, and the stand-ins of spec §3 (a CNN on
-//	                sklearn's digits, a GCN on Erdős–Rényi graphs), trained in Go
+//	attack/victim   the user's victim: a command that speaks the JSON-lines
+//	                protocol of docs/attacks.md
+//	attack/standin  the stand-in victims of spec §3, trained in Go: a CNN on
+//	                sklearn's digits, a GCN on Erdős–Rényi graphs
 //
 // Losses, all maximised (boa's samplers minimise; here the seed's sign is
 // kept, since success is y > 0 or better), with p the victim's scores and

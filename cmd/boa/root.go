@@ -15,7 +15,7 @@ func rootCmd() *cobra.Command {
 	root.AddCommand(serveCmd(), dashboardCmd())
 	root.AddCommand(workerCmd())
 	root.AddCommand(studyReportCmd())
-	root.AddCommand(tinymlCmd())
+	root.AddCommand(tinymlCmd(), attackCmd())
 	root.AddCommand(deleteCmd(), enqueueCmd(), validateCmd())
 	return root
 }
