@@ -1,11 +1,13 @@
 package image
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/boaopt/boa/acq"
 	"github.com/boaopt/boa/gp"
 	"github.com/boaopt/boa/kernel"
 	"github.com/boaopt/boa/opt"
@@ -24,7 +26,7 @@ type bo struct {
 
 	full [][]float64 // g(δ) of every query, in image space (Alg. 9's D^d)
 	us   [][]float64 // the queries as points of the current side's box
-	y    []float64
+	negY []float64   // −y: the GP models the loss to minimise, acq's convention
 
 	groups [][]int // the additive model's decomposition (addgp, addgp-fd)
 	model  *gp.GP
@@ -64,7 +66,7 @@ func (b *bo) observe(u []float64) error {
 	if err != nil {
 		return err
 	}
-	b.us, b.full, b.y = append(b.us, u), append(b.full, g), append(b.y, y)
+	b.us, b.full, b.negY = append(b.us, u), append(b.full, g), append(b.negY, -y)
 	return nil
 }
 
@@ -87,11 +89,42 @@ func (b *bo) update(it int) error {
 	if it%refitEvery == 0 || b.model == nil {
 		return b.fit(restarts)
 	}
-	if m, err := b.model.Extend(b.us[b.model.Len():], b.y); err == nil {
+	if len(b.negY) > maxData { // a new subset: refactorise at the same hyper-parameters
+		X, y := b.data(b.us)
+		m, err := gp.New(X, y, b.model.Kernel(), noise)
+		if err != nil {
+			return b.fit(restarts)
+		}
+		b.model = m
+		return nil
+	}
+	if m, err := b.model.Extend(b.us[b.model.Len():], b.negY); err == nil {
 		b.model = m
 		return nil
 	}
 	return b.fit(restarts) // the factor could not grow: factorise afresh
+}
+
+// data returns the observations the GP is fitted to: all of them, or past
+// maxData the maxData of largest y in their order, the reference code's
+// subset of data for large n [spec §1.6]. Which subset is a Decision: the
+// best ones, where UCB searches.
+func (b *bo) data(us [][]float64) ([][]float64, []float64) {
+	if len(us) <= maxData {
+		return us, b.negY
+	}
+	idx := make([]int, len(us))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, c int) int { return cmp.Compare(b.negY[a], b.negY[c]) })
+	idx = idx[:maxData]
+	slices.Sort(idx)
+	X, y := make([][]float64, maxData), make([]float64, maxData)
+	for k, i := range idx {
+		X[k], y[k] = us[i], b.negY[i]
+	}
+	return X, y
 }
 
 // newKernel is GPy's Matérn-5/2, non-ARD, of the reference code, one per
@@ -115,10 +148,11 @@ func (b *bo) newKernel() kernel.Kernel {
 	return kernel.NewSum(terms...)
 }
 
-// fitModel fits the GP on the points X with n starts, warm from warm
+// fitModel fits the GP on the points us (data's subset of them) with n starts, warm from warm
 // when given (noise fixed at 1e-6, as the reference code's).
-func (b *bo) fitModel(X [][]float64, n int, warm []float64) (*gp.GP, error) {
-	return gp.Fit(X, b.y, gp.Config{Kernel: b.newKernel(), Noise: noise, FixNoise: true,
+func (b *bo) fitModel(us [][]float64, n int, warm []float64) (*gp.GP, error) {
+	X, y := b.data(us)
+	return gp.Fit(X, y, gp.Config{Kernel: b.newKernel(), Noise: noise, FixNoise: true,
 		Restarts: n, MaxIter: fitIters, Warm: warm, Rand: b.rng})
 }
 
@@ -135,23 +169,26 @@ func (b *bo) fit(n int) error {
 	return nil
 }
 
-// propose maximises UCB, μ + κσ [000 Eq. 6.5; spec §1.6]: over the whole
-// box for GP-BO, from cfg.Candidates uniform points plus the observed
-// ones, the best 5 refined by L-BFGS; for ADDGP-BO, Add-GP-UCB on each
-// group's own coordinates, the group's best random point refined, the
-// sub-vectors concatenated [004 Eqs. 5.15–5.17; spec §1.4].
+// propose maximises UCB on y, μ + κσ [000 Eq. 6.5; spec §1.6], which is
+// acq.LCB on the GP of −y: over the whole box for GP-BO, from
+// cfg.Candidates uniform points plus the observed ones, the best 5
+// refined by L-BFGS; for ADDGP-BO, Add-GP-UCB on each group's own
+// coordinates, the group's best random point refined, the sub-vectors
+// concatenated [004 Eqs. 5.15–5.17; spec §1.4].
 func (b *bo) propose() []float64 {
+	ucb := acq.LCB{Kappa: kappa}
 	if !b.additive() {
-		x, _ := opt.Maximize(b.ucb(-1, nil), b.domain(b.dim()), opt.MaximizeSettings{
+		s := acq.Bind(ucb, b.model)
+		x, _ := opt.Maximize(s.Eval, b.domain(b.dim()), opt.MaximizeSettings{
 			Candidates: b.candidates(gpCandidates), Top: topCandidates, LocalIters: localIters,
-			Starts: b.us, Batch: b.ucbBatch}, b.rng)
+			Starts: b.us, Batch: s.EvalBatch}, b.rng)
 		return x.X
 	}
 	u := make([]float64, b.dim())
 	for j, g := range b.groups {
-		x, _ := opt.Maximize(b.ucb(j, g), b.domain(len(g)), opt.MaximizeSettings{
-			Candidates: b.candidates(addCandidates), Top: 1, LocalIters: localIters,
-			Batch: func(Z [][]float64, values []float64) { b.termBatch(j, g, Z, values) }}, b.rng)
+		s := acq.Bind(ucb, termModel{gp: b.model, term: j, group: g, dim: b.dim()})
+		x, _ := opt.Maximize(s.Eval, b.domain(len(g)), opt.MaximizeSettings{
+			Candidates: b.candidates(addCandidates), Top: 1, LocalIters: localIters, Batch: s.EvalBatch}, b.rng)
 		for i, c := range g {
 			u[c] = x.X[i]
 		}
@@ -172,64 +209,45 @@ func (b *bo) domain(d int) opt.Domain {
 	return opt.Domain{Dim: d, Candidates: func(n int, rng *rand.Rand) [][]float64 { return qmc.Uniform(n, d, rng) }}
 }
 
-// ucb is μ + κσ of the whole model (term < 0), or of its term-th
-// additive component as a function of that group's coordinates.
-func (b *bo) ucb(term int, group []int) opt.Objective {
-	d := b.dim()
-	x := make([]float64, d)
-	dm, dv := make([]float64, d), make([]float64, d)
-	return func(z, grad []float64) float64 {
-		var mu, v float64
-		var gm, gv []float64
-		if grad != nil {
-			gm, gv = dm, dv
-		}
-		if term < 0 {
-			copy(x, z)
-			mu, v = b.model.PredictGrad(x, gm, gv)
-		} else {
-			for i, c := range group {
-				x[c] = z[i]
-			}
-			mu, v = b.model.PredictTerm(term, x, gm, gv)
-		}
-		s := math.Sqrt(v)
-		if grad != nil {
-			for i := range grad {
-				c := i
-				if term >= 0 {
-					c = group[i]
-				}
-				grad[i] = dm[c] + kappa*dv[c]/(2*s)
-			}
-		}
-		return mu + kappa*s
-	}
+// termModel is the posterior of one additive component f_j of the GP as
+// a function of its group's coordinates alone (acq.BatchModel), the
+// sub-posterior of spec §1.4.
+type termModel struct {
+	gp    *gp.GP
+	term  int
+	group []int
+	dim   int
 }
 
-// ucbBatch is ucb(-1, nil) at the rows of X.
-func (b *bo) ucbBatch(X [][]float64, values []float64) {
-	mean, v := make([]float64, len(X)), make([]float64, len(X))
-	b.model.PredictBatch(X, mean, v)
-	for i := range values {
-		values[i] = mean[i] + kappa*math.Sqrt(v[i])
+// full places z, the group's coordinates, in a point of the whole box;
+// the component does not depend on the others.
+func (m termModel) full(z []float64) []float64 {
+	x := make([]float64, m.dim)
+	for i, c := range m.group {
+		x[c] = z[i]
 	}
+	return x
 }
 
-// termBatch is ucb(term, group) at the rows of Z, the group's coordinates.
-func (b *bo) termBatch(term int, group []int, Z [][]float64, values []float64) {
+func (m termModel) Predict(z []float64) (mean, varF float64) {
+	return m.gp.PredictTerm(m.term, m.full(z), nil, nil)
+}
+
+func (m termModel) PredictGrad(z, dmean, dvar []float64) (mean, varF float64) {
+	dm, dv := make([]float64, m.dim), make([]float64, m.dim)
+	mean, varF = m.gp.PredictTerm(m.term, m.full(z), dm, dv)
+	for i, c := range m.group {
+		dmean[i], dvar[i] = dm[c], dv[c]
+	}
+	return mean, varF
+}
+
+func (m termModel) PredictBatch(Z [][]float64, mean, varF []float64) {
 	X := make([][]float64, len(Z))
 	for i, z := range Z {
-		X[i] = make([]float64, b.dim())
-		for k, c := range group {
-			X[i][c] = z[k]
-		}
+		X[i] = m.full(z)
 	}
-	mean, v := make([]float64, len(X)), make([]float64, len(X))
-	b.model.PredictTermBatch(term, X, mean, v)
-	for i := range values {
-		values[i] = mean[i] + kappa*math.Sqrt(v[i])
-	}
+	m.gp.PredictTermBatch(m.term, X, mean, varF)
 }
 
 // groupCount is M: cfg.Groups, else min(12, ⌈d_r/4⌉), never above d_r.
@@ -311,15 +329,7 @@ func (b *bo) changeGroups() [][]int {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, c int) int {
-		switch {
-		case change[a] < change[c]:
-			return -1
-		case change[a] > change[c]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, c int) int { return cmp.Compare(change[a], change[c]) })
 	return chunks(order, b.groupCount())
 }
 

@@ -72,6 +72,7 @@ const (
 	gpCandidates  = 10000
 	addCandidates = 5000
 	noise         = 1e-6 // fixed, on the standardised scale, as GPy's
+	maxData       = 500  // the GP's subset of data beyond (spec §1.6, large n)
 )
 
 // Run attacks the victim's classification of origin towards goal within

@@ -299,3 +299,26 @@ func TestConfigErrors(t *testing.T) {
 		t.Fatalf("a bad configuration asked the victim %d times", v.asked)
 	}
 }
+
+// Past maxData observations the GP sees the maxData of largest y, in
+// their order (spec §1.6, subset of data).
+func TestSubsetOfData(t *testing.T) {
+	b := &bo{}
+	var us [][]float64
+	for i := range maxData + 3 {
+		us = append(us, []float64{float64(i)})
+		b.negY = append(b.negY, -float64((i*7919)%(maxData+3))) // 503 is prime: a permutation
+	}
+	X, y := b.data(us)
+	if len(X) != maxData || len(y) != maxData {
+		t.Fatalf("%d points, want %d", len(X), maxData)
+	}
+	for k := range X {
+		if k > 0 && X[k][0] <= X[k-1][0] {
+			t.Fatalf("the subset is not in the observations' order at %d", k)
+		}
+		if -y[k] < 3 {
+			t.Fatalf("the subset holds y = %v, one of the 3 smallest", -y[k])
+		}
+	}
+}

@@ -1,10 +1,12 @@
 package attacks
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/boaopt/boa/attack/standin"
 )
@@ -36,7 +38,13 @@ func TestReproImages(t *testing.T) {
 			p.Images = n // fewer images, for a shorter run (docs/attacks.md says which)
 		}
 	}
-	outs, err := RunImages(v, v.Test(), p, runtime.GOMAXPROCS(0))
+	start, n := time.Now(), 0
+	outs, err := RunImages(v, v.Test(), p, runtime.GOMAXPROCS(0), func(o ImageOutcome) {
+		n++
+		if testing.Verbose() {
+			fmt.Fprintf(os.Stderr, "%s %d/%d %s image %d → %d: success %v, %d queries\n", time.Since(start).Round(time.Second), n, len(p.Methods)*p.Images*p.Targets, o.Method, o.Index, o.Target, o.Success, o.Queries)
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +80,13 @@ func TestReproGraphs(t *testing.T) {
 			p.Graphs = n
 		}
 	}
-	outs, err := RunGraphs(v, v.Test(), p, runtime.GOMAXPROCS(0))
+	start, n := time.Now(), 0
+	outs, err := RunGraphs(v, v.Test(), p, runtime.GOMAXPROCS(0), func(o GraphOutcome) {
+		n++
+		if testing.Verbose() {
+			fmt.Fprintf(os.Stderr, "%s %d/%d %s trial %d graph %d: success %v, %d queries, %d flips\n", time.Since(start).Round(time.Second), n, len(p.Methods)*p.Trials*p.Graphs, o.Method, o.Trial, o.Index, o.Success, o.Queries, len(o.Flips))
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
