@@ -1,34 +1,23 @@
 package standin
 
 import (
-	"bufio"
-	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/boaopt/boa/attack"
+	"github.com/boaopt/boa/datasets"
 	"github.com/boaopt/boa/tinyml"
 	"github.com/boaopt/boa/tinyml/train"
 )
 
-// EnvDigits names the environment variable that gives the path of
-// sklearn's digits.csv.gz (as in examples/digits and experiments/tse);
-// without it the file is ../shared/data/sklearn-datasets/digits.csv.gz
-// beside the module root (the directory of go.mod at or above the working
-// directory). The data is third-party and read in place.
-const EnvDigits = "BOA_DIGITS"
+// EnvDigits overrides where the digits are read (datasets.DigitsPath).
+const EnvDigits = datasets.EnvDigits
 
 const (
-	digitsRel     = "../shared/data/sklearn-datasets/digits.csv.gz"
-	digitsSide    = 8
-	digitsPixels  = digitsSide * digitsSide
-	digitsClasses = 10
-	digitsMax     = 16   // grey levels 0..16
+	digitsSide    = datasets.DigitsSide
+	digitsPixels  = datasets.DigitsPixels
+	digitsClasses = datasets.DigitsClasses
 	digitsTrain   = 0.7  // the share of each class that trains
 	digitsEpochs  = 30   // passes of Adam, batches of 32
 	splitStream   = 0xd1 // the PCG stream of the split
@@ -64,34 +53,16 @@ type Digits struct {
 	test []ImageExample
 }
 
-// DigitsPath is the digits file TrainDigits reads: $BOA_DIGITS, else
-// ../shared/data/sklearn-datasets/digits.csv.gz from the module root
-// (the first directory at or above the working directory holding go.mod),
-// else that path from the working directory.
-func DigitsPath() string {
-	if p := os.Getenv(EnvDigits); p != "" {
-		return p
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return digitsRel
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, digitsRel)
-		}
-		if filepath.Dir(dir) == dir {
-			return filepath.Join(wd, digitsRel)
-		}
-	}
-}
+// DigitsPath is the digits file TrainDigits reads: $BOA_DIGITS, else the
+// data beside the repository (datasets.DigitsPath).
+func DigitsPath() string { return datasets.DigitsPath() }
 
 // TrainDigits reads the digits (DigitsPath), splits them 70/30 class by
 // class with seed, and trains the victim with seed. A missing file is an
 // error that says where it looked.
 func TrainDigits(seed uint64) (*Digits, error) {
 	path := DigitsPath()
-	x, y, err := loadDigits(path)
+	x, y, err := datasets.LoadDigits(path)
 	if err != nil {
 		return nil, err
 	}
@@ -132,51 +103,6 @@ func (d *Digits) Test() []ImageExample {
 		out[i] = ImageExample{Image: e.Image.Clone(), Label: e.Label}
 	}
 	return out
-}
-
-// loadDigits reads digits.csv.gz: no header, one image a line, 64 grey
-// levels 0..16 row by row, then the digit. Pixels are scaled by 1/16
-// into [0, 1].
-func loadDigits(path string) (x []float64, y []int, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("digits data: %w (set %s to the path of digits.csv.gz, from ../shared/data/sklearn-datasets beside the repository)", err, EnvDigits)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, nil, fmt.Errorf("digits data %s: %w", path, err)
-	}
-	sc := bufio.NewScanner(zr)
-	for line := 1; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" {
-			continue
-		}
-		fields := strings.Split(s, ",")
-		if len(fields) != digitsPixels+1 {
-			return nil, nil, fmt.Errorf("digits data %s:%d: %d fields, want %d", path, line, len(fields), digitsPixels+1)
-		}
-		for _, v := range fields[:digitsPixels] {
-			p, err := strconv.Atoi(v)
-			if err != nil || p < 0 || p > digitsMax {
-				return nil, nil, fmt.Errorf("digits data %s:%d: pixel %q, want 0..16", path, line, v)
-			}
-			x = append(x, float64(p)/digitsMax)
-		}
-		c, err := strconv.Atoi(fields[digitsPixels])
-		if err != nil || c < 0 || c >= digitsClasses {
-			return nil, nil, fmt.Errorf("digits data %s:%d: label %q, want 0..9", path, line, fields[digitsPixels])
-		}
-		y = append(y, c)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("digits data %s: %w", path, err)
-	}
-	if len(y) == 0 {
-		return nil, nil, fmt.Errorf("digits data %s: no rows", path)
-	}
-	return x, y, nil
 }
 
 // stratified splits the images class by class: each class's rows are

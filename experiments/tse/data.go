@@ -1,30 +1,19 @@
 package tse
 
 import (
-	"bufio"
-	"compress/gzip"
-	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
-	"strings"
+
+	"github.com/boaopt/boa/datasets"
 )
 
-// DefaultDigits is where sklearn's digits file lies relative to this
-// package's directory (the tests run there); from the repository root it
-// is ../shared/data/sklearn-datasets/digits.csv.gz. EnvDigits overrides it.
-// The data is third-party and read in place, never copied into the
-// repository.
-const (
-	DefaultDigits = "../../../shared/data/sklearn-datasets/digits.csv.gz"
-	EnvDigits     = "BOA_DIGITS"
-)
+// EnvDigits overrides where the digits are read (datasets.DigitsPath).
+const EnvDigits = datasets.EnvDigits
 
 // Pixels and Classes are the shape of the digits data: 8×8 images with
 // grey levels 0..16 and the ten digits.
 const (
-	Pixels  = 64
-	Classes = 10
+	Pixels  = datasets.DigitsPixels
+	Classes = datasets.DigitsClasses
 )
 
 // Data is a labelled set: row i is X[i*Pixels:(i+1)*Pixels], scaled to
@@ -37,58 +26,16 @@ type Data struct {
 // Len is the number of rows.
 func (d *Data) Len() int { return len(d.Y) }
 
-// DigitsPath is the digits file to read: $BOA_DIGITS, else DefaultDigits.
-func DigitsPath() string {
-	if p := os.Getenv(EnvDigits); p != "" {
-		return p
-	}
-	return DefaultDigits
-}
+// DigitsPath is the digits file to read: $BOA_DIGITS, else the data
+// beside the repository (datasets.DigitsPath).
+func DigitsPath() string { return datasets.DigitsPath() }
 
-// LoadDigits reads sklearn's digits.csv.gz (no header; 64 pixel values
-// 0..16, then the label) and scales the pixels to [0, 1] by dividing by 16,
-// so that the input layer's He initialisation sees inputs of unit order.
+// LoadDigits reads sklearn's digits.csv.gz with the pixels scaled to
+// [0, 1], so that the input layer's He initialisation sees inputs of unit
+// order (datasets.LoadDigits).
 func LoadDigits(path string) (Data, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return Data{}, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return Data{}, fmt.Errorf("%s: %w", path, err)
-	}
-	var d Data
-	sc := bufio.NewScanner(zr)
-	for line := 1; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" {
-			continue
-		}
-		fields := strings.Split(s, ",")
-		if len(fields) != Pixels+1 {
-			return Data{}, fmt.Errorf("%s:%d: %d fields, want %d", path, line, len(fields), Pixels+1)
-		}
-		for _, v := range fields[:Pixels] {
-			p, err := strconv.ParseFloat(v, 64)
-			if err != nil || p < 0 || p > 16 {
-				return Data{}, fmt.Errorf("%s:%d: pixel %q, want 0..16", path, line, v)
-			}
-			d.X = append(d.X, p/16)
-		}
-		y, err := strconv.Atoi(fields[Pixels])
-		if err != nil || y < 0 || y >= Classes {
-			return Data{}, fmt.Errorf("%s:%d: label %q, want 0..9", path, line, fields[Pixels])
-		}
-		d.Y = append(d.Y, y)
-	}
-	if err := sc.Err(); err != nil {
-		return Data{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if d.Len() == 0 {
-		return Data{}, fmt.Errorf("%s: no rows", path)
-	}
-	return d, nil
+	x, y, err := datasets.LoadDigits(path)
+	return Data{X: x, Y: y}, err
 }
 
 // Split is the fixed train / validation / test partition of one data set.

@@ -10,8 +10,8 @@
 // so this package trains its own small networks and measures the claim.
 //
 // Data: sklearn's digits (1,797 8×8 images, pixels scaled to [0, 1]), read
-// in place from DigitsPath ($BOA_DIGITS, else DefaultDigits); tests skip
-// when it is absent. A stratified 60/20/20 train/validation/test split
+// in place from DigitsPath ($BOA_DIGITS, else the data beside the
+// repository); tests skip when it is absent. A stratified 60/20/20 train/validation/test split
 // with a fixed seed (1078 / 359 / 360 rows).
 //
 // Networks: an NB201-like space over dense and 1-D ops (spec §8). A cell
