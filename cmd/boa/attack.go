@@ -100,30 +100,22 @@ budget. The adversarial image is written as a 16-bit PNG (or JSON, for an
 				return err
 			}
 			defer v.Close()
-			goal, clean, err := cleanGoal[attack.Image](v, origin, f.target)
+			run, err := startAttack[attack.Image](cmd, v, origin, f, f.budget)
 			if err != nil {
 				return err
 			}
-			cfg.Budget, cfg.Seed = f.budget, f.seed
-			log, err := openQueryLog(f.queries)
-			if err != nil {
-				return err
-			}
-			defer log.close()
-			stderr := cmd.ErrOrStderr()
-			show := attackProgress(stderr, f.budget, f.asJSON)
-			cfg.Progress = func(q attack.Query, best float64) { log.write(q); show(q, best) }
-			res, runErr := image.Run(v, origin, goal, cfg)
-			show(attack.Query{}, math.NaN()) // done: clear the bar
+			cfg.Budget, cfg.Seed, cfg.Progress = f.budget, f.seed, run.progress
+			res, runErr := image.Run(v, origin, run.goal, cfg)
+			run.end()
 			if res.Queries > 0 {
 				if err := writeFile(f.out, func(w io.Writer) error { return writeImage(w, f.out, res.Input) }); err != nil {
 					return errors.Join(runErr, err)
 				}
 			}
-			summary := attackSummary{Method: methodOr(cfg.Method, "gpbo"), Origin: goal.Origin, CleanScore: clean, Target: f.target,
+			summary := attackSummary{Method: methodOr(cfg.Method, "gpbo"), Origin: run.goal.Origin, CleanScore: run.clean, Target: f.target,
 				Success: res.Success, Queries: res.Queries, Budget: budgetOr(cfg.Budget, 1000), Loss: res.Loss, Out: f.out,
 				Linf: &res.Linf, L2: &res.L2, Side: res.Side, Sides: res.Sides}
-			return finishAttack(cmd.OutOrStdout(), stderr, summary, f.asJSON, res.Queries, runErr)
+			return finishAttack(cmd.OutOrStdout(), summary, f.asJSON, res.Queries, runErr)
 		},
 	}
 	f.register(cmd, "adversarial.png")
@@ -174,35 +166,27 @@ One query on the clean graph finds its class; it is not counted.`,
 				return err
 			}
 			defer v.Close()
-			goal, clean, err := cleanGoal[attack.Graph](v, origin, f.target)
-			if err != nil {
-				return err
-			}
-			cfg.Budget, cfg.Seed = f.budget, f.seed
-			log, err := openQueryLog(f.queries)
-			if err != nil {
-				return err
-			}
-			defer log.close()
-			stderr := cmd.ErrOrStderr()
 			budget := f.budget
 			if budget == 0 {
 				budget = -1 // not known until Run chooses it: a spinner
 			}
-			show := attackProgress(stderr, budget, f.asJSON)
-			cfg.Progress = func(q attack.Query, best float64) { log.write(q); show(q, best) }
-			res, runErr := grabnel.Run(v, origin, goal, cfg)
-			show(attack.Query{}, math.NaN())
+			run, err := startAttack[attack.Graph](cmd, v, origin, f, budget)
+			if err != nil {
+				return err
+			}
+			cfg.Budget, cfg.Seed, cfg.Progress = f.budget, f.seed, run.progress
+			res, runErr := grabnel.Run(v, origin, run.goal, cfg)
+			run.end()
 			if res.Queries > 0 {
 				if err := writeFile(f.out, func(w io.Writer) error { return attack.WriteGraph(w, res.Input) }); err != nil {
 					return errors.Join(runErr, err)
 				}
 			}
 			flips := res.Flips
-			summary := attackSummary{Method: methodOr(cfg.Method, "grabnel"), Origin: goal.Origin, CleanScore: clean, Target: f.target,
+			summary := attackSummary{Method: methodOr(cfg.Method, "grabnel"), Origin: run.goal.Origin, CleanScore: run.clean, Target: f.target,
 				Success: res.Success, Queries: res.Queries, Budget: res.Budget, Loss: res.Loss, Out: f.out,
 				Delta: res.Delta, Flips: &flips}
-			return finishAttack(cmd.OutOrStdout(), stderr, summary, f.asJSON, res.Queries, runErr)
+			return finishAttack(cmd.OutOrStdout(), summary, f.asJSON, res.Queries, runErr)
 		},
 	}
 	f.register(cmd, "adversarial.txt")
@@ -214,6 +198,38 @@ One query on the clean graph finds its class; it is not counted.`,
 	fl.BoolVar(&cfg.TwoHop, "two-hop", false, "only add edges between nodes at most 2 hops apart")
 	_ = cmd.MarkFlagRequired("graph")
 	return cmd
+}
+
+// attackRun is what both attacks keep around their method: the goal
+// found from the clean input, the query log and the progress display.
+type attackRun struct {
+	goal  attack.Goal
+	clean float64 // the victim's score of the clean input's class
+	log   *queryLog
+	show  func(attack.Query, float64)
+}
+
+// startAttack asks the victim about the clean input x and opens the query
+// log and the progress display (budget < 0: a spinner).
+func startAttack[T any](cmd *cobra.Command, v attack.Victim[T], x T, f attackFlags, budget int) (*attackRun, error) {
+	goal, clean, err := cleanGoal(v, x, f.target)
+	if err != nil {
+		return nil, err
+	}
+	log, err := openQueryLog(f.queries)
+	if err != nil {
+		return nil, err
+	}
+	return &attackRun{goal: goal, clean: clean, log: log, show: attackProgress(cmd.ErrOrStderr(), budget, f.asJSON)}, nil
+}
+
+// progress is the attack's Config.Progress: each query logged and shown.
+func (r *attackRun) progress(q attack.Query, best float64) { r.log.write(q); r.show(q, best) }
+
+// end clears the progress display and closes the log.
+func (r *attackRun) end() {
+	r.show(attack.Query{}, math.NaN())
+	r.log.close()
 }
 
 // cleanGoal asks the victim once about the clean input: its class is the
@@ -356,7 +372,7 @@ func budgetOr(b, def int) int {
 
 // finishAttack prints the summary, and, when the victim failed, returns
 // its error after saying what was kept.
-func finishAttack(stdout, stderr io.Writer, s attackSummary, asJSON bool, queries int, runErr error) error {
+func finishAttack(stdout io.Writer, s attackSummary, asJSON bool, queries int, runErr error) error {
 	if queries == 0 {
 		s.Out = "" // nothing was written
 	}

@@ -3,7 +3,6 @@ package attacks
 import (
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/boaopt/boa/attack"
 	"github.com/boaopt/boa/attack/grabnel"
@@ -63,32 +62,13 @@ func RunGraphs(v attack.Victim[attack.Graph], test []standin.GraphExample, p Gra
 		}
 	}
 	per := p.Trials * len(chosen)
-	out := make([]GraphOutcome, len(p.Methods)*per)
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for range max(1, workers) {
-		wg.Go(func() {
-			for j := range jobs {
-				m, trial, i := p.Methods[j/per], 1+(j%per)/len(chosen), chosen[j%len(chosen)]
-				ex := test[i]
-				cfg := grabnel.Config{Method: m, Budget: p.Budget, TwoHop: p.TwoHop, Seed: uint64(trial)}
-				res, err := grabnel.Run(v, ex.Graph, attack.Goal{Origin: ex.Label, Target: attack.Untargeted}, cfg)
-				out[j] = GraphOutcome{Method: m, Trial: trial, Index: i, Label: ex.Label, Result: res, Err: err}
-				if done != nil {
-					mu.Lock()
-					done(out[j])
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for j := range out {
-		jobs <- j
-	}
-	close(jobs)
-	wg.Wait()
-	return out, nil
+	return parallel(len(p.Methods)*per, workers, func(j int) GraphOutcome {
+		m, trial, i := p.Methods[j/per], 1+(j%per)/len(chosen), chosen[j%len(chosen)]
+		ex := test[i]
+		cfg := grabnel.Config{Method: m, Budget: p.Budget, TwoHop: p.TwoHop, Seed: uint64(trial)}
+		res, err := grabnel.Run(v, ex.Graph, attack.Goal{Origin: ex.Label, Target: attack.Untargeted}, cfg)
+		return GraphOutcome{Method: m, Trial: trial, Index: i, Label: ex.Label, Result: res, Err: err}
+	}, done), nil
 }
 
 // GraphRow is one method's line: the attack success rate per trial, and

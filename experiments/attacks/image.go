@@ -94,17 +94,26 @@ func RunImages(v attack.Victim[attack.Image], test []standin.ImageExample, p Ima
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ImageOutcome, len(p.Methods)*len(inst))
+	return parallel(len(p.Methods)*len(inst), workers, func(j int) ImageOutcome {
+		m, in := p.Methods[j/len(inst)], inst[j%len(inst)]
+		cfg := image.Config{Method: m, Delta: p.Delta, Budget: p.Budget, Candidates: p.Candidates, Seed: p.Seed + uint64(j%len(inst))}
+		res, err := image.Run(v, test[in.Index].Image, attack.Goal{Origin: in.Label, Target: in.Target}, cfg)
+		return ImageOutcome{Method: m, Instance: in, Result: res, Err: err}
+	}, done), nil
+}
+
+// parallel returns f(0), …, f(n−1), computed on workers goroutines;
+// done, when set, is called with each result as it is known, one call at
+// a time.
+func parallel[O any](n, workers int, f func(j int) O, done func(O)) []O {
+	out := make([]O, n)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for range max(1, workers) {
 		wg.Go(func() {
 			for j := range jobs {
-				m, in := p.Methods[j/len(inst)], inst[j%len(inst)]
-				cfg := image.Config{Method: m, Delta: p.Delta, Budget: p.Budget, Candidates: p.Candidates, Seed: p.Seed + uint64(j%len(inst))}
-				res, err := image.Run(v, test[in.Index].Image, attack.Goal{Origin: in.Label, Target: in.Target}, cfg)
-				out[j] = ImageOutcome{Method: m, Instance: in, Result: res, Err: err}
+				out[j] = f(j)
 				if done != nil {
 					mu.Lock()
 					done(out[j])
@@ -118,7 +127,7 @@ func RunImages(v attack.Victim[attack.Image], test []standin.ImageExample, p Ima
 	}
 	close(jobs)
 	wg.Wait()
-	return out, nil
+	return out
 }
 
 // ImageRow is one line of a Table 6.1-style table.
