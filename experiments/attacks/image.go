@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/boaopt/boa/attack"
 	"github.com/boaopt/boa/attack/image"
 	"github.com/boaopt/boa/attack/standin"
@@ -216,14 +218,6 @@ func argmax(p []float64) int {
 	return top
 }
 
-func mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
-
 func median(x []float64) float64 {
 	s := slices.Clone(x)
 	slices.Sort(s)
@@ -234,15 +228,14 @@ func median(x []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
+func mean(x []float64) float64 { return stat.Mean(x, nil) }
+
+// stdDev is the sample standard deviation, 0 for fewer than 2 values.
 func stdDev(x []float64) float64 {
 	if len(x) < 2 {
 		return 0
 	}
-	m, ss := mean(x), 0.0
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	return math.Sqrt(ss / float64(len(x)-1))
+	return stat.StdDev(x, nil)
 }
 
 func stdErr(x []float64) float64 { return stdDev(x) / math.Sqrt(float64(len(x))) }
