@@ -89,16 +89,17 @@ func (p ImageProtocol) Instances(v attack.Victim[attack.Image], test []standin.I
 
 // RunImages attacks every instance with every method on workers
 // goroutines (the stand-in answers concurrent queries); the outcomes are
-// in the order of methods, then instances, whatever the scheduling. done,
+// in the order of instances, then methods, whatever the scheduling. done,
 // when set, is called with each outcome as it is known.
 func RunImages(v attack.Victim[attack.Image], test []standin.ImageExample, p ImageProtocol, workers int, done func(ImageOutcome)) ([]ImageOutcome, error) {
 	inst, err := p.Instances(v, test)
 	if err != nil {
 		return nil, err
 	}
-	return parallel(len(p.Methods)*len(inst), workers, func(j int) ImageOutcome {
-		m, in := p.Methods[j/len(inst)], inst[j%len(inst)]
-		cfg := image.Config{Method: m, Delta: p.Delta, Budget: p.Budget, Candidates: p.Candidates, Seed: p.Seed + uint64(j%len(inst))}
+	nm := len(p.Methods)
+	return parallel(nm*len(inst), workers, func(j int) ImageOutcome {
+		m, in := p.Methods[j%nm], inst[j/nm]
+		cfg := image.Config{Method: m, Delta: p.Delta, Budget: p.Budget, Candidates: p.Candidates, Seed: p.Seed + uint64(j/nm)}
 		res, err := image.Run(v, test[in.Index].Image, attack.Goal{Origin: in.Label, Target: in.Target}, cfg)
 		return ImageOutcome{Method: m, Instance: in, Result: res, Err: err}
 	}, done), nil

@@ -25,7 +25,8 @@ func digits(t *testing.T) *standin.Digits {
 //
 //	BOA_REPRO=1 go test ./experiments/attacks -run TestReproImages -v -timeout 6h
 //
-// with BOA_REPRO_IMAGES=n for the first n images only.
+// with BOA_REPRO_IMAGES=n for the first n images only and
+// BOA_REPRO_BUDGET=b for a budget of b queries.
 // Only the machinery is asserted (every query within the L∞ ball, the
 // budget kept, no victim errors); the relative findings are printed as
 // met or not met.
@@ -36,6 +37,9 @@ func TestReproImages(t *testing.T) {
 		p = FullImages()
 		if n, err := strconv.Atoi(os.Getenv("BOA_REPRO_IMAGES")); err == nil {
 			p.Images = n // fewer images, for a shorter run (docs/attacks.md says which)
+		}
+		if n, err := strconv.Atoi(os.Getenv("BOA_REPRO_BUDGET")); err == nil {
+			p.Budget = n // a smaller budget, likewise
 		}
 	}
 	start, n := time.Now(), 0
