@@ -58,7 +58,7 @@ func NewGraph(n int, edges [][2]int) (Graph, error) {
 		}
 		g.Edges = append(g.Edges, [2]int{u, v})
 	}
-	slices.SortFunc(g.Edges, cmpEdge)
+	slices.SortFunc(g.Edges, CompareEdges)
 	for i := 1; i < len(g.Edges); i++ {
 		if g.Edges[i] == g.Edges[i-1] {
 			return Graph{}, fmt.Errorf("graph: edge (%d, %d) is given twice", g.Edges[i][0], g.Edges[i][1])
@@ -67,7 +67,8 @@ func NewGraph(n int, edges [][2]int) (Graph, error) {
 	return g, nil
 }
 
-func cmpEdge(a, b [2]int) int {
+// CompareEdges orders edges as a Graph keeps them: by u, then v.
+func CompareEdges(a, b [2]int) int {
 	if a[0] != b[0] {
 		return a[0] - b[0]
 	}
@@ -76,7 +77,7 @@ func cmpEdge(a, b [2]int) int {
 
 // Has reports whether the edge {u, v} is present.
 func (g Graph) Has(u, v int) bool {
-	_, ok := slices.BinarySearchFunc(g.Edges, [2]int{min(u, v), max(u, v)}, cmpEdge)
+	_, ok := slices.BinarySearchFunc(g.Edges, [2]int{min(u, v), max(u, v)}, CompareEdges)
 	return ok
 }
 
@@ -84,7 +85,7 @@ func (g Graph) Has(u, v int) bool {
 // (footnote 7 of [000 §6.6.3]); g is unchanged. u ≠ v, both in range.
 func (g Graph) Flip(u, v int) Graph {
 	e := [2]int{min(u, v), max(u, v)}
-	i, ok := slices.BinarySearchFunc(g.Edges, e, cmpEdge)
+	i, ok := slices.BinarySearchFunc(g.Edges, e, CompareEdges)
 	out := Graph{N: g.N}
 	if ok {
 		out.Edges = slices.Delete(slices.Clone(g.Edges), i, i+1)
@@ -117,7 +118,7 @@ func (g Goal) Targeted() bool { return g.Target != Untargeted }
 // untargeted (spec, Corrections). Ties go to the lowest class, as NumPy's
 // argmax.
 func (g Goal) Reached(p []float64) bool {
-	top := argmax(p)
+	top := Class(p)
 	if g.Targeted() {
 		return top == g.Target
 	}
@@ -164,7 +165,9 @@ func bestOther(p []float64, t0 int) float64 {
 	return best
 }
 
-func argmax(p []float64) int {
+// Class is the class the scores p give: argmax p, ties to the lowest
+// class, as NumPy's argmax.
+func Class(p []float64) int {
 	top := 0
 	for i, v := range p {
 		if v > p[top] {

@@ -27,7 +27,7 @@ func TestLossSignAndSuccess(t *testing.T) {
 			g.Target = Untargeted
 		}
 		if y := ImageLoss(p, g); y > 0 && !g.Reached(p) {
-			t.Fatalf("image loss %v > 0 on %v for %+v, but argmax = %d", y, p, g, argmax(p))
+			t.Fatalf("image loss %v > 0 on %v for %+v, but argmax = %d", y, p, g, Class(p))
 		}
 		if !g.Targeted() && (GraphLoss(p, g) > 0) != g.Reached(p) {
 			t.Fatalf("untargeted graph loss %v on %v for %+v: sign is not success", GraphLoss(p, g), p, g)

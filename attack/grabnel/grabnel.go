@@ -175,10 +175,10 @@ func diff(a, b attack.Graph) [][2]int {
 	i, j := 0, 0
 	for i < len(a.Edges) || j < len(b.Edges) {
 		switch {
-		case j == len(b.Edges) || i < len(a.Edges) && cmpPair(a.Edges[i], b.Edges[j]) < 0:
+		case j == len(b.Edges) || i < len(a.Edges) && attack.CompareEdges(a.Edges[i], b.Edges[j]) < 0:
 			d = append(d, a.Edges[i])
 			i++
-		case i == len(a.Edges) || cmpPair(a.Edges[i], b.Edges[j]) > 0:
+		case i == len(a.Edges) || attack.CompareEdges(a.Edges[i], b.Edges[j]) > 0:
 			d = append(d, b.Edges[j])
 			j++
 		default:
@@ -187,13 +187,6 @@ func diff(a, b attack.Graph) [][2]int {
 		}
 	}
 	return d
-}
-
-func cmpPair(a, b [2]int) int {
-	if a[0] != b[0] {
-		return a[0] - b[0]
-	}
-	return a[1] - b[1]
 }
 
 // pairHash is the Zobrist key of the pair {u, v} (u < v) in a graph of n

@@ -141,7 +141,7 @@ func TestStaging(t *testing.T) {
 				t.Errorf("flip %v: not a pair where the input differs from the origin", f)
 			}
 		}
-		if !slices.IsSortedFunc(res.Flips, cmpPair) {
+		if !slices.IsSortedFunc(res.Flips, attack.CompareEdges) {
 			t.Errorf("flips %v not sorted", res.Flips)
 		}
 	}

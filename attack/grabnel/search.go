@@ -139,7 +139,7 @@ func (s *search) propose(all, mine []observed, base attack.Graph, fresh [][2]int
 	// By EI from the largest; ties (as where the surrogate has pruned
 	// every feature) in random order: shuffled from pair order, so that
 	// the seed decides.
-	slices.SortFunc(ranked, func(a, b scored) int { return cmpPair(a.p, b.p) })
+	slices.SortFunc(ranked, func(a, b scored) int { return attack.CompareEdges(a.p, b.p) })
 	s.rng.Shuffle(len(ranked), func(i, j int) { ranked[i], ranked[j] = ranked[j], ranked[i] })
 	slices.SortStableFunc(ranked, func(a, b scored) int { return cmp.Compare(b.ei, a.ei) })
 	out := make([][2]int, 0, batch)

@@ -242,12 +242,7 @@ func cleanGoal[T any](v attack.Victim[T], x T, target int) (attack.Goal, float64
 	if len(p) < 2 {
 		return attack.Goal{}, 0, fmt.Errorf("the clean input: the victim gave %d scores, a classifier needs at least 2", len(p))
 	}
-	top := 0
-	for i, s := range p {
-		if s > p[top] {
-			top = i
-		}
-	}
+	top := attack.Class(p)
 	switch {
 	case target >= len(p) || target < attack.Untargeted:
 		return attack.Goal{}, 0, fmt.Errorf("--target %d: the victim has classes 0..%d", target, len(p)-1)

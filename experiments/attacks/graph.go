@@ -57,7 +57,7 @@ func RunGraphs(v attack.Victim[attack.Graph], test []standin.GraphExample, p Gra
 		if err != nil {
 			return nil, err
 		}
-		if argmax(s) == ex.Label {
+		if attack.Class(s) == ex.Label {
 			chosen = append(chosen, i)
 		}
 	}

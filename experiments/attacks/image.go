@@ -70,7 +70,7 @@ func (p ImageProtocol) Instances(v attack.Victim[attack.Image], test []standin.I
 		if err != nil {
 			return nil, err
 		}
-		if argmax(s) != ex.Label {
+		if attack.Class(s) != ex.Label {
 			continue
 		}
 		var others []int
@@ -207,16 +207,6 @@ func WriteImageTable(w io.Writer, rows []ImageRow) {
 		fmt.Fprintf(w, "| %s | %.0f %% (%d/%d)%s | %.0f, %.0f, %.1f (±%.1f) | %.3g | %.3g | %s |\n",
 			r.Method, 100*r.ASR, r.Successes, r.Attacks, errs, r.Max, r.Median, r.Mean, r.SE, r.L2PerPixel, r.LinfMax, strings.Join(sides, ", "))
 	}
-}
-
-func argmax(p []float64) int {
-	top := 0
-	for i, v := range p {
-		if v > p[top] {
-			top = i
-		}
-	}
-	return top
 }
 
 func median(x []float64) float64 {
