@@ -4,22 +4,20 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/boaopt/boa/internal/python"
 )
 
 // Optuna 3.1's exact hypervolume (its WFG) gives Hypervolume's values on
 // random sets of 2 to 4 objectives, with dominated points and duplicates.
-// Python: $BOA_PYTHON, else Debian's python3-optuna.
+// Python: one that imports Optuna (internal/python; Debian's python3-optuna).
 func TestOptunaHypervolumeParity(t *testing.T) {
-	py := os.Getenv("BOA_PYTHON")
-	if py == "" {
-		py = "/usr/bin/python3"
-	}
-	if out, err := exec.Command(py, "-c", "import optuna._hypervolume").CombinedOutput(); err != nil {
-		t.Skipf("Optuna cannot be imported by %s (%v: %s); install python3-optuna with scripts/install-peers.sh or set BOA_PYTHON", py, err, strings.TrimSpace(string(out)))
+	py, err := python.Find("optuna._hypervolume", "numpy")
+	if err != nil {
+		t.Skipf("needs Optuna (python3-optuna; scripts/install-peers.sh): %v", err)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	type set struct {

@@ -3,7 +3,6 @@ package victim
 import (
 	"bytes"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,17 +11,15 @@ import (
 	"time"
 
 	"github.com/boaopt/boa/attack"
+	"github.com/boaopt/boa/internal/python"
 )
 
-// python is Debian's interpreter when there is one, where CI installs
-// python3-sklearn, else the first python3 in PATH.
-func python(t *testing.T) string {
-	py := "/usr/bin/python3"
-	if _, err := os.Stat(py); err != nil {
-		py = "python3"
-	}
-	if out, err := exec.Command(py, "-c", "import sklearn").CombinedOutput(); err != nil {
-		t.Skipf("examples/attack/victim.py needs scikit-learn, and %s -c 'import sklearn' fails: %v %s", py, err, strings.TrimSpace(string(out)))
+// pyWithSklearn is an interpreter that imports scikit-learn (Debian's,
+// where CI installs python3-sklearn), or the test is skipped.
+func pyWithSklearn(t *testing.T) string {
+	py, err := python.Find("sklearn")
+	if err != nil {
+		t.Skipf("examples/attack/victim.py needs scikit-learn: %v", err)
 	}
 	return py
 }
@@ -31,7 +28,7 @@ func python(t *testing.T) string {
 // digit written by the script, read back as the attack reads its image,
 // then queries through the protocol.
 func TestPythonVictim(t *testing.T) {
-	py := python(t)
+	py := pyWithSklearn(t)
 	script, err := filepath.Abs(filepath.Join("..", "..", "examples", "attack", "victim.py"))
 	if err != nil {
 		t.Fatal(err)

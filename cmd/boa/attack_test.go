@@ -10,18 +10,16 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/attack"
+	"github.com/boaopt/boa/internal/python"
 )
 
-// sklearnPython is Debian's python3 with scikit-learn (CI installs
-// python3-sklearn), or the test is skipped.
+// sklearnPython is an interpreter that imports scikit-learn (Debian's,
+// where CI installs python3-sklearn), or the test is skipped.
 func sklearnPython(t *testing.T) string {
 	t.Helper()
-	py := "/usr/bin/python3"
-	if _, err := os.Stat(py); err != nil {
-		py = "python3"
-	}
-	if out, err := exec.Command(py, "-c", "import sklearn").CombinedOutput(); err != nil {
-		t.Skipf("examples/attack/victim.py needs scikit-learn: %s -c 'import sklearn': %v %s", py, err, strings.TrimSpace(string(out)))
+	py, err := python.Find("sklearn")
+	if err != nil {
+		t.Skipf("examples/attack/victim.py needs scikit-learn: %v", err)
 	}
 	return py
 }
