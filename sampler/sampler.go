@@ -23,8 +23,12 @@ import (
 // [spec constrained-autotinyml §1, §3.3 d]. Trials that were not
 // computable (crashed, NaN) are History.Failed.
 type Observation struct {
-	X          []float64
-	Y          float64
+	X []float64
+	Y float64
+	// Ys are the values of every objective of a multi-objective study
+	// (History.Objectives > 1), each in the minimised sense, Y = Ys[0];
+	// nil in a single-objective study.
+	Ys         []float64
 	Batch      int
 	Origin     Origin
 	Slack      []float64 // one per History.Constraints; nil in an unconstrained study
@@ -58,6 +62,9 @@ type History struct {
 	Trials   int           // number of trials created so far, of any state: the index of the one being suggested
 	Seed     uint64        // the study's seed, for designs that must be the same on every call
 	Budget   int           // the study's trial budget, trials wanted in all; 0 when it has none
+	// Objectives is the number of objectives, the length of every
+	// Observation.Ys; 0 or 1 in a single-objective study.
+	Objectives int
 	// Constraints names the study's constrained metrics, in the order of
 	// Observation.Slack (constraint.Set.Names); empty when it has none.
 	Constraints []string
@@ -94,6 +101,15 @@ type Partial struct {
 type MultiFidelity interface {
 	Sampler
 	UsesPartial()
+}
+
+// MultiObjective is a Sampler that models every objective of a
+// multi-objective study (Observation.Ys): a study with two or more
+// objectives refuses a sampler that is not one, which would optimise the
+// first objective alone (issue 43).
+type MultiObjective interface {
+	Sampler
+	MultiObjective()
 }
 
 // Admits reports whether u meets the limits known before evaluation: true

@@ -82,3 +82,13 @@ func init() {
 	sampler.Register("sobol", func() sampler.Sampler { return Sobol{new(bo.Tried)} })
 	sampler.Register("rs", func() sampler.Sampler { return Untried{new(bo.Tried)} })
 }
+
+// MultiObjective implements sampler.MultiObjective: random points need
+// no value, so they serve a study with any number of objectives.
+func (Uniform) MultiObjective() {}
+
+// MultiObjective implements sampler.MultiObjective, as Uniform's.
+func (Sobol) MultiObjective() {}
+
+// MultiObjective implements sampler.MultiObjective, as Uniform's.
+func (Untried) MultiObjective() {}
