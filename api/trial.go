@@ -18,7 +18,8 @@ type Trial[P any] struct {
 	Number   int                `json:"number"`
 	State    string             `json:"state"` // WAITING, RUNNING, COMPLETE, PRUNED or FAILED; "" in an ask's answer (RUNNING)
 	Params   P                  `json:"params"`
-	Value    *float64           `json:"value"` // COMPLETE trials, and PRUNED ones: the value they stopped at
+	Value    *float64           `json:"value"`            // COMPLETE trials, and PRUNED ones: the value they stopped at
+	Values   []float64          `json:"values,omitempty"` // a COMPLETE trial of a multi-objective study: every objective's value, in the study's order
 	Metrics  map[string]float64 `json:"metrics"`
 	Reports  []Report           `json:"reports"`
 	Reason   string             `json:"reason"`             // why it FAILED, or why a COMPLETE trial is infeasible

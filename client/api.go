@@ -36,6 +36,17 @@ type Study struct {
 	Infeasible  int            `json:"infeasible"`
 	BestValue   *float64       `json:"best_value"`
 	BestTrial   *int           `json:"best_trial"`
+	// Objectives name a multi-objective study's objectives, the order of
+	// its trials' Values, nil for a study of one; Front are the numbers of
+	// its Pareto-optimal trials.
+	Objectives []Objective `json:"objectives"`
+	Front      []int       `json:"front"`
+}
+
+// Objective is one objective of a multi-objective study.
+type Objective struct {
+	Name      string `json:"name"`
+	Direction string `json:"direction"` // minimize or maximize
 }
 
 // Trial is one trial, in the API's form (package api). Params values are
@@ -60,6 +71,7 @@ type Batch struct {
 type Result struct {
 	State   string             // "" or "COMPLETE", "PRUNED" or "FAILED"
 	Value   float64            // the objective (COMPLETE and PRUNED)
+	Values  []float64          // every objective's value, in the study's order (COMPLETE trials of a multi-objective study; Value is then not sent)
 	Reason  string             // why it FAILED
 	Metrics map[string]float64 // extra metrics and the values the study's constraints limit (NaN allowed)
 	// Requeue (FAILED only) asks the server to run the configuration
@@ -176,6 +188,13 @@ func (c *Client) Tell(ctx context.Context, id int64, r Result) error {
 		if r.Requeue {
 			req["requeue"] = true
 		}
+	} else if r.Values != nil {
+		for i, v := range r.Values {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("tell trial %d: value %d, %v, is not finite; tell it FAILED with the reason instead", id, i, v)
+			}
+		}
+		req["values"] = r.Values
 	} else {
 		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
 			return fmt.Errorf("tell trial %d: value %v is not finite; tell it FAILED with the reason instead", id, r.Value)
@@ -231,9 +250,44 @@ func (c *Client) Trials(ctx context.Context, study string) ([]Trial, error) {
 }
 
 // Best returns the best COMPLETE trial of study; an *Error with status 404
-// when the study is unknown or has no COMPLETE trial yet.
+// when the study is unknown or has no COMPLETE trial yet. A study of
+// several objectives has a front instead (Front), and Best an error.
 func (c *Client) Best(ctx context.Context, study string) (Trial, error) {
+	front, many, err := c.best(ctx, study)
+	switch {
+	case err != nil:
+		return Trial{}, err
+	case many:
+		return Trial{}, fmt.Errorf("study %s has several objectives and no one best trial: Front returns its Pareto front", study)
+	}
+	return front[0], nil
+}
+
+// best reads GET .../best: the best trial, or a multi-objective study's
+// front (many).
+func (c *Client) best(ctx context.Context, study string) (front []Trial, many bool, err error) {
+	var raw json.RawMessage
+	if err := c.do(ctx, "GET", studyPath(study)+"/best", nil, &raw); err != nil {
+		return nil, false, err
+	}
+	var f struct {
+		Trials []Trial `json:"trials"`
+	}
+	if json.Unmarshal(raw, &f) == nil && f.Trials != nil {
+		return f.Trials, true, nil
+	}
 	var t Trial
-	err := c.do(ctx, "GET", studyPath(study)+"/best", nil, &t)
-	return t, err
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, false, fmt.Errorf("best of study %s: %w", study, err)
+	}
+	return []Trial{t}, false, nil
+}
+
+// Front returns the Pareto-optimal trials of a multi-objective study, in
+// trial order (GET .../best answers them for such a study); an *Error
+// with status 404 when the study is unknown or has no COMPLETE trial yet.
+// For a study of one objective it is the best trial alone.
+func (c *Client) Front(ctx context.Context, study string) ([]Trial, error) {
+	front, _, err := c.best(ctx, study)
+	return front, err
 }

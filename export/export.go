@@ -22,7 +22,7 @@ type Trial = api.Trial[space.Assignment]
 // TrialOf is t, a trial of a study whose space is sp, in its exported
 // form.
 func TrialOf(sp *space.Space, t study.Trial) Trial {
-	j := Trial{ID: t.ID, Number: t.Number, State: t.State.String(), Params: sp.Export(t.Params), Metrics: t.Metrics,
+	j := Trial{ID: t.ID, Number: t.Number, State: t.State.String(), Params: sp.Export(t.Params), Values: t.Values, Metrics: t.Metrics,
 		Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Feasible: t.Feasible, Worker: t.Worker, Started: api.Time(t.Started),
 		Finished: api.Time(t.Finished), RetryOf: api.RetryOf(t.RetryOf), Batch: api.Batch(t.Batch), Origin: string(t.Origin)}
 	if t.State == study.Complete || t.State == study.Pruned {
@@ -73,8 +73,10 @@ func csvParamColumn(name string) string {
 // batch (empty when none), its origin and whether it met the study's
 // constraints (true or false; empty when not judged: a study without
 // constraints, a trial that did not complete). New columns go last, so
-// that scripts reading columns by position keep working.
-func CSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
+// that scripts reading columns by position keep working. A study of
+// several objectives, named objectives, has one column per objective,
+// named by it, in place of value.
+func CSV(w io.Writer, sp *space.Space, objectives []string, trials []study.Trial) error {
 	var metrics []string
 	seen := map[string]bool{}
 	for _, t := range trials {
@@ -86,9 +88,17 @@ func CSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 		}
 	}
 	cw := csv.NewWriter(w)
-	head := []string{"number", "state", "value"}
+	values := []string{"value"}
+	if len(objectives) > 1 {
+		values = objectives
+	}
+	head := append([]string{"number", "state"}, values...)
 	for _, name := range sp.Names() {
-		head = append(head, csvParamColumn(name))
+		col := csvParamColumn(name)
+		if col == name && slices.Contains(values, name) {
+			col = "param:" + name
+		}
+		head = append(head, col)
 	}
 	for _, m := range metrics {
 		head = append(head, "metric:"+m)
@@ -96,9 +106,19 @@ func CSV(w io.Writer, sp *space.Space, trials []study.Trial) error {
 	head = append(head, "reason", "batch", "origin", "feasible")
 	_ = cw.Write(head)
 	for _, t := range trials {
-		row := []string{strconv.Itoa(t.Number), t.State.String(), ""}
-		if t.State == study.Complete || t.State == study.Pruned {
-			row[2] = strconv.FormatFloat(t.Value, 'g', -1, 64)
+		row := []string{strconv.Itoa(t.Number), t.State.String()}
+		switch {
+		case len(values) > 1 && len(t.Values) == len(values):
+			for _, v := range t.Values {
+				row = append(row, strconv.FormatFloat(v, 'g', -1, 64))
+			}
+		case len(values) > 1:
+			// A PRUNED trial's last value is of one objective only.
+			row = append(row, make([]string, len(values))...)
+		case t.State == study.Complete || t.State == study.Pruned:
+			row = append(row, strconv.FormatFloat(t.Value, 'g', -1, 64))
+		default:
+			row = append(row, "")
 		}
 		for _, name := range sp.Names() {
 			if v, ok := t.Params[name]; ok {

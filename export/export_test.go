@@ -40,7 +40,7 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 		Params: space.Assignment{"batch": int64(1), "origin": false, "feasible": false, "value": 0.5, "metric:acc": false, "param:lr": 1.0, "lr": 0.0, "Number": int64(0)},
 	}}
 	var buf bytes.Buffer
-	if err := CSV(&buf, sp, trials); err != nil {
+	if err := CSV(&buf, sp, []string{"value"}, trials); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
@@ -83,7 +83,7 @@ func TestCSVHeadersAreUnique(t *testing.T) {
 		t.Fatal(err)
 	}
 	buf.Reset()
-	if err := CSV(&buf, plain, nil); err != nil {
+	if err := CSV(&buf, plain, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.TrimSpace(buf.String()); got != "number,state,value,x,batch_size,reason,batch,origin,feasible" {
@@ -103,7 +103,7 @@ func TestFloatsStayFloats(t *testing.T) {
 	)
 	trials := []study.Trial{{Number: 0, State: study.Complete, Value: 2, Params: space.Assignment{"frac": 1.0, "steps": 1e6, "n": 3}}}
 	var buf bytes.Buffer
-	if err := CSV(&buf, sp, trials); err != nil {
+	if err := CSV(&buf, sp, []string{"value"}, trials); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
@@ -126,5 +126,27 @@ func TestFloatsStayFloats(t *testing.T) {
 	}
 	if _, ok := trials[0].Params["frac"].(float64); !ok {
 		t.Errorf("the export changed the trial's params: %#v", trials[0].Params)
+	}
+}
+
+// TestCSVObjectives: a multi-objective study has one column per
+// objective, named by it, in place of value; a parameter named like an
+// objective gets the param: prefix, and a PRUNED trial, whose last value
+// is of one objective, leaves them empty.
+func TestCSVObjectives(t *testing.T) {
+	sp := space.MustNew(space.Param{Name: "latency", Kind: space.Float, Low: 0, High: 1}, space.Param{Name: "lr", Kind: space.Float, Low: 0, High: 1})
+	trials := []study.Trial{
+		{Number: 0, State: study.Complete, Value: 0.9, Values: []float64{0.9, 3.5}, Params: space.Assignment{"latency": 0.5, "lr": 0.25}},
+		{Number: 1, State: study.Pruned, Value: 0.4, Params: space.Assignment{"latency": 0.5, "lr": 0.5}},
+	}
+	var buf bytes.Buffer
+	if err := CSV(&buf, sp, []string{"accuracy", "latency"}, trials); err != nil {
+		t.Fatal(err)
+	}
+	want := "number,state,accuracy,latency,param:latency,lr,reason,batch,origin,feasible\n" +
+		"0,COMPLETE,0.9,3.5,0.5,0.25,,,,\n" +
+		"1,PRUNED,,,0.5,0.5,,,,\n"
+	if got := buf.String(); got != want {
+		t.Errorf("CSV\n%s\nwant\n%s", got, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -50,7 +51,12 @@ type Report struct {
 
 // Result is what the command reported.
 type Result struct {
-	Value    float64            // the last BOA_RESULT
+	Value float64 // the last BOA_RESULT, its first value
+	// Values are all the values of the last BOA_RESULT line, one per
+	// objective of a multi-objective study (Objectives puts them in the
+	// study's order), and Names their names when the line named them.
+	Values   []float64
+	Names    []string
 	Metrics  map[string]float64 // BOA_METRIC name value (last wins)
 	Reports  []Report           // BOA_REPORT step value, in order of appearance
 	ExitCode int                // -1 when killed by a signal or never started
@@ -264,4 +270,41 @@ func shortDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// Objectives returns the result's values in the order of the study's
+// objectives, named names: the values of a positional BOA_RESULT line,
+// one per objective, or those of a named one, which must name each
+// objective once. The error, the reason the trial FAILS, says what the
+// command printed and what the study wants.
+func (r Result) Objectives(names []string) ([]float64, error) {
+	want := func() string {
+		if len(names) == 1 {
+			return "BOA_RESULT <value>"
+		}
+		pos, named := make([]string, len(names)), make([]string, len(names))
+		for i, n := range names {
+			pos[i], named[i] = "<"+n+">", n+"=<value>"
+		}
+		return fmt.Sprintf("BOA_RESULT %s or BOA_RESULT %s", strings.Join(pos, " "), strings.Join(named, " "))
+	}
+	if r.Names == nil {
+		if len(r.Values) != len(names) {
+			return nil, fmt.Errorf("the command printed %d value(s) on its BOA_RESULT line, but the study has %d objective(s) (%s): print %s",
+				len(r.Values), len(names), strings.Join(names, ", "), want())
+		}
+		return r.Values, nil
+	}
+	out := make([]float64, len(names))
+	for i, n := range names {
+		j := slices.Index(r.Names, n)
+		if j < 0 {
+			return nil, fmt.Errorf("the command's BOA_RESULT line names %s but not objective %s: print %s", strings.Join(r.Names, ", "), n, want())
+		}
+		out[i] = r.Values[j]
+	}
+	if len(r.Names) > len(names) {
+		return nil, fmt.Errorf("the command's BOA_RESULT line names %s, but the study's objectives are %s: print %s", strings.Join(r.Names, ", "), strings.Join(names, ", "), want())
+	}
+	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -35,9 +36,11 @@ type parser struct {
 	line int // '\n's read so far: the current line's number is line+1
 
 	hasResult bool
-	value     float64 // last valid BOA_RESULT
-	resultErr error   // set when the last BOA_RESULT line is bad
-	near      string  // a line that looks like a result but is not one, for the hint
+	value     float64   // last valid BOA_RESULT's first value
+	values    []float64 // all its values, one per objective
+	names     []string  // their names when the line named them (BOA_RESULT acc=0.9 lat=3), else nil
+	resultErr error     // set when the last BOA_RESULT line is bad
+	near      string    // a line that looks like a result but is not one, for the hint
 
 	metrics map[string]float64
 	reports []Report
@@ -110,16 +113,16 @@ func (p *parser) parseLine(s string) {
 	}
 	switch f[0] {
 	case kwResult:
-		if len(f) != 2 {
-			p.fail(kwResult, bad("want BOA_RESULT <value>"))
+		if len(f) < 2 {
+			p.fail(kwResult, bad("want BOA_RESULT <value>, one value per objective, or BOA_RESULT <name>=<value> …"))
 			return
 		}
-		v, err := parseValue(f[1])
+		values, names, err := parseResult(f[1:])
 		if err != nil {
 			p.fail(kwResult, bad("%v", err))
 			return
 		}
-		p.hasResult, p.value, p.resultErr = true, v, nil
+		p.hasResult, p.value, p.values, p.names, p.resultErr = true, values[0], values, names, nil
 	case kwMetric:
 		if len(f) != 3 {
 			p.fail(kwMetric, bad("want BOA_METRIC <name> <value>"))
@@ -207,6 +210,32 @@ func (p *parser) err() error {
 		return errors.New("no BOA_RESULT line on stdout")
 	}
 	return nil
+}
+
+// parseResult reads the values of a BOA_RESULT line: all positional
+// (0.93 3.2), or all named (accuracy=0.93 latency=3.2), each named once.
+func parseResult(fields []string) (values []float64, names []string, err error) {
+	named := strings.Contains(fields[0], "=")
+	for _, f := range fields {
+		name, v, isNamed := strings.Cut(f, "=")
+		if isNamed != named {
+			return nil, nil, errors.New("give every value a name (name=value) or none")
+		}
+		if !named {
+			v = name
+		} else {
+			if name == "" || slices.Contains(names, name) {
+				return nil, nil, fmt.Errorf("%q: each value needs a name of its own", f)
+			}
+			names = append(names, name)
+		}
+		x, err := parseValue(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		values = append(values, x)
+	}
+	return values, names, nil
 }
 
 // parseValue reads a finite decimal float. strconv.ParseFloat also takes

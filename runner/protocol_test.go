@@ -2,6 +2,7 @@ package runner
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -95,5 +96,42 @@ func TestTail(t *testing.T) {
 	tl.Write([]byte("SULT 1\n"))
 	if !tl.sawResult {
 		t.Error("BOA_RESULT split across writes not noticed")
+	}
+}
+
+// TestObjectives: a BOA_RESULT line's values reach the study's objectives
+// by position or by name, and a line that does not fit them says what
+// the study wants.
+func TestObjectives(t *testing.T) {
+	names := []string{"accuracy", "latency"}
+	parse := func(line string) Result {
+		var p parser
+		p.read(strings.NewReader(line + "\n"))
+		if err := p.err(); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		return Result{Values: p.values, Names: p.names}
+	}
+	for line, want := range map[string][]float64{
+		"BOA_RESULT 0.9 3.5":                  {0.9, 3.5},
+		"BOA_RESULT latency=3.5 accuracy=0.9": {0.9, 3.5},
+	} {
+		got, err := parse(line).Objectives(names)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: %v, %v; want %v", line, got, err, want)
+		}
+	}
+	for line, want := range map[string]string{
+		"BOA_RESULT 0.9":                        "printed 1 value(s) on its BOA_RESULT line, but the study has 2 objective(s) (accuracy, latency): print BOA_RESULT <accuracy> <latency> or BOA_RESULT accuracy=<value> latency=<value>",
+		"BOA_RESULT 0.9 1 2":                    "printed 3 value(s)",
+		"BOA_RESULT accuracy=0.9":               "names accuracy but not objective latency",
+		"BOA_RESULT accuracy=0.9 latency=1 x=2": "names accuracy, latency, x, but the study's objectives are accuracy, latency",
+	} {
+		if _, err := parse(line).Objectives(names); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", line, err, want)
+		}
+	}
+	if got, err := parse("BOA_RESULT 2.5").Objectives([]string{"value"}); err != nil || !slices.Equal(got, []float64{2.5}) {
+		t.Errorf("one objective: %v, %v", got, err)
 	}
 }

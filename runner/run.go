@@ -57,7 +57,7 @@ func Run(ctx context.Context, c Command, t Trial, onReport func(Report)) (Result
 	}
 	var st tail
 	runErr := execute(ctx, c, args, env, outLog, errLog, p, &st, &res)
-	res.Value, res.Metrics, res.Reports = p.value, p.metrics, p.reports
+	res.Value, res.Values, res.Names, res.Metrics, res.Reports = p.value, p.values, p.names, p.metrics, p.reports
 	res.Warnings = p.warnings()
 	for _, l := range []*logFile{outLog, errLog} {
 		// Both logs fail alike when their directory cannot be made: say it once.

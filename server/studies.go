@@ -195,6 +195,17 @@ func (s *server) best(w http.ResponseWriter, r *http.Request) error {
 	if sum.Best < 0 {
 		return errorf(http.StatusNotFound, "study %q has %s", st.Name, sum.NoBest())
 	}
+	if sum.Front != nil {
+		// A multi-objective study has no one best trial: its Pareto
+		// front, in the trials route's form.
+		sp := spaceOf(st)
+		out := make([]trialJSON, len(sum.Front))
+		for i, f := range sum.Front {
+			out[i] = toTrialJSON(sp, trials[f])
+		}
+		writeJSON(w, http.StatusOK, map[string][]trialJSON{"trials": out})
+		return nil
+	}
 	b := sum.Best
 	writeJSON(w, http.StatusOK, toTrialJSON(spaceOf(st), trials[b]))
 	return nil

@@ -289,5 +289,5 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 		return export.JSON(w, sn.st.Space(), sel)
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	return export.CSV(w, sn.st.Space(), sel)
+	return export.CSV(w, sn.st.Space(), sn.st.ObjectiveNames(), sel)
 }

@@ -182,6 +182,7 @@ func (s *server) replayAsk(ctx context.Context, e *entry, req askRequest) ([]ask
 type tellRequest struct {
 	State   string                     `json:"state"` // COMPLETE (default), PRUNED or FAILED
 	Value   json.RawMessage            `json:"value"`
+	Values  json.RawMessage            `json:"values"` // a multi-objective study's: a list in its objectives' order, or an object from their names
 	Reason  string                     `json:"reason"`
 	Metrics map[string]json.RawMessage `json:"metrics"`
 	Requeue bool                       `json:"requeue"` // FAILED only: add a WAITING re-run of the configuration
@@ -194,6 +195,8 @@ const maxReason = 4096
 type outcome struct {
 	state   storage.State
 	value   *float64
+	values  []float64 // a COMPLETE trial's values, in the order sent (names: by name, until ordered)
+	names   []string  // the names the values were sent with, nil for a list
 	reason  string
 	metrics map[string]float64
 	requeue bool
@@ -210,8 +213,27 @@ func parseTell(req tellRequest) (outcome, error) {
 		o.state = st
 	}
 	hasValue := len(req.Value) > 0 && string(req.Value) != "null"
+	hasValues := len(req.Values) > 0 && string(req.Values) != "null"
+	switch {
+	case hasValues && o.state != storage.Complete:
+		return o, badRequest("values: only a COMPLETE trial has a value per objective (a PRUNED one has its last intermediate value in \"value\")")
+	case hasValues && hasValue:
+		return o, badRequest("value and values: send one (\"values\" in a study of several objectives)")
+	case hasValues:
+		var err error
+		if o.values, o.names, err = parseValues(req.Values); err != nil {
+			return o, err
+		}
+		o.value = &o.values[0]
+		if req.Reason != "" {
+			return o, badRequest("reason: only a FAILED trial has a reason")
+		}
+	}
 	switch o.state {
 	case storage.Complete, storage.Pruned:
+		if hasValues {
+			break
+		}
 		v, err := number("value", req.Value)
 		if err != nil {
 			return o, err
@@ -249,6 +271,80 @@ func parseTell(req tellRequest) (outcome, error) {
 	return o, nil
 }
 
+// parseValues reads a tell's values: a list of numbers, or an object
+// from objective names to numbers, in the order written (encoding/json's
+// maps lose it, and the study orders them by name anyway).
+func parseValues(raw json.RawMessage) ([]float64, []string, error) {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		if len(list) == 0 {
+			return nil, nil, badRequest("values: empty; want one number per objective")
+		}
+		out := make([]float64, len(list))
+		for i, r := range list {
+			v, err := number(fmt.Sprintf("values[%d]", i), r)
+			if err != nil {
+				return nil, nil, err
+			}
+			out[i] = v
+		}
+		return out, nil, nil
+	}
+	var named map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &named); err != nil || len(named) == 0 {
+		return nil, nil, badRequest("values: want a list of numbers, one per objective, or an object from objective names to numbers")
+	}
+	names := slices.Sorted(maps.Keys(named))
+	out := make([]float64, len(names))
+	for i, n := range names {
+		v, err := number("values."+n, named[n])
+		if err != nil {
+			return nil, nil, err
+		}
+		out[i] = v
+	}
+	return out, names, nil
+}
+
+// order puts o's values in the order of the objectives objs of the
+// trial's study: a request whose values do not fit them is refused,
+// saying what the study wants.
+func (o *outcome) order(name string, objs []study.Goal) error {
+	names := make([]string, len(objs))
+	for i, g := range objs {
+		names[i] = g.Name
+	}
+	want := fmt.Sprintf("study %q has %d objective(s) (%s)", name, len(objs), strings.Join(names, ", "))
+	switch {
+	case o.state != storage.Complete:
+		return nil
+	case o.values == nil && len(objs) > 1:
+		return badRequest("value: %s: send \"values\", a list in that order or an object from the names", want)
+	case o.values == nil:
+		return nil
+	case o.names == nil && len(o.values) != len(objs):
+		return badRequest("values: %d given, but %s", len(o.values), want)
+	case o.names != nil:
+		ordered := make([]float64, len(objs))
+		for i, n := range names {
+			j := slices.Index(o.names, n)
+			if j < 0 {
+				return badRequest("values: objective %s is missing: %s", n, want)
+			}
+			ordered[i] = o.values[j]
+		}
+		if len(o.names) > len(objs) {
+			return badRequest("values: %s given, but %s", strings.Join(o.names, ", "), want)
+		}
+		o.values, o.names = ordered, nil
+	}
+	o.value = &o.values[0]
+	if len(objs) == 1 {
+		o.values = nil // a single-objective study keeps the value alone
+	}
+	return nil
+}
+
 // cleanReason makes a reason storable: NUL characters (the SQL back-ends
 // refuse them; a crashing program's stderr may hold some) become U+FFFD,
 // and a reason longer than maxReason is cut on a character boundary.
@@ -280,7 +376,7 @@ func (o outcome) same(t storage.Trial) bool {
 	if o.state == storage.Failed {
 		return t.Reason == o.reason
 	}
-	return t.Value != nil && o.value != nil && *t.Value == *o.value
+	return t.Value != nil && o.value != nil && *t.Value == *o.value && slices.Equal(t.Values, o.values)
 }
 
 func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
@@ -300,6 +396,13 @@ func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	e, err := s.studies.byID(r.Context(), rec.StudyID)
+	if err != nil {
+		return err
+	}
+	if err := o.order(e.st.Name(), e.st.Objectives()); err != nil {
+		return err
+	}
 	if err := s.finished(rec, o); err != nil {
 		if errors.Is(err, errSame) {
 			writeJSON(w, http.StatusOK, tellAnswer(rec))
@@ -307,11 +410,7 @@ func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	e, err := s.studies.byID(r.Context(), rec.StudyID)
-	if err != nil {
-		return err
-	}
-	res := study.Result{Pruned: o.state == storage.Pruned, Metrics: o.metrics}
+	res := study.Result{Pruned: o.state == storage.Pruned, Metrics: o.metrics, Values: o.values}
 	switch {
 	case o.state == storage.Failed:
 		res.Err, res.Requeue = errors.New(o.reason), o.requeue
@@ -383,7 +482,7 @@ func describe(t storage.Trial) string {
 }
 
 func tellAnswer(t storage.Trial) tellResponse {
-	return tellResponse{ID: t.ID, Number: t.Number, State: t.State.String(), Value: t.Value, Reason: t.Reason, Feasible: t.Feasible}
+	return tellResponse{ID: t.ID, Number: t.Number, State: t.State.String(), Value: t.Value, Values: t.Values, Reason: t.Reason, Feasible: t.Feasible}
 }
 
 // trial reads trial id, a 404 naming it when there is none.

@@ -45,10 +45,20 @@ type studyJSON struct {
 	Feasible    *int           `json:"feasible,omitempty"`
 	Infeasible  *int           `json:"infeasible,omitempty"`
 	BestValue   *float64       `json:"best_value"`
-	BestTrial   *int           `json:"best_trial"` // number of the best trial
+	BestTrial   *int           `json:"best_trial"` // number of the best trial (of a multi-objective study: the front's best in the first objective)
+	// Objectives name a multi-objective study's objectives and their
+	// senses, the order of each trial's values; Front are the numbers of
+	// its Pareto-optimal trials.
+	Objectives []objectiveJSON `json:"objectives,omitempty"`
+	Front      []int           `json:"front,omitempty"`
 	// LastActivity is the latest time a trial was created, started,
 	// finished or beat its heart (the dashboard's studies list).
 	LastActivity *time.Time `json:"last_activity,omitempty"`
+}
+
+type objectiveJSON struct {
+	Name      string `json:"name"`
+	Direction string `json:"direction"`
 }
 
 // trialJSON is a trial as GET .../trials and .../best answer it: the
@@ -75,11 +85,12 @@ type askResponse struct {
 }
 
 type tellResponse struct {
-	ID     int64    `json:"id"`
-	Number int      `json:"number"`
-	State  string   `json:"state"`
-	Value  *float64 `json:"value"`
-	Reason string   `json:"reason,omitempty"` // why it FAILED, or why it is infeasible
+	ID     int64     `json:"id"`
+	Number int       `json:"number"`
+	State  string    `json:"state"`
+	Value  *float64  `json:"value"`
+	Values []float64 `json:"values,omitempty"` // every objective's value, in a multi-objective study
+	Reason string    `json:"reason,omitempty"` // why it FAILED, or why it is infeasible
 	// Feasible is the verdict of the study's constraints on a COMPLETE
 	// trial; absent when not judged.
 	Feasible *bool `json:"feasible,omitempty"`
@@ -128,7 +139,7 @@ func wireParams(sp *space.Space, raw json.RawMessage) json.RawMessage {
 // when unknown, then the params are as stored).
 func toTrialJSON(sp *space.Space, t storage.Trial) trialJSON {
 	out := trialJSON{
-		ID: t.ID, Number: t.Number, State: t.State.String(), Params: wireParams(sp, t.Params), Value: t.Value,
+		ID: t.ID, Number: t.Number, State: t.State.String(), Params: wireParams(sp, t.Params), Value: t.Value, Values: t.Values,
 		Metrics: t.Metrics, Reports: make([]api.Report, len(t.Reports)), Reason: t.Reason, Feasible: t.Feasible, Worker: t.Worker,
 		Started: api.Time(t.Started), Finished: api.Time(t.Finished), RetryOf: api.RetryOf(t.RetryOf), Batch: api.Batch(t.Batch),
 		Origin: t.Origin,
@@ -178,6 +189,15 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	if b := sum.Best; b >= 0 {
 		out.BestValue, out.BestTrial = trials[b].Value, &trials[b].Number
 	}
+	if objs := objectives(st); len(objs) > 1 {
+		for _, o := range objs {
+			out.Objectives = append(out.Objectives, objectiveJSON{o.Name, o.Direction.String()})
+		}
+		out.Front = []int{}
+		for _, i := range sum.Front {
+			out.Front = append(out.Front, trials[i].Number)
+		}
+	}
 	var last time.Time
 	for _, t := range trials {
 		for _, at := range []time.Time{t.Created, t.Started, t.Finished, t.Heartbeat} {
@@ -190,8 +210,6 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	return out
 }
 
-// direction is the stored study's direction; a study.Create stored it,
-// so it always parses.
 // objectives are st's objectives; one, in its direction, when its stored
 // settings cannot be read (the study's other routes report that).
 func objectives(st storage.Study) []study.Goal {
@@ -202,6 +220,8 @@ func objectives(st storage.Study) []study.Goal {
 	return objs
 }
 
+// direction is the stored study's direction; a study.Create stored it,
+// so it always parses.
 func direction(st storage.Study) study.Direction {
 	dir, _ := study.ParseDirection(st.Direction)
 	return dir

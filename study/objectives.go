@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/boaopt/boa/pareto"
@@ -25,6 +26,10 @@ type Goal struct {
 // DefaultObjective is the name of a study's objective when it has one and
 // names none.
 const DefaultObjective = "value"
+
+// reservedObjectiveNames are the columns boa export writes beside a
+// multi-objective study's objectives, one column each.
+var reservedObjectiveNames = []string{"number", "state", "value", "reason", "batch", "origin", "feasible"}
 
 var objectiveName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
 
@@ -61,6 +66,8 @@ func objectivesOf(spec Spec) ([]Goal, error) {
 			return nil, fmt.Errorf("objective name %q: want a letter or _ then letters, digits, _, . or - (it names a BOA_RESULT value and an export column)", o.Name)
 		case seen[o.Name]:
 			return nil, fmt.Errorf("objective %q is named twice", o.Name)
+		case len(spec.Objectives) > 1 && slices.Contains(reservedObjectiveNames, o.Name):
+			return nil, fmt.Errorf("objective name %q names a column of boa export's table; choose another (it has the columns %s)", o.Name, strings.Join(reservedObjectiveNames, ", "))
 		}
 		seen[o.Name] = true
 		out[i] = o
@@ -72,16 +79,23 @@ func objectivesOf(spec Spec) ([]Goal, error) {
 // Trial.Values; one for a single-objective study.
 func (s *Study) Objectives() []Goal { return append([]Goal(nil), s.objs...) }
 
+// ObjectiveNames returns the names of the study's objectives, in order.
+func (s *Study) ObjectiveNames() []string { return namesOf(s.objs) }
+
+func namesOf(objs []Goal) []string {
+	names := make([]string, len(objs))
+	for i, o := range objs {
+		names[i] = o.Name
+	}
+	return names
+}
+
 // MultiObjective reports whether the study has two or more objectives.
 func (s *Study) MultiObjective() bool { return len(s.objs) > 1 }
 
 // objectiveNames lists the names, for messages: "accuracy, latency".
 func objectiveNames(objs []Goal) string {
-	names := make([]string, len(objs))
-	for i, o := range objs {
-		names[i] = o.Name
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(namesOf(objs), ", ")
 }
 
 // values checks r's values against the study's objectives: the values

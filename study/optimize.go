@@ -14,7 +14,10 @@ import (
 // It may set t.Metrics and call t.Report while it runs. To stop a trial
 // early (Optuna's TrialPruned) it returns its last intermediate value with
 // ErrPruned: the trial is PRUNED with that value. It decides so itself, or
-// asks the study's pruner after each report (t.ShouldPrune).
+// asks the study's pruner after each report (t.ShouldPrune). In a
+// multi-objective study it sets t.Values, one value per objective in the
+// order of Study.Objectives, and the value it returns is not used
+// (Optuna's objective returns a tuple).
 type Objective func(ctx context.Context, t *Trial) (float64, error)
 
 // ErrPruned, returned (or wrapped) by an Objective with a value, says the
@@ -147,7 +150,7 @@ func (s *Study) run(ctx context.Context, objective Objective, t *Trial) (Trial, 
 		t.Metrics = map[string]float64{}
 	}
 	v, err := evaluate(ctx, objective, t)
-	r := Result{Value: v, Err: err, Metrics: t.Metrics}
+	r := Result{Value: v, Values: t.Values, Err: err, Metrics: t.Metrics}
 	switch {
 	case errors.Is(err, ErrPruned):
 		r.Err, r.Pruned = nil, true

@@ -53,7 +53,15 @@ func (w *worker) run(ctx context.Context, t client.Trial, every time.Duration) e
 			t.Number, briefParams(t.Params), took, errTrialLost)
 		return nil
 	case err == nil:
-		r = client.Result{Value: res.Value, Metrics: res.Metrics}
+		values, verr := res.Objectives(w.objectives)
+		switch {
+		case verr != nil:
+			r = client.Result{State: "FAILED", Reason: verr.Error(), Metrics: res.Metrics}
+		case len(values) > 1:
+			r = client.Result{Values: values, Metrics: res.Metrics}
+		default:
+			r = client.Result{Value: values[0], Metrics: res.Metrics}
+		}
 	case pruned:
 		r = client.Result{State: "PRUNED", Value: res.Value, Metrics: res.Metrics}
 	case ctx.Err() != nil:

@@ -57,6 +57,9 @@ type worker struct {
 	// (Space.Export): a server that stored a Float at 1 as 1 (before
 	// floats were written 1.0) must not pass the command an integer.
 	sp *space.Space
+	// objectives names the study's objectives, which a command's
+	// BOA_RESULT line must give a value each (runner.Result.Objectives).
+	objectives []string
 }
 
 // Run asks c for trials of study o.Study and runs o.Command for each
@@ -81,6 +84,13 @@ func Run(ctx context.Context, c Server, o Options) error {
 		return fmt.Errorf("study %q: the server sent a space this boa cannot read: %w", o.Study, err)
 	}
 	w.sp = &sp
+	w.objectives = []string{"value"}
+	if len(st.Objectives) > 0 {
+		w.objectives = nil
+		for _, o := range st.Objectives {
+			w.objectives = append(w.objectives, o.Name)
+		}
+	}
 	if err := runner.ValidateSpace(o.Command, &sp); err != nil {
 		return err
 	}

@@ -125,7 +125,8 @@ func TestAttackImageBadVictims(t *testing.T) {
 		"garbage": "not json at all",
 	} {
 		adv, log := filepath.Join(dir, mode+".json"), filepath.Join(dir, mode+".jsonl")
-		out, err := boa(t, "attack", "image", "--image", img, "--budget", "50", "--timeout", "500ms",
+		// 5 s: long enough for python3 to start on a loaded machine.
+		out, err := boa(t, "attack", "image", "--image", img, "--budget", "50", "--timeout", "5s",
 			"--out", adv, "--queries", log, "--", py, script, mode)
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "after 2 queries") {
 			t.Fatalf("%s: error %v, want one saying %q after 2 queries\n%s", mode, err, want, out)

@@ -257,9 +257,11 @@ func bestCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "best STUDY",
-		Short: "Show the best trial of a study",
+		Short: "Show the best trial of a study, or the Pareto front of a study of several objectives",
 		Long: `Show the best trial of a study: the best observed value (in a study
-with constraints, the best feasible one).
+with constraints, the best feasible one). A study of several objectives
+has no one best trial: boa best prints its Pareto front, the trials no
+other trial beats in every objective, with one value per objective.
 
 With --model, also the configuration the sampler's model believes best,
 the minimiser of its posterior mean, and the mean there: on a noisy
@@ -268,6 +270,12 @@ acquisitions).`,
 		Args: studyArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withStudy(cmd.Context(), url, args[0], func(st *study.Study) error {
+				if st.MultiObjective() {
+					if model {
+						return fmt.Errorf("study %s has %d objectives: --model recommends for one objective only", st.Name(), len(st.Objectives()))
+					}
+					return printFront(cmd.Context(), cmd.OutOrStdout(), st, asJSON)
+				}
 				best, ok, err := st.Best(cmd.Context())
 				if err != nil {
 					return err
@@ -365,7 +373,7 @@ API's GET /api/v1/studies/{name}/trials (docs/http-api.md).`,
 					if format == "json" {
 						return export.JSON(w, st.Space(), trials)
 					}
-					return export.CSV(w, st.Space(), trials)
+					return export.CSV(w, st.Space(), st.ObjectiveNames(), trials)
 				}
 				if out == "" {
 					return write(cmd.OutOrStdout())
@@ -383,4 +391,35 @@ API's GET /api/v1/studies/{name}/trials (docs/http-api.md).`,
 	cmd.Flags().StringVar(&format, "format", "csv", "csv or json")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
 	return cmd
+}
+
+// printFront prints the Pareto front of a multi-objective study st (boa
+// best): a table with one value per objective, or a JSON array of its
+// trials.
+func printFront(ctx context.Context, w io.Writer, st *study.Study, asJSON bool) error {
+	front, err := st.Front(ctx)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		out := make([]export.Trial, len(front))
+		for i, t := range front {
+			out[i] = export.TrialOf(st.Space(), t)
+		}
+		return json.NewEncoder(w).Encode(out)
+	}
+	if len(front) == 0 {
+		sum, err := st.Summary(ctx)
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("study %s has %s", st.Name(), sum.NoBest())
+	}
+	label := "Pareto front"
+	if c := st.Constraints(); len(c) > 0 {
+		label = "Pareto front of the feasible trials (constraints " + c.String() + ")"
+	}
+	fmt.Fprintf(w, "study %s, %s: %d trials; values: %s\n\n", st.Name(), label, len(front), senseText(st))
+	printTrialTable(w, st.Space(), front, false)
+	return nil
 }

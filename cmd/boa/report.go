@@ -204,7 +204,7 @@ func firstLine(s string) string {
 // printStudySummary prints the state counts, the best trial and the top
 // five trials of a study; in a constrained study the feasible, infeasible
 // and failed (not computable) counts, and the best feasible trials.
-func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
+func printStudySummary(ctx context.Context, w io.Writer, st *study.Study, trials []study.Trial) {
 	counts := map[study.State]int{}
 	feasible := 0
 	for _, t := range trials {
@@ -214,7 +214,7 @@ func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 		}
 	}
 	fmt.Fprintf(w, "\nstudy %s (%s, sampler %s): %d trials: %d complete, %d failed, %d pruned, %d running, %d waiting\n",
-		st.Name(), st.Direction(), modelLabel(st), len(trials), counts[study.Complete], counts[study.Failed],
+		st.Name(), senseText(st), modelLabel(st), len(trials), counts[study.Complete], counts[study.Failed],
 		counts[study.Pruned], counts[study.Running], counts[study.Waiting])
 	if c := st.Constraints(); len(c) > 0 {
 		fmt.Fprintf(w, "constraints %s: %d feasible, %d infeasible, %d failed (not computable)\n",
@@ -230,6 +230,16 @@ func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 		return
 	case len(done) == 0:
 		fmt.Fprintln(w, "no trial completed")
+		return
+	}
+	if st.MultiObjective() {
+		front, err := st.Front(ctx)
+		if err != nil {
+			fmt.Fprintf(w, "the Pareto front could not be read: %v\n", err)
+			return
+		}
+		fmt.Fprintf(w, "Pareto front: %d trials, values %s (boa best %s lists them all)\n\n", len(front), strings.Join(st.ObjectiveNames(), ", "), st.Name())
+		printTrialTable(w, st.Space(), front[:min(10, len(front))], false)
 		return
 	}
 	slices.SortStableFunc(done, func(a, b study.Trial) int {
@@ -250,6 +260,19 @@ func printStudySummary(w io.Writer, st *study.Study, trials []study.Trial) {
 	}
 	fmt.Fprintf(w, "%s: trial %d, value %.6g\n\n", label, done[0].Number, done[0].Value)
 	printTrialTable(w, st.Space(), done[:min(5, len(done))], false)
+}
+
+// senseText is the study's sense as its header shows it: "minimize", or
+// "accuracy (maximize), latency (minimize)" for several objectives.
+func senseText(st *study.Study) string {
+	if !st.MultiObjective() {
+		return st.Direction().String()
+	}
+	var parts []string
+	for _, o := range st.Objectives() {
+		parts = append(parts, fmt.Sprintf("%s (%s)", o.Name, o.Direction))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // lastingFailures counts the FAILED trials that were not re-run: failed by
@@ -288,6 +311,9 @@ func printTrialTable(w io.Writer, sp *space.Space, trials []study.Trial, withWor
 	slices.Sort(metrics)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{"TRIAL", "STATE", "VALUE"}
+	if slices.ContainsFunc(trials, func(t study.Trial) bool { return t.Values != nil }) {
+		head[2] = "VALUES" // a multi-objective study's, in its objectives' order
+	}
 	if judged {
 		head = append(head, "FEASIBLE")
 	}
@@ -417,6 +443,13 @@ func cellText[V any](m map[string]V, key string) string {
 func valueText(t study.Trial) string {
 	if t.State != study.Complete && t.State != study.Pruned {
 		return "-"
+	}
+	if t.Values != nil {
+		parts := make([]string, len(t.Values))
+		for i, v := range t.Values {
+			parts[i] = fmt.Sprintf("%.6g", v)
+		}
+		return strings.Join(parts, " ")
 	}
 	return fmt.Sprintf("%.6g", t.Value)
 }

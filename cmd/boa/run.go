@@ -203,7 +203,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 		status += fmt.Sprintf(", %d running", running)
 	}
 	fmt.Fprintf(stderr, "study %s: %s, sampler %s, %s, storage %s\n",
-		st.Name(), st.Direction(), modelLabel(st), status, shown)
+		st.Name(), senseText(st), modelLabel(st), status, shown)
 	if again > 0 {
 		fmt.Fprintf(stderr, "boa: %d interrupted or lost trials run again first\n", again)
 	}
@@ -232,7 +232,7 @@ func runStudyFile(ctx context.Context, path string, f runFlags, changed func(str
 	case terr != nil:
 		return terr
 	}
-	printStudySummary(stdout, st, trials)
+	printStudySummary(context.WithoutCancel(ctx), stdout, st, trials)
 	running, complete := 0, 0
 	for _, t := range trials {
 		switch t.State {
@@ -340,7 +340,17 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 				mu.Unlock()
 			}
 			maps.Copy(t.Metrics, res.Metrics)
-			return res.Value, err
+			if err != nil {
+				return res.Value, err
+			}
+			values, err := res.Objectives(st.ObjectiveNames())
+			if err != nil {
+				return 0, err
+			}
+			if st.MultiObjective() {
+				t.Values = values
+			}
+			return values[0], nil
 		}
 	}, nil
 }
