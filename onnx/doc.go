@@ -20,7 +20,9 @@
 //	y := out["output"].Float
 //
 // Float arithmetic is float32 as in onnxruntime; transcendental functions
-// are computed in float64 and rounded once. Gemm sums with four partial
-// sums, so results agree with other runtimes to float32 rounding, not bit
-// for bit.
+// are computed in float64 and rounded once. Gemm sums in float32 in the
+// order of the inner index, so results agree with other runtimes to
+// float32 rounding, not bit for bit; but a row's result does not depend on
+// the other rows of its batch, so evaluating points one at a time or
+// together gives the same bits.
 package onnx

@@ -568,8 +568,9 @@ func slice(m *Model, n *node, in []*Tensor) ([]*Tensor, error) {
 }
 
 // gemm is Y = alpha·A'·B' + beta·C with A' = A or Aᵀ, B' = B or Bᵀ (2-D)
-// and C broadcast to Y's shape. Sums run in float32 with four partial
-// sums, close to what a vectorised float32 library computes.
+// and C broadcast to Y's shape. Sums run in float32 in the order of the
+// inner index, the same for every row whatever the batch (see the package
+// documentation).
 func gemm(_ *Model, n *node, in []*Tensor) ([]*Tensor, error) {
 	if err := arity(in, 2, 3); err != nil {
 		return nil, err
@@ -597,19 +598,16 @@ func gemm(_ *Model, n *node, in []*Tensor) ([]*Tensor, error) {
 		return nil, fmt.Errorf("A' has %d columns but B' has %d rows", K, kb)
 	}
 	y := newTensor(Float32, []int{M, N})
-	for i := range M {
-		ai := a.Float[i*K : (i+1)*K]
-		yi := y.Float[i*N : (i+1)*N]
-		if transB { // rows of B are B' columns: contiguous dot products
-			for j := range yi {
-				yi[j] = alpha * dot(ai, b.Float[j*K:(j+1)*K])
-			}
-			continue
-		}
-		for k, av := range ai { // accumulate rows of B
-			av *= alpha
-			for j, bv := range b.Float[k*N : (k+1)*N] {
-				yi[j] += av * bv
+	if transB {
+		gemmTransB(a.Float, b.Float, y.Float, M, N, K, alpha)
+	} else {
+		for i := range M {
+			yi := y.Float[i*N : (i+1)*N]
+			for k, av := range a.Float[i*K : (i+1)*K] { // accumulate rows of B
+				av *= alpha
+				for j, bv := range b.Float[k*N : (k+1)*N] {
+					yi[j] += av * bv
+				}
 			}
 		}
 	}
@@ -634,22 +632,39 @@ func in2(in []*Tensor) *Tensor {
 	return nil
 }
 
-// dot is Σ x_i y_i over four partial sums, which breaks the dependency
-// chain of a single accumulator.
-func dot(x, y []float32) float32 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float32
+// gemmTransB sets y = alpha·a·bᵀ for a M×K, b N×K, y M×N. Rows of b are
+// columns of bᵀ, so every sum is over two contiguous rows; four rows of a
+// share each row of b, which quarters the reads of b (the weights, far
+// larger than a batch's activations) and gives four independent sums.
+func gemmTransB(a, b, y []float32, M, N, K int, alpha float32) {
 	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
+	for ; i+4 <= M; i += 4 {
+		a0, a1, a2, a3 := a[i*K:(i+1)*K], a[(i+1)*K:(i+2)*K], a[(i+2)*K:(i+3)*K], a[(i+3)*K:(i+4)*K]
+		for j := range N {
+			bj := b[j*K : (j+1)*K]
+			a0, a1, a2, a3 := a0[:len(bj)], a1[:len(bj)], a2[:len(bj)], a3[:len(bj)] // no bounds checks below
+			var s0, s1, s2, s3 float32
+			for k, w := range bj {
+				s0 += a0[k] * w
+				s1 += a1[k] * w
+				s2 += a2[k] * w
+				s3 += a3[k] * w
+			}
+			y[i*N+j], y[(i+1)*N+j], y[(i+2)*N+j], y[(i+3)*N+j] = alpha*s0, alpha*s1, alpha*s2, alpha*s3
+		}
 	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
+	for ; i < M; i++ {
+		ai := a[i*K : (i+1)*K]
+		for j := range N {
+			bj := b[j*K : (j+1)*K]
+			ai := ai[:len(bj)]
+			var s float32
+			for k, w := range bj {
+				s += ai[k] * w
+			}
+			y[i*N+j] = alpha * s
+		}
 	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // transpose returns the transpose of a float32 matrix.

@@ -247,3 +247,39 @@ func TestErrors(t *testing.T) {
 		t.Error("Load of a missing file: no error")
 	}
 }
+
+// TestGemmBlocks checks the four-row blocks of the transB product against
+// a float64 sum, on 5 rows so that one row is left over, and that a row
+// gives the same bits alone as in the batch.
+func TestGemmBlocks(t *testing.T) {
+	const M, N, K = 5, 3, 7
+	a, b := make([]float32, M*K), make([]float32, N*K)
+	for i := range a {
+		a[i] = float32(math.Sin(float64(i)))
+	}
+	for i := range b {
+		b[i] = float32(math.Cos(float64(3 * i)))
+	}
+	y, err := runOp(13, "Gemm", []attr{aInt("transB", 1), aFloat("alpha", 0.5)}, f32([]int{M, K}, a...), f32([]int{N, K}, b...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range M {
+		row, err := runOp(13, "Gemm", []attr{aInt("transB", 1), aFloat("alpha", 0.5)}, f32([]int{1, K}, a[i*K:(i+1)*K]...), f32([]int{N, K}, b...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range N {
+			var s float64
+			for k := range K {
+				s += float64(a[i*K+k]) * float64(b[j*K+k])
+			}
+			if got := y.Float[i*N+j]; math.Abs(float64(got)-0.5*s) > 1e-6 {
+				t.Errorf("y[%d,%d] = %g, want %g", i, j, got, 0.5*s)
+			}
+			if row.Float[j] != y.Float[i*N+j] {
+				t.Errorf("row %d alone gives y[%d] = %g, in the batch %g", i, j, row.Float[j], y.Float[i*N+j])
+			}
+		}
+	}
+}
