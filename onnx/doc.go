@@ -3,14 +3,16 @@
 // §3) — Constant, Gather, Concat, Add, Sub, Mul, Div, Neg, Log, Exp, Round,
 // Relu, Sigmoid, Cast, Shape, Unsqueeze, Slice, Gemm and inference-mode
 // BatchNormalization — on float32, int32 and int64 tensors. The native
-// onnxruntime is not packaged for the project's machines, and the Go ONNX
-// modules do not resolve through the proxy (spec peers-and-benchmarks §3).
+// onnxruntime is not packaged for the project's machines (spec
+// peers-and-benchmarks §3), and gonnx v1.1.0, which does resolve, brings
+// gorgonia's tensors, Arrow, FlatBuffers and gogo/protobuf with it, for
+// some 700 lines of ops here.
 //
-// The model file is decoded field by field with protowire, reading only the
-// parts of onnx.proto that inference needs: the graph's nodes, initializers
-// (raw_data or typed fields), inputs and outputs, and the default-domain
-// opset. A model with any other op fails in Load with an error listing the
-// unsupported ops, not halfway through a Run.
+// The model file is decoded field by field with protowire, reading only
+// the parts of onnx.proto that inference needs: the graph's nodes,
+// initializers (raw_data or typed fields), inputs and outputs. A model
+// with any other op fails in Load with an error listing the unsupported
+// ops, not halfway through a Run.
 //
 //	m, err := onnx.Load("model.onnx")
 //	out, err := m.Run(map[string]*onnx.Tensor{

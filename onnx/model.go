@@ -10,7 +10,6 @@ import (
 // Model is a loaded ONNX graph, ready to run. It is immutable after Load
 // and safe for concurrent use.
 type Model struct {
-	opset   int64 // version of the default domain's operator set, -1 if unstated
 	inputs  []string
 	outputs []string
 	nodes   []*node

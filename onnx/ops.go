@@ -686,8 +686,8 @@ func batchNorm(_ *Model, n *node, in []*Tensor) ([]*Tensor, error) {
 	if err := arity(in, 5, 5); err != nil {
 		return nil, err
 	}
-	if n.attrInt("training_mode", 0) != 0 || len(slices.DeleteFunc(slices.Clone(n.out[1:]), func(s string) bool { return s == "" })) > 0 {
-		return nil, errors.New("training mode is not supported")
+	if n.attrInt("training_mode", 0) != 0 || slices.ContainsFunc(n.out[1:], func(s string) bool { return s != "" }) {
+		return nil, errors.New("training mode (running statistics as outputs) is not supported")
 	}
 	x := in[0]
 	if x.Type != Float32 || len(x.Shape) < 2 {

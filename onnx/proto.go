@@ -91,31 +91,14 @@ func floats(dst []float32, f field) ([]float32, error) {
 	return dst, nil
 }
 
-// decodeModel reads a ModelProto: opset_import (8) and graph (7).
+// decodeModel reads a ModelProto's graph (7). The opset is not needed:
+// the ops whose form changed across opsets (Slice, Unsqueeze) show which
+// form a node uses by its attributes.
 func decodeModel(b []byte) (*Model, error) {
-	m := &Model{opset: -1}
 	var graph []byte
 	err := eachField(b, func(f field) error {
-		switch f.num {
-		case 7:
+		if f.num == 7 {
 			graph = f.b
-		case 8: // OperatorSetIdProto: domain 1, version 2
-			var domain string
-			var version int64
-			if err := eachField(f.b, func(g field) error {
-				switch g.num {
-				case 1:
-					domain = string(g.b)
-				case 2:
-					version = int64(g.u)
-				}
-				return nil
-			}); err != nil {
-				return err
-			}
-			if domain == "" || domain == "ai.onnx" {
-				m.opset = version
-			}
 		}
 		return nil
 	})
@@ -125,6 +108,7 @@ func decodeModel(b []byte) (*Model, error) {
 	if graph == nil {
 		return nil, errors.New("the model has no graph")
 	}
+	m := &Model{}
 	return m, m.decodeGraph(graph)
 }
 
