@@ -106,8 +106,8 @@ func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) erro
 		}
 		multi := m == hvGap
 		if multi {
-			fmt.Fprintf(w, "Objectives %s, all minimised; the true front's hypervolume %.6g at the reference point (normalised units). "+
-				"The hypervolume gap is the true front's less the observed front's.\n\n",
+			fmt.Fprintf(w, "Objectives %s, all minimised; the true front's hypervolume %.6g at the problem's reference point "+
+				"(docs/multiobjective.md). The hypervolume gap is the true front's less the observed front's.\n\n",
 				strings.Join(runs[0].Objectives, ", "), *runs[0].FrontHV)
 			head = append(head, "median hypervolume (IQR)", "median HV ratio", "median log10 HV gap")
 		}
