@@ -19,11 +19,14 @@ const DefaultStorage = "sqlite:boa.db"
 
 // Study is a study file.
 type Study struct {
-	Name      string  `yaml:"name" json:"name"`
-	Direction string  `yaml:"direction,omitempty" json:"direction,omitempty"` // minimize (default) or maximize
-	Storage   string  `yaml:"storage,omitempty" json:"storage,omitempty"`     // storage URL; default DefaultStorage
-	Sampler   Sampler `yaml:"sampler,omitempty" json:"sampler,omitzero"`      // a name, or {type: NAME, option: value, ...}; default auto
-	Trials    int     `yaml:"trials,omitempty" json:"trials,omitempty"`       // budget; 0 means no limit
+	Name      string `yaml:"name" json:"name"`
+	Direction string `yaml:"direction,omitempty" json:"direction,omitempty"` // minimize (default) or maximize
+	// Directions make a multi-objective study (directions.go), in place
+	// of Direction.
+	Directions Directions `yaml:"directions,omitempty" json:"directions,omitempty"`
+	Storage    string     `yaml:"storage,omitempty" json:"storage,omitempty"` // storage URL; default DefaultStorage
+	Sampler    Sampler    `yaml:"sampler,omitempty" json:"sampler,omitzero"`  // a name, or {type: NAME, option: value, ...}; default auto
+	Trials     int        `yaml:"trials,omitempty" json:"trials,omitempty"`   // budget; 0 means no limit
 	// Timeout ends each boa run of the study once it has passed (no
 	// trial starts after it; objective.timeout is per trial); 0: none.
 	Timeout   Duration `yaml:"timeout,omitempty" json:"timeout,omitempty"`

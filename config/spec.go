@@ -34,8 +34,12 @@ func (s *Study) Spec() (study.Spec, error) {
 		}
 		maps.Copy(cons, s.Deploy.constraints())
 	}
+	goals, err := s.Directions.Goals()
+	if err != nil {
+		return study.Spec{}, err
+	}
 	return study.Spec{
-		Name: s.Name, Direction: dir, Space: s.Space, Sampler: s.SamplerName(), SamplerOptions: s.Sampler.Options,
+		Name: s.Name, Direction: dir, Objectives: goals, Space: s.Space, Sampler: s.SamplerName(), SamplerOptions: s.Sampler.Options,
 		Seed: s.Seed, Budget: s.Trials, Transform: tf, Pruner: s.PrunerSpec(), Constraints: cons,
 	}, nil
 }

@@ -53,6 +53,9 @@ func (s *Study) validate(f fileInfo) []error {
 	if _, err := transform.Parse(s.Transform); err != nil {
 		add("transform", "%v", err)
 	}
+	if len(s.Directions) > 0 && !f.failed["directions"] {
+		s.validateDirections(add)
+	}
 	if s.Pruner != nil {
 		if _, err := s.Pruner.Build(); err != nil {
 			add("pruner", "%v", err)

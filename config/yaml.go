@@ -89,6 +89,10 @@ func ParseYAML(data []byte) (*Study, error) {
 			decodeField(val, &s.Name, "a string", f, add)
 		case "direction":
 			decodeField(val, &s.Direction, "minimize or maximize", f, add)
+		case "directions":
+			if err := val.Decode(&s.Directions); err != nil {
+				add(val.Line, f, "%v", err)
+			}
 		case "storage":
 			if memoryKey(val) {
 				s.Storage = "memory:" // storage:\n  memory: — no other meaning
@@ -159,7 +163,7 @@ func ParseYAML(data []byte) (*Study, error) {
 }
 
 var (
-	studyFields     = []string{"name", "direction", "storage", "sampler", "trials", "timeout", "workers", "seed", "transform", "pruner", "constraints", "deploy", "space", "objective"}
+	studyFields     = []string{"name", "direction", "directions", "storage", "sampler", "trials", "timeout", "workers", "seed", "transform", "pruner", "constraints", "deploy", "space", "objective"}
 	objectiveFields = []string{"command", "function", "timeout", "env", "dir", "logs"}
 )
 

@@ -28,13 +28,17 @@ type Spec struct {
 	Estimator            string   `json:"estimator,omitempty"` // tse, tse-e or tse-ema: compare this of each curve (Estimated)
 	E                    *int     `json:"e,omitempty"`         // tse-e's E
 	Gamma                *float64 `json:"gamma,omitempty"`     // tse-ema's γ
+	// Objective names the objective of a multi-objective study whose
+	// intermediate values the trials report and the pruner compares, in
+	// that objective's direction; "" is the first (issue 43).
+	Objective string `json:"objective,omitempty"`
 }
 
 // Fields lists the JSON names of Spec's fields, for parsers that name unknown ones.
 var Fields = []string{
 	"type", "percentile", "n_startup_trials", "n_warmup_steps", "interval_steps", "n_min_trials",
 	"min_resource", "max_resource", "reduction_factor", "min_early_stopping_rate", "bootstrap_count",
-	"lower", "upper", "estimator", "e", "gamma",
+	"lower", "upper", "estimator", "e", "gamma", "objective",
 }
 
 // takes lists the fields of each type besides type and the estimator's,
@@ -91,6 +95,7 @@ func (s Spec) given() []field {
 	add("estimator", s.Estimator != "", func() string { return s.Estimator })
 	add("e", s.E != nil, i(s.E))
 	add("gamma", s.Gamma != nil, g(s.Gamma))
+	add("objective", s.Objective != "", func() string { return s.Objective })
 	return out
 }
 
@@ -133,6 +138,8 @@ func (s Spec) Build() (Pruner, error) {
 			bad("pruner.%s: type none takes no fields (give a type: %s)", f.name, typeList)
 		case f.name == "estimator" || f.name == "e" || f.name == "gamma":
 			// checked with the estimator below
+		case f.name == "objective":
+			// the study checks that it names one of its objectives
 		case typ == "median" && f.name == "percentile":
 			bad("pruner.percentile: type median is percentile 50; for another percentile write type percentile")
 		default:

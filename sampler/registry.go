@@ -77,3 +77,17 @@ func New(name string) (Sampler, error) {
 	}
 	return mk(), nil
 }
+
+// MultiObjectiveNames lists the registered samplers that model several
+// objectives (MultiObjective), sorted: those a multi-objective study takes.
+func MultiObjectiveNames() []string {
+	var out []string
+	for _, n := range Names() {
+		if s, err := New(n); err == nil {
+			if _, ok := s.(MultiObjective); ok {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}

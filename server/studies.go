@@ -191,7 +191,7 @@ func (s *server) best(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sum := study.Summarize(direction(st), trials)
+	sum := study.Summarize(objectives(st), trials)
 	if sum.Best < 0 {
 		return errorf(http.StatusNotFound, "study %q has %s", st.Name, sum.NoBest())
 	}

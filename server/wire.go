@@ -167,7 +167,7 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	if c, err := study.ConstraintsOf(st); err == nil && len(c) > 0 {
 		out.Constraints = c
 	}
-	sum := study.Summarize(direction(st), trials)
+	sum := study.Summarize(objectives(st), trials)
 	if out.Constraints != nil {
 		out.Feasible, out.Infeasible = &sum.Feasible, &sum.Infeasible
 	}
@@ -192,6 +192,16 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 
 // direction is the stored study's direction; a study.Create stored it,
 // so it always parses.
+// objectives are st's objectives; one, in its direction, when its stored
+// settings cannot be read (the study's other routes report that).
+func objectives(st storage.Study) []study.Goal {
+	objs, err := study.ObjectivesOf(st)
+	if err != nil {
+		return []study.Goal{{Name: study.DefaultObjective, Direction: direction(st)}}
+	}
+	return objs
+}
+
 func direction(st storage.Study) study.Direction {
 	dir, _ := study.ParseDirection(st.Direction)
 	return dir

@@ -168,7 +168,7 @@ func (m *Memory) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 		}
 	}
 	c := cloneTrial(t)
-	c.Value, c.Metrics, c.Reports, c.Reason, c.Feasible = nil, nil, nil, "", nil
+	c.Value, c.Values, c.Metrics, c.Reports, c.Reason, c.Feasible = nil, nil, nil, nil, "", nil
 	c.Finished, c.Started, c.Heartbeat = time.Time{}, time.Time{}, time.Time{}
 	now := clock(m.now)
 	c.Created = now
@@ -238,8 +238,8 @@ func (m *Memory) FinishTrial(ctx context.Context, id int64, f Finish) error {
 	if t.State != Running && f.State != Failed {
 		return notRunningError("finish trial", id, t.State)
 	}
-	c := cloneTrial(Trial{Value: f.Value, Metrics: f.Metrics, Feasible: f.Feasible})
-	t.State, t.Value, t.Metrics, t.Reason, t.Feasible = f.State, c.Value, c.Metrics, f.Reason, c.Feasible
+	c := cloneTrial(Trial{Value: f.Value, Values: f.Values, Metrics: f.Metrics, Feasible: f.Feasible})
+	t.State, t.Value, t.Values, t.Metrics, t.Reason, t.Feasible = f.State, c.Value, c.Values, c.Metrics, f.Reason, c.Feasible
 	t.Finished = clock(m.now)
 	m.touch(t)
 	if f.Requeue && !m.retried[[2]int64{t.StudyID, int64(t.Number)}] {

@@ -47,7 +47,7 @@ func upgradeFromVersion4(t *testing.T, url string, exec func(query string) error
 		}
 	}
 	s.Close()
-	s = rollBack(t, url, exec, 4, dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`)
+	s = rollBack(t, url, exec, 4, dropValues, dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`)
 	defer s.Close()
 	c := &storagetest.Changes{StudyID: st.ID}
 	if n := c.Read(t, s); n < 3 {

@@ -91,10 +91,13 @@ var migrations = [][]string{
 		`UPDATE studies SET next_seq = next_number`,
 		`CREATE INDEX trials_by_seq ON trials (study_id, seq)`,
 	},
+	{ // 6: every objective's value of a multi-objective trial (Trial.Values), as X is kept; NULL for one objective
+		`ALTER TABLE trials ADD COLUMN objective_values TEXT`,
+	},
 }
 
 // SchemaVersion is the schema version this build of boa writes.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // migrate brings the database to SchemaVersion in one transaction. The
 // transaction is exclusive (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory

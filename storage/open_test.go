@@ -60,6 +60,7 @@ func testMigrations(t *testing.T, url string, exec func(query string) error) {
 		t.Errorf("study lost on reopen: %v", err)
 	}
 	s.Close()
+	upgradeFromVersion5(t, url, exec)
 	upgradeFromVersion4(t, url, exec)
 	upgradeFromVersion3(t, url, exec)
 	upgradeFromVersion1(t, url, exec)
@@ -91,7 +92,7 @@ func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error
 		t.Fatal(err)
 	}
 	s.Close()
-	s = rollBack(t, url, exec, 1, dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
+	s = rollBack(t, url, exec, 1, dropValues, dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
 		`ALTER TABLE trials DROP COLUMN batch`, `ALTER TABLE trials DROP COLUMN origin`, `ALTER TABLE trials DROP COLUMN feasible`)
 	defer s.Close()
 	if got, err := s.GetTrial(t.Context(), old.ID); err != nil || got.Batch != 0 || got.Origin != "" {
@@ -132,7 +133,7 @@ func upgradeFromVersion3(t *testing.T, url string, exec func(query string) error
 	one := 1.0
 	old := finish(s, storage.Finish{State: storage.Complete, Value: &one})
 	s.Close()
-	s = rollBack(t, url, exec, 3, dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
+	s = rollBack(t, url, exec, 3, dropValues, dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
 		`ALTER TABLE trials DROP COLUMN feasible`)
 	defer s.Close()
 	if got, err := s.GetTrial(t.Context(), old); err != nil || got.State != storage.Complete || got.Feasible != nil {

@@ -178,7 +178,7 @@ func timeCol(v sql.NullInt64) time.Time {
 
 // The columns every trial query selects, in scanTrial's order.
 const trialCols = `t.id, t.study_id, t.number, t.params, t.x, t.state, t.value, t.metrics,
-	t.reason, t.worker, t.log_path, t.retry_of, t.batch, t.origin, t.created_us, t.started_us, t.finished_us, t.heartbeat_us, t.feasible`
+	t.reason, t.worker, t.log_path, t.retry_of, t.batch, t.origin, t.created_us, t.started_us, t.finished_us, t.heartbeat_us, t.feasible, t.objective_values`
 
 // trialScanner scans trial rows; one is reused for all rows of a query so
 // the destination list and the scratch buffers for X and metrics (parsed
@@ -186,7 +186,7 @@ const trialCols = `t.id, t.study_id, t.number, t.params, t.x, t.state, t.value, 
 type trialScanner struct {
 	t                                     Trial
 	params                                []byte
-	x, metrics                            sql.RawBytes
+	x, metrics, values                    sql.RawBytes
 	state                                 string
 	value                                 sql.NullFloat64
 	created, started, finished, heartbeat sql.NullInt64
@@ -197,7 +197,7 @@ type trialScanner struct {
 func newTrialScanner() *trialScanner {
 	c := &trialScanner{}
 	c.dest = []any{&c.t.ID, &c.t.StudyID, &c.t.Number, &c.params, &c.x, &c.state, &c.value, &c.metrics,
-		&c.t.Reason, &c.t.Worker, &c.t.LogPath, &c.t.RetryOf, &c.t.Batch, &c.t.Origin, &c.created, &c.started, &c.finished, &c.heartbeat, &c.feasible}
+		&c.t.Reason, &c.t.Worker, &c.t.LogPath, &c.t.RetryOf, &c.t.Batch, &c.t.Origin, &c.created, &c.started, &c.finished, &c.heartbeat, &c.feasible, &c.values}
 	return c
 }
 
@@ -213,6 +213,11 @@ func (c *trialScanner) scan(r interface{ Scan(...any) error }) (Trial, error) {
 	}
 	if c.x != nil { // RawBytes is nil for NULL
 		if t.X, err = xCol(c.x); err != nil {
+			return Trial{}, err
+		}
+	}
+	if c.values != nil {
+		if t.Values, err = xCol(c.values); err != nil {
 			return Trial{}, err
 		}
 	}

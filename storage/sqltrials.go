@@ -28,7 +28,7 @@ func (s *sqlStore) AddTrial(ctx context.Context, t Trial) (Trial, error) {
 		return Trial{}, err
 	}
 	c := cloneTrial(t)
-	c.Value, c.Metrics, c.Reports, c.Reason, c.Feasible = nil, nil, nil, "", nil
+	c.Value, c.Values, c.Metrics, c.Reports, c.Reason, c.Feasible = nil, nil, nil, nil, "", nil
 	c.Finished, c.Started, c.Heartbeat = time.Time{}, time.Time{}, time.Time{}
 	c.Created = clock(s.now)
 	if c.State == Running {
@@ -167,10 +167,10 @@ func (s *sqlStore) FinishTrial(ctx context.Context, id int64, f Finish) error {
 		return fmt.Errorf("storage: finish trial %d: metrics: %w", id, err)
 	}
 	// One conditional UPDATE: of two concurrent finishes exactly one matches.
-	const update = `UPDATE trials SET state = $2, value = $3, metrics = $4, reason = $5, finished_us = $6, feasible = $7, seq = $8
+	const update = `UPDATE trials SET state = $2, value = $3, metrics = $4, reason = $5, finished_us = $6, feasible = $7, objective_values = $8, seq = $9
 		WHERE id = $1 AND (state = 'RUNNING' OR (state = 'WAITING' AND $2 = 'FAILED'))`
 	now := clock(s.now)
-	args := []any{id, f.State.String(), floatArg(f.Value), metrics, f.Reason, now.UnixMicro(), boolArg(f.Feasible)}
+	args := []any{id, f.State.String(), floatArg(f.Value), metrics, f.Reason, now.UnixMicro(), boolArg(f.Feasible), xArg(f.Values)}
 	var n int64
 	// The re-run is added in the same transaction: a crash or a storage
 	// failure between two would leave the trial FAILED with nothing to

@@ -110,6 +110,10 @@ type Trial struct {
 	X       []float64       // encoded point (may be nil)
 	State   State
 	Value   *float64 // set for COMPLETE (and optionally PRUNED)
+	// Values are every objective's value of a COMPLETE trial of a
+	// multi-objective study, Value being the first; nil in a
+	// single-objective study.
+	Values  []float64
 	Metrics map[string]float64
 	Reports []Report // intermediate values, ordered by step
 	Reason  string   // why it FAILED, or why a COMPLETE trial is infeasible
@@ -138,8 +142,11 @@ type Trial struct {
 
 // Finish is the final record of a trial given to FinishTrial.
 type Finish struct {
-	State   State // Complete, Pruned or Failed
-	Value   *float64
+	State State // Complete, Pruned or Failed
+	Value *float64
+	// Values (State Complete only) are every objective's value in a
+	// multi-objective study; Values[0] must equal *Value.
+	Values  []float64
 	Metrics map[string]float64
 	Reason  string
 	// Feasible (State Complete only) is the constraints' verdict; nil when

@@ -93,6 +93,19 @@ func validateFinish(id int64, f Finish) error {
 	if f.Value != nil && !finite(*f.Value) {
 		return invalid("storage: finish trial %d: value %v is not finite (record the trial as FAILED instead)", id, *f.Value)
 	}
+	if len(f.Values) > 0 {
+		if f.State != Complete {
+			return invalid("storage: finish trial %d: only a COMPLETE trial has objective values, not a %v one", id, f.State)
+		}
+		if *f.Value != f.Values[0] {
+			return invalid("storage: finish trial %d: value %v is not the first objective's value %v", id, *f.Value, f.Values[0])
+		}
+		for i, v := range f.Values {
+			if !finite(v) {
+				return invalid("storage: finish trial %d: objective %d's value %v is not finite (record the trial as FAILED instead)", id, i, v)
+			}
+		}
+	}
 	if err := storable(f.Reason); err != nil {
 		return invalid("storage: finish trial %d: reason: %w", id, err)
 	}
@@ -204,6 +217,7 @@ func cloneStudy(s Study) Study {
 func cloneTrial(t Trial) Trial {
 	t.Params = cloneRaw(t.Params)
 	t.X = cloneFloats(t.X)
+	t.Values = cloneFloats(t.Values)
 	if t.Value != nil {
 		v := *t.Value
 		t.Value = &v

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/boaopt/boa/constraint"
 	"github.com/boaopt/boa/internal/proc"
@@ -34,7 +36,7 @@ func New(sp *space.Space, o Options) (*Study, error) {
 	if name == "" {
 		name = "study"
 	}
-	spec := Spec{Name: name, Direction: o.Direction, Space: sp, Seed: o.Seed, Budget: o.Budget, Transform: o.Transform, Constraints: o.Constraints}
+	spec := Spec{Name: name, Direction: o.Direction, Objectives: o.Objectives, Space: sp, Seed: o.Seed, Budget: o.Budget, Transform: o.Transform, Constraints: o.Constraints}
 	if o.Sampler != nil {
 		spec.Sampler = o.Sampler.Name()
 	}
@@ -69,6 +71,14 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 	if spec.Sampler == "" {
 		spec.Sampler = "auto"
 	}
+	objs, err := objectivesOf(spec)
+	if err != nil {
+		return nil, fmt.Errorf("study: %w", err)
+	}
+	spec.Direction = objs[0].Direction
+	if err := checkMultiObjective(spec, objs, smp); err != nil {
+		return nil, fmt.Errorf("study: %w", err)
+	}
 	if smp == nil {
 		if err := sampler.CheckWith(spec.Sampler, spec.SamplerOptions, spec.Space); err != nil {
 			return nil, fmt.Errorf("study: %w", err)
@@ -89,11 +99,14 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 		return nil, fmt.Errorf("study: %w", err)
 	}
 	set := settings{Transform: spec.Transform, Constraints: spec.Constraints, SamplerOptions: spec.SamplerOptions}
+	if len(spec.Objectives) > 0 {
+		set.Objectives = storedObjectives(objs)
+	}
 	if !spec.Pruner.IsNone() {
 		set.Pruner = &spec.Pruner
 	}
 	var cfg json.RawMessage
-	if set.Transform != transform.None || set.Pruner != nil || len(set.Constraints) > 0 || len(set.SamplerOptions) > 0 {
+	if set.Transform != transform.None || set.Pruner != nil || len(set.Constraints) > 0 || len(set.SamplerOptions) > 0 || len(set.Objectives) > 0 {
 		if cfg, err = json.Marshal(set); err != nil {
 			return nil, fmt.Errorf("study: %w", err) // an unknown transform
 		}
@@ -117,6 +130,72 @@ type settings struct {
 	// SamplerOptions are Spec.SamplerOptions, which sampler.NewWith
 	// applies again when the study is opened.
 	SamplerOptions sampler.Options `json:"sampler_options,omitempty"`
+	// Objectives are Spec.Objectives when it names them; storage.Study's
+	// Direction is the first one's.
+	Objectives []storedObjective `json:"objectives,omitempty"`
+}
+
+type storedObjective struct {
+	Name      string `json:"name"`
+	Direction string `json:"direction"`
+}
+
+func storedObjectives(objs []Goal) []storedObjective {
+	out := make([]storedObjective, len(objs))
+	for i, o := range objs {
+		out[i] = storedObjective{o.Name, o.Direction.String()}
+	}
+	return out
+}
+
+// ObjectivesOf returns the objectives of the stored study rec: one,
+// "value", in rec.Direction, when it names none.
+func ObjectivesOf(rec storage.Study) ([]Goal, error) {
+	set, err := settingsOf(rec)
+	if err != nil {
+		return nil, err
+	}
+	if len(set.Objectives) == 0 {
+		dir, err := ParseDirection(rec.Direction)
+		if err != nil {
+			return nil, fmt.Errorf("study %s: %w", rec.Name, err)
+		}
+		return []Goal{{Name: DefaultObjective, Direction: dir}}, nil
+	}
+	out := make([]Goal, len(set.Objectives))
+	for i, o := range set.Objectives {
+		dir, err := ParseDirection(o.Direction)
+		if err != nil {
+			return nil, fmt.Errorf("study %s: objective %s: %w", rec.Name, o.Name, err)
+		}
+		out[i] = Goal{o.Name, dir}
+	}
+	return out, nil
+}
+
+// checkMultiObjective refuses what a study of several objectives cannot
+// have: a sampler that models one objective only, a transform (fitted to
+// one objective's values), and a pruner on an objective it does not have.
+func checkMultiObjective(spec Spec, objs []Goal, smp sampler.Sampler) error {
+	if o := spec.Pruner.Objective; o != "" && !slices.ContainsFunc(objs, func(x Goal) bool { return x.Name == o }) {
+		return fmt.Errorf("pruner.objective: %q is not an objective of the study (%s)", o, objectiveNames(objs))
+	}
+	if len(objs) < 2 {
+		return nil
+	}
+	if spec.Transform != transform.None {
+		return fmt.Errorf("transform %s: a multi-objective study takes none (the multi-objective samplers normalise each objective themselves)", spec.Transform)
+	}
+	if smp == nil {
+		var err error
+		if smp, err = sampler.NewWith(spec.Sampler, spec.SamplerOptions); err != nil {
+			return err
+		}
+	}
+	if _, ok := smp.(sampler.MultiObjective); !ok {
+		return fmt.Errorf("sampler %s optimises one objective, and the study has %d (%s); use one of the multi-objective samplers: %s", smp.Name(), len(objs), objectiveNames(objs), strings.Join(sampler.MultiObjectiveNames(), ", "))
+	}
+	return nil
 }
 
 func settingsOf(rec storage.Study) (settings, error) {
@@ -199,8 +278,18 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 			return nil, fmt.Errorf("study %s: stored pruner: %w", rec.Name, err)
 		}
 	}
+	objs, err := ObjectivesOf(rec)
+	if err != nil {
+		return nil, err
+	}
+	pruneDir := dir
+	for _, o := range objs {
+		if o.Name == spec.Objective {
+			pruneDir = o.Direction
+		}
+	}
 	st := &Study{
-		store: store, rec: rec, dir: dir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints, modelled: set.Constraints,
+		store: store, rec: rec, dir: dir, objs: objs, pruneDir: pruneDir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints, modelled: set.Constraints,
 		worker: proc.Self(), lease: DefaultLease,
 	}
 	st.budget.Store(int64(rec.Budget))

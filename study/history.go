@@ -26,7 +26,7 @@ func (s *Study) History(ctx context.Context) (*sampler.History, error) {
 // reads back as not reported: infeasible either way). The slacks leave
 // out the limits of the metrics known before evaluation (SetKnown).
 func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
-	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed, Budget: s.Budget()}
+	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed, Budget: s.Budget(), Objectives: len(s.objs)}
 	if len(s.modelled) > 0 {
 		h.Constraints = s.modelled.Names()
 	}
@@ -60,6 +60,13 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 					o.Slack = s.modelled.Check(r.Metrics).Slack
 				}
 			}
+			if len(s.objs) > 1 {
+				if len(r.Values) != len(s.objs) {
+					h.Failed = append(h.Failed, r.X) // not stored by this boa's Tell
+					continue
+				}
+				o.Ys = minimised(s.objs, storage.Trial{State: Complete, Value: r.Value, Values: r.Values})
+			}
 			h.Observed = append(h.Observed, o)
 			values = append(values, *r.Value)
 		case r.State == Waiting || r.State == Running:
@@ -74,7 +81,11 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 		}
 		if multi && (r.State == Complete || r.State == Pruned) {
 			for _, p := range r.Reports {
-				h.Partial = append(h.Partial, sampler.Partial{X: r.X, Step: p.Step, Y: s.internal(p.Value)})
+				y := p.Value
+				if s.pruneDir == Maximize {
+					y = -y
+				}
+				h.Partial = append(h.Partial, sampler.Partial{X: r.X, Step: p.Step, Y: y})
 			}
 		}
 	}
@@ -109,7 +120,8 @@ func (s *Study) fromRecords(recs []storage.Trial) ([]Trial, error) {
 // highest value when it maximises; of equal ones, the first), and in a
 // study with constraints the best feasible one; ok is false when there is
 // none (Summary.NoBest says why). PRUNED trials do not count
-// (Summary.Best).
+// (Summary.Best). In a multi-objective study it is the trial of the
+// Pareto front (Front) best in the first objective.
 func (s *Study) Best(ctx context.Context) (best Trial, ok bool, err error) {
 	recs, err := s.store.Trials(ctx, s.rec.ID)
 	if err != nil {
@@ -119,7 +131,7 @@ func (s *Study) Best(ctx context.Context) (best Trial, ok bool, err error) {
 	if err != nil {
 		return Trial{}, false, err
 	}
-	if b := bestOf(s.dir, recs); b >= 0 {
+	if b := bestOf(s.objs, recs); b >= 0 {
 		return trials[b], true, nil
 	}
 	return Trial{}, false, nil

@@ -12,7 +12,10 @@ import (
 // It is false for a study without a pruner and for a trial without
 // reports. The objective decides what to do with the answer: an Objective
 // of Optimize returns its last value with ErrPruned, and `boa run` and
-// `boa worker` stop a command trial and record it PRUNED.
+// `boa worker` stop a command trial and record it PRUNED. In a
+// multi-objective study the reports are values of the objective the
+// pruner names (pruner.Spec.Objective), the first by default, and are
+// compared in its direction.
 func (s *Study) ShouldPrune(ctx context.Context, id int64) (bool, error) {
 	if s.pruner == nil {
 		return false, nil
@@ -21,7 +24,7 @@ func (s *Study) ShouldPrune(ctx context.Context, id int64) (bool, error) {
 	if err != nil {
 		return false, s.errorf("load trials: %w", err)
 	}
-	snap := pruner.Study{Name: s.rec.Name, Maximize: s.dir == Maximize, Trials: make([]pruner.Trial, 0, len(recs))}
+	snap := pruner.Study{Name: s.rec.Name, Maximize: s.pruneDir == Maximize, Trials: make([]pruner.Trial, 0, len(recs))}
 	self := -1
 	for _, r := range recs {
 		if r.ID == id && r.State != Running {

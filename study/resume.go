@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/boaopt/boa/pruner"
 )
@@ -19,12 +21,18 @@ import (
 // storage in the message (a URL without its password).
 func (s *Study) CheckResume(spec Spec, where string) error {
 	stored, _ := json.Marshal(s.Space())
-	given, _ := json.Marshal(spec.Space)
+	space, _ := json.Marshal(spec.Space)
+	given, err := objectivesOf(spec)
+	if err != nil {
+		return fmt.Errorf("study %q: %w", s.Name(), err)
+	}
 	switch {
-	case string(stored) != string(given):
+	case string(stored) != string(space):
 		return fmt.Errorf("study %q in %s has another search space than the file; resume it with the file it was created with, or give the study another name", s.Name(), where)
-	case s.Direction() != spec.Direction:
-		return fmt.Errorf("study %q in %s is %s, the file says %s", s.Name(), where, s.Direction(), spec.Direction)
+	case len(spec.Objectives) > 0 && !slices.Equal(s.objs, given):
+		return fmt.Errorf("study %q in %s has objectives %s, the file says %s; the objectives are fixed when the study is created", s.Name(), where, goals(s.objs), goals(given))
+	case len(spec.Objectives) == 0 && (s.Direction() != spec.Direction || len(s.objs) > 1):
+		return fmt.Errorf("study %q in %s is %s, the file says %s", s.Name(), where, goals(s.objs), spec.Direction)
 	case s.Transform() != spec.Transform:
 		return fmt.Errorf("study %q in %s has transform %s, the file says %s; the transform is fixed when the study is created", s.Name(), where, s.Transform(), spec.Transform)
 	case s.cons.String() != spec.Constraints.String():
@@ -33,6 +41,19 @@ func (s *Study) CheckResume(spec Spec, where string) error {
 		return fmt.Errorf("study %q in %s has pruner %s, the file says %s; the pruner is fixed when the study is created", s.Name(), where, s.PrunerSpec(), spec.Pruner)
 	}
 	return nil
+}
+
+// goals writes objectives as a study file has them: "minimize" for one
+// unnamed objective, "[accuracy (maximize), latency (minimize)]" for more.
+func goals(objs []Goal) string {
+	if len(objs) == 1 && objs[0].Name == DefaultObjective {
+		return objs[0].Direction.String()
+	}
+	parts := make([]string, len(objs))
+	for i, o := range objs {
+		parts[i] = fmt.Sprintf("%s (%s)", o.Name, o.Direction)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // samePruner reports whether a and b are the same pruner as written.

@@ -67,8 +67,12 @@ var suggestLease = 30 * time.Second // a variable for tests
 type Spec struct {
 	Name      string
 	Direction Direction
-	Space     *space.Space
-	Sampler   string // a registered sampler name; "" means auto
+	// Objectives name the objectives and their senses; two or more make
+	// a multi-objective study (Goal), whose Direction is then the
+	// first objective's. Empty: one objective, "value", of Direction.
+	Objectives []Goal
+	Space      *space.Space
+	Sampler    string // a registered sampler name; "" means auto
 	// SamplerOptions configure the sampler (sampler.Configurable), the
 	// mapping form of a study file's sampler; stored with the study.
 	SamplerOptions sampler.Options
@@ -90,6 +94,8 @@ type Study struct {
 	store    storage.Storage
 	rec      storage.Study
 	dir      Direction
+	objs     []Goal    // at least one; dir is objs[0]'s direction
+	pruneDir Direction // the sense of the reported values the pruner compares (pruner.Spec.Objective)
 	tf       transform.Transform
 	space    *space.Space
 	sampler  sampler.Sampler
@@ -112,6 +118,8 @@ type Study struct {
 type Options struct {
 	Name      string
 	Direction Direction
+	// Objectives make a multi-objective study (Spec.Objectives).
+	Objectives []Goal
 	// Sampler proposes the trials: a value (gpbo.New(), one of your
 	// own), or a registered sampler by name, sampler.New("tpe"); nil
 	// means auto.
@@ -135,8 +143,9 @@ func (s *Study) Name() string { return s.rec.Name }
 // ID returns the study's id in its storage.
 func (s *Study) ID() int64 { return s.rec.ID }
 
-// Direction returns the sense of the objective; values, Best and the
-// trials are all in this sense.
+// Direction returns the sense of the objective, the first one of a
+// multi-objective study; values, Best and the trials are all in this
+// sense.
 func (s *Study) Direction() Direction { return s.dir }
 
 // Space returns the search space.

@@ -30,6 +30,11 @@ type Summary struct {
 	// constrained-autotinyml §1]: in a constrained study Best is the best
 	// feasible trial.
 	Best int
+	// Front are the indices of the Pareto-optimal trials of a
+	// multi-objective study (Study.Front), in trial order; nil in a
+	// single-objective one. Best is then the one best in the first
+	// objective.
+	Front []int
 }
 
 // NoBest says why there is no best trial (Best < 0): "no COMPLETE trial
@@ -41,10 +46,13 @@ func (s Summary) NoBest() string {
 	return "no COMPLETE trial yet"
 }
 
-// Summarize summarises the stored trials recs, in order, of a study whose
-// direction is dir; their reports are not needed.
-func Summarize(dir Direction, recs []storage.Trial) Summary {
-	sum := Summary{Trials: len(recs), Used: used(recs), States: map[State]int{}, Best: bestOf(dir, recs)}
+// Summarize summarises the stored trials recs, in order, of a study with
+// the objectives objs (ObjectivesOf); their reports are not needed.
+func Summarize(objs []Goal, recs []storage.Trial) Summary {
+	sum := Summary{Trials: len(recs), Used: used(recs), States: map[State]int{}, Best: bestOf(objs, recs)}
+	if len(objs) > 1 {
+		sum.Front = frontOf(objs, recs)
+	}
 	retried := make(map[int]bool)
 	for _, r := range recs {
 		sum.States[r.State]++
@@ -76,24 +84,5 @@ func (s *Study) Summary(ctx context.Context) (Summary, error) {
 	if err != nil {
 		return Summary{}, s.errorf("load trials: %w", err)
 	}
-	return Summarize(s.dir, recs), nil
-}
-
-// bestOf is the index of the best COMPLETE trial of recs in direction
-// dir that is not infeasible, the first of equal ones; -1 when there is
-// none.
-func bestOf(dir Direction, recs []storage.Trial) int {
-	b := -1
-	better := func(v, than float64) bool {
-		if dir == Maximize {
-			return v > than
-		}
-		return v < than
-	}
-	for i, r := range recs {
-		if r.State == Complete && r.Value != nil && (r.Feasible == nil || *r.Feasible) && (b < 0 || better(*r.Value, *recs[b].Value)) {
-			b = i
-		}
-	}
-	return b
+	return Summarize(s.objs, recs), nil
 }

@@ -6,6 +6,9 @@ import (
 	"github.com/boaopt/boa/storage"
 )
 
+// one is the objective of a single-objective study in direction d.
+func one(d Direction) []Goal { return []Goal{{Name: DefaultObjective, Direction: d}} }
+
 func TestSummarize(t *testing.T) {
 	v := func(x float64) *float64 { return &x }
 	recs := []storage.Trial{
@@ -17,17 +20,17 @@ func TestSummarize(t *testing.T) {
 		{Number: 5, State: Complete, Value: v(1), RetryOf: -1}, // ties go to the earlier trial
 		{Number: 6, State: Running, RetryOf: -1},
 	}
-	sum := Summarize(Minimize, recs)
+	sum := Summarize(one(Minimize), recs)
 	if sum.Trials != 7 || sum.Used != 6 || sum.Finished != 4 || sum.ReRuns != 1 || sum.Best != 2 {
 		t.Errorf("minimize: %+v, want 7 trials, 6 used, 4 finished, 1 re-run, best 2", sum)
 	}
 	if sum.States[Complete] != 3 || sum.States[Running] != 1 || sum.States[Waiting] != 1 {
 		t.Errorf("states %v", sum.States)
 	}
-	if b := Summarize(Maximize, recs).Best; b != 0 {
+	if b := Summarize(one(Maximize), recs).Best; b != 0 {
 		t.Errorf("maximize: best %d, want 0", b)
 	}
-	if b := Summarize(Minimize, recs[1:2]).Best; b != -1 {
+	if b := Summarize(one(Minimize), recs[1:2]).Best; b != -1 {
 		t.Errorf("no COMPLETE trial: best %d, want -1", b)
 	}
 }

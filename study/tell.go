@@ -12,7 +12,12 @@ import (
 
 // Result is what a finished trial reports.
 type Result struct {
-	Value   float64            // the objective in the user's sense
+	Value float64 // the objective in the user's sense
+	// Values are every objective's value in a multi-objective study, in
+	// the order of Study.Objectives, each in its own sense; Value is then
+	// ignored. A trial whose values do not match the objectives in number
+	// FAILS with a reason that says so.
+	Values  []float64
 	Err     error              // non-nil: the trial FAILED with this reason
 	Pruned  bool               // stopped early by a pruner; Value is the last intermediate value
 	Metrics map[string]float64 // extra metrics and the values Spec.Constraints limit; NaN ones make the trial infeasible
@@ -62,17 +67,28 @@ func (s *Study) Tell(ctx context.Context, id int64, r Result) error {
 // finish is what Tell records for r.
 func (s *Study) finish(r Result) storage.Finish {
 	f := storage.Finish{State: Complete, Metrics: finite(r.Metrics)}
-	switch {
-	case r.Err != nil:
+	if r.Err != nil {
 		f.State, f.Reason, f.Requeue = Failed, storable(r.Err.Error()), interrupted(r)
-	case math.IsNaN(r.Value) || math.IsInf(r.Value, 0):
-		f.State, f.Reason = Failed, fmt.Sprintf("objective returned %v", r.Value)
-	case r.Pruned:
-		f.State, f.Value = Pruned, &r.Value
+		return f
+	}
+	if r.Pruned {
+		// The last intermediate value, of the objective the pruner
+		// compares (pruner.Spec.Objective).
+		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
+			f.State, f.Reason = Failed, fmt.Sprintf("objective returned %v", r.Value)
+		} else {
+			f.State, f.Value = Pruned, &r.Value
+		}
+		return f
+	}
+	v, values, reason := s.values(r)
+	switch {
+	case reason != "":
+		f.State, f.Reason = Failed, reason
 	default:
-		f.Value = &r.Value
-		if err := s.tf.Check(r.Value); err != nil {
-			f.State, f.Value, f.Reason = Failed, nil, fmt.Sprintf("objective returned %v, but %v", r.Value, err)
+		f.Value, f.Values = &v, values
+		if err := s.tf.Check(v); err != nil {
+			f.State, f.Value, f.Reason = Failed, nil, fmt.Sprintf("objective returned %v, but %v", v, err)
 		} else if len(s.cons) > 0 {
 			v := s.cons.Check(r.Metrics)
 			f.Feasible, f.Reason = &v.Feasible, storable(v.Reason)

@@ -37,6 +37,7 @@ type Trial struct {
 	X       []float64        // the same configuration encoded in the unit cube
 	State   State
 	Value   float64            // the objective in the user's sense (COMPLETE trials; PRUNED ones: the value they stopped at)
+	Values  []float64          // every objective's value of a COMPLETE trial of a multi-objective study (Study.Objectives' order); nil otherwise
 	Metrics map[string]float64 // extra metrics; an objective may set them while it runs
 	Reports []Report           // intermediate values, ordered by step
 	Reason  string             // why the trial FAILED, or why a COMPLETE one is infeasible
@@ -165,7 +166,7 @@ func accessor(v any) string {
 // the user's sense by the caller's direction.
 func fromRecord(sp *space.Space, r storage.Trial) (Trial, error) {
 	t := Trial{
-		ID: r.ID, Number: r.Number, X: r.X, State: r.State, Metrics: r.Metrics, Reports: r.Reports,
+		ID: r.ID, Number: r.Number, X: r.X, State: r.State, Values: r.Values, Metrics: r.Metrics, Reports: r.Reports,
 		Reason: r.Reason, Feasible: r.Feasible, Worker: r.Worker, RetryOf: r.RetryOf, Batch: r.Batch, Origin: sampler.Origin(r.Origin), LogPath: r.LogPath,
 		Started: r.Started, Finished: r.Finished,
 	}

@@ -37,6 +37,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Storage) {
 		{"FinishTrial", testFinishTrial},
 		{"FinishRequeue", testFinishRequeue},
 		{"Feasible", testFeasible},
+		{"Values", testValues},
 		{"Heartbeat", testHeartbeat},
 		{"Reports", testReports},
 		{"SetLogPath", testSetLogPath},

@@ -1,0 +1,49 @@
+package storage_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/boaopt/boa/storage"
+)
+
+// dropValues undoes version 6.
+const dropValues = `ALTER TABLE trials DROP COLUMN objective_values`
+
+// upgradeFromVersion5 turns the database back into schema version 5 (no
+// objective values) with a COMPLETE trial in it, and checks that Open
+// migrates it: the old trial has one value and no vector, and a trial
+// finished after the upgrade keeps its vector.
+func upgradeFromVersion5(t *testing.T, url string, exec func(query string) error) {
+	t.Helper()
+	s, err := storage.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.GetStudy(t.Context(), "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	finish := func(s storage.Storage, f storage.Finish) int64 {
+		tr, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1})
+		if err == nil {
+			err = s.FinishTrial(t.Context(), tr.ID, f)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr.ID
+	}
+	one := 1.0
+	old := finish(s, storage.Finish{State: storage.Complete, Value: &one})
+	s.Close()
+	s = rollBack(t, url, exec, 5, dropValues)
+	defer s.Close()
+	if got, err := s.GetTrial(t.Context(), old); err != nil || *got.Value != 1 || got.Values != nil {
+		t.Errorf("trial from version 5 = %+v, %v; want value 1, no vector", got, err)
+	}
+	id := finish(s, storage.Finish{State: storage.Complete, Value: &one, Values: []float64{1, 2}})
+	if got, err := s.GetTrial(t.Context(), id); err != nil || !slices.Equal(got.Values, []float64{1, 2}) {
+		t.Errorf("trial finished after the upgrade = %+v, %v; want values [1 2]", got, err)
+	}
+}
