@@ -1,5 +1,3 @@
-//go:build bench_mostudy
-
 package bench
 
 import (
@@ -13,9 +11,9 @@ import (
 // newBoaMulti is the in-memory study of a boa sampler's run on a
 // multi-objective problem: one objective per name, each minimised.
 func newBoaMulti(sp *space.Space, o study.Options, names []string) (MultiSession, error) {
-	o.Objectives = make([]study.Objective, len(names))
+	o.Objectives = make([]study.Goal, len(names))
 	for i, n := range names {
-		o.Objectives[i] = study.Objective{Name: n, Direction: study.Minimize}
+		o.Objectives[i] = study.Goal{Name: n, Direction: study.Minimize}
 	}
 	st, err := study.New(sp, o)
 	if err != nil {
