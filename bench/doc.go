@@ -5,7 +5,11 @@
 //
 // Problems come from the sub-packages: functions (the classic test
 // functions), bbob (the 24 COCO functions with their instances) and
-// tabular (NAS-Bench-201, HPOBench and FCNet tables loaded from CSV).
+// tabular (NAS-Bench-201, HPOBench and FCNet tables loaded from CSV);
+// constrained problems are scored by their feasible evaluations
+// (constrained.go) and multi-objective ones by the hypervolume of the
+// Pareto front of their evaluations against the true front's
+// (multiobjective.go).
 // Peers come from peers. A run evaluates one configuration at a time,
 // synchronous batches (Config.Batch, boa's samplers only) or asynchronous
 // workers on a simulated clock (Config.Workers). Every run is deterministic given its seed, except

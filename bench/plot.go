@@ -58,6 +58,7 @@ func (r *Report) curvePlot(problem, file string) error {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
+	lowest, highest := math.Inf(1), math.Inf(-1) // of the medians and quartiles drawn
 	for i, s := range r.samplersOf(problem) {
 		budget := 0
 		for _, run := range runs {
@@ -78,6 +79,7 @@ func (r *Report) curvePlot(problem, file string) error {
 			if asRegret {
 				m, q1, q3 = max(m, floor), max(q1, floor), max(q3, floor)
 			}
+			lowest, highest = min(lowest, q1), max(highest, q3)
 			x := float64(n)
 			mid = append(mid, plotter.XY{X: x, Y: m})
 			lo = append(lo, plotter.XY{X: x, Y: q1})
@@ -103,6 +105,14 @@ func (r *Report) curvePlot(problem, file string) error {
 		line.Width = vg.Points(1.5)
 		p.Add(poly, line)
 		p.Legend.Add(s, line)
+	}
+	if asRegret && !(lowest < highest) {
+		// One value throughout (a hypervolume gap no run reduced): gonum's
+		// log axis panics on an empty range.
+		if math.IsInf(lowest, 0) {
+			lowest = 1
+		}
+		p.Y.Min, p.Y.Max = lowest/10, lowest*10
 	}
 	p.Legend.Top = true
 	return p.Save(16*vg.Centimeter, 11*vg.Centimeter, file)

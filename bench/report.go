@@ -104,6 +104,13 @@ func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) erro
 		if constrained {
 			head = append(head, "feasible share", "runs without a feasible point")
 		}
+		multi := m == hvGap
+		if multi {
+			fmt.Fprintf(w, "Objectives %s, all minimised; the true front's hypervolume %.6g at the problem's reference point "+
+				"(docs/multiobjective.md). The hypervolume gap is the true front's less the observed front's.\n\n",
+				strings.Join(runs[0].Objectives, ", "), *runs[0].FrontHV)
+			head = append(head, "median hypervolume (IQR)", "median HV ratio", "median log10 HV gap")
+		}
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, s := range r.Summary {
 			if s.Problem != problem {
@@ -123,6 +130,15 @@ func (r *Report) WriteMarkdown(w io.Writer, command string, plots []string) erro
 			}
 			if constrained && s.FeasibleShare != nil {
 				row = append(row, fmt.Sprintf("%.3f", *s.FeasibleShare), fmt.Sprint(s.NoFeasible))
+			}
+			if multi && s.MedianHV != nil {
+				hvs := collect(runs, func(r RunResult) *float64 {
+					if r.Sampler != s.Sampler {
+						return nil
+					}
+					return r.FinalHV
+				})
+				row = append(row, medianIQR(hvs), fmt.Sprintf("%.4f", *s.MedianHVRatio), logGap(*s.MedianLogHVGap))
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 		}
@@ -160,12 +176,17 @@ const (
 	bestValue metric = iota
 	regret
 	testRegret
+	hvGap // multi-objective problems: the true front's hypervolume less the observed front's
 )
 
-func (m metric) String() string { return [...]string{"best value", "regret", "test regret"}[m] }
+func (m metric) String() string {
+	return [...]string{"best value", "regret", "test regret", "hypervolume gap"}[m]
+}
 
 func metricOf(runs []RunResult) metric {
 	switch {
+	case len(runs) > 0 && runs[0].FrontHV != nil:
+		return hvGap
 	case hasTestRegret(runs):
 		return testRegret
 	case hasRegret(runs):
@@ -180,6 +201,8 @@ func (m metric) after(r RunResult, n int) float64 {
 	switch m {
 	case testRegret:
 		return r.TestRegrets[n-1]
+	case hvGap:
+		return r.Best[n-1]
 	case regret:
 		return r.Best[n-1] - r.optimum
 	}
@@ -196,6 +219,15 @@ func valuesAt(runs []RunResult, sampler string, n int, m metric) []float64 {
 		v = append(v, m.after(r, n))
 	}
 	return v
+}
+
+// logGap writes log10 of a hypervolume gap; −∞ when the true front's
+// hypervolume was reached.
+func logGap(v Number) string {
+	if math.IsInf(float64(v), -1) {
+		return "−∞ (front found)"
+	}
+	return fmt.Sprintf("%.3f", float64(v))
 }
 
 func optional(v *float64) string {

@@ -45,6 +45,18 @@ type RunResult struct {
 	SuggestSeconds []float64 `json:"suggest_seconds"`          // time of each Ask
 	Error          string    `json:"error,omitempty"`          // why the run stopped early
 
+	// Multi-objective problems (MultiObjective): Best is the hypervolume
+	// gap FrontHV − HV of the front so far after each evaluation,
+	// FinalBest and Regret the gap at the budget (multiobjective.go).
+	Objectives  []string    `json:"objectives,omitempty"`        // the objectives' names
+	Values      [][]float64 `json:"values,omitempty"`            // every evaluation's objectives, in order
+	Hypervolume Trace       `json:"hypervolume,omitempty"`       // the observed front's hypervolume after each evaluation (the problem's normalised units)
+	FinalHV     *float64    `json:"final_hypervolume,omitempty"` // Hypervolume at the budget
+	FrontHV     *float64    `json:"front_hypervolume,omitempty"` // the true front's, the ceiling
+	HVRatio     *float64    `json:"hv_ratio,omitempty"`          // FinalHV / FrontHV
+	LogHVGap    *Number     `json:"log_hv_gap,omitempty"`        // log10(FrontHV − FinalHV); null when the true front's hypervolume was reached
+	Front       [][]float64 `json:"front,omitempty"`             // the observed Pareto front, in the objectives' units, sorted
+
 	optimum float64 // the problem's, when Regret is set
 }
 
@@ -60,6 +72,9 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 	}
 	if cfg.Batch > 1 && cfg.Workers > 1 {
 		return nil, fmt.Errorf("bench: synchronous batches (%d) and asynchronous workers (%d) are two ways to run in parallel; choose one", cfg.Batch, cfg.Workers)
+	}
+	if i := slices.IndexFunc(cfg.Problems, IsMultiObjective); i >= 0 && (cfg.Batch > 1 || cfg.Workers > 1) {
+		return nil, fmt.Errorf("bench: %s has several objectives, whose runs evaluate one configuration at a time (no batches or workers)", cfg.Problems[i].Name())
 	}
 	// Runs are summarised by problem and sampler name: a name given twice
 	// would pool two sets of runs into one row and rank them against each
@@ -152,6 +167,12 @@ func runOne(ctx context.Context, p problems.Problem, sampler string, seed int, c
 		Best: []float64{}, SuggestSeconds: []float64{}}
 	fail := func(err error) RunResult {
 		r.Error = err.Error()
+		return r
+	}
+	if mo, ok := p.(MultiObjective); ok {
+		if err := runMultiObjective(ctx, mo, sampler, seed, cfg, &r); err != nil {
+			return fail(err)
+		}
 		return r
 	}
 	run := &running{RunResult: &r, p: p, rng: rand.New(rand.NewPCG(uint64(seed), 0xbe4c))}

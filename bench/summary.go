@@ -27,6 +27,13 @@ type Summary struct {
 	// NormalisedScore is Bayesmark's score where the optimum is unknown and
 	// random search ran: see normalisedScores.
 	NormalisedScore *float64 `json:"normalised_score,omitempty"`
+	// Multi-objective problems: the medians over runs of the observed
+	// front's hypervolume at the budget, of its ratio to the true front's
+	// (FrontHV) and of log10 of the gap; MedianRegret is the median gap.
+	MedianHV       *float64 `json:"median_hypervolume,omitempty"`
+	FrontHV        *float64 `json:"front_hypervolume,omitempty"`
+	MedianHVRatio  *float64 `json:"median_hv_ratio,omitempty"`
+	MedianLogHVGap *Number  `json:"median_log_hv_gap,omitempty"`
 }
 
 // Summarize summarises runs per (problem, sampler), in the order they
@@ -113,6 +120,18 @@ func Summarize(runs []RunResult) []Summary {
 		if trs := collect(rs, func(r RunResult) *float64 { return r.TestRegret }); len(trs) > 0 {
 			m := Median(trs)
 			s.MedianTestRegret = &m
+		}
+		if hvs := collect(rs, func(r RunResult) *float64 { return r.FinalHV }); len(hvs) > 0 {
+			m := Median(hvs)
+			ratio := Median(collect(rs, func(r RunResult) *float64 { return r.HVRatio }))
+			var logs []float64
+			for _, r := range rs {
+				if r.LogHVGap != nil {
+					logs = append(logs, float64(*r.LogHVGap))
+				}
+			}
+			lg := Number(Median(logs))
+			s.MedianHV, s.FrontHV, s.MedianHVRatio, s.MedianLogHVGap = &m, rs[0].FrontHV, &ratio, &lg
 		}
 		s.MeanRank = mean(ranks[k])
 		var secs []float64

@@ -59,8 +59,15 @@ func Expand(names []string) []string {
 // "pest", "maxsat60", ...), a problem on a conditional space
 // ("jenatton"), the synthetic NAS-Bench-201 oracle ("nb201-synthetic"), a
 // GKLS function ("gkls:2:simple:1") or a constrained problem ("branin_c",
-// "gkls-c:2:hard:3", "nb201-latency:pixel2:18"; see Fixed).
+// "gkls-c:2:hard:3", "nb201-latency:pixel2:18"; see Fixed) or a
+// multi-objective one (MultiObjective: "zdt1", "zdt2:10", "dtlz2",
+// "nb201-acc-latency:pixel2").
 func Parse(spec string) (Problem, error) {
+	if p, found, err := newMultiObjective(spec); found && err != nil {
+		return nil, fmt.Errorf("problem %q: %w", spec, err)
+	} else if found {
+		return p, nil
+	}
 	if p, found, err := Fixed(spec); found && err != nil {
 		return nil, fmt.Errorf("problem %q: %w", spec, err)
 	} else if found {

@@ -2,7 +2,7 @@
 // the same search spaces, for the benchmark harness (DESIGN.md §2.5; peers
 // and versions in ../shared/specs/peers-and-benchmarks.md §1.4, §4).
 //
-// Seven peers, each driven through the same ask/tell Session:
+// Nine peers, each driven through the same ask/tell Session:
 //
 //	goptuna-tpe    Goptuna v0.9.0 TPE, in-process
 //	goptuna-cmaes  Goptuna v0.9.0 CMA-ES, in-process
@@ -12,6 +12,13 @@
 //	               trial reported (user attributes "metric:NAME"), for constrained problems
 //	optuna-cmaes   Optuna CmaEsSampler(seed, independent RandomSampler(seed))
 //	optuna-random  Optuna RandomSampler(seed)
+//	optuna-nsga2   Optuna NSGAIISampler(seed), population 50 (Deb et al. 2002)
+//	optuna-motpe   Optuna MOTPESampler(seed), 10 random start-up trials
+//
+// The last two are multi-objective; they, and optuna-random, also run a
+// study of several objectives (NewMulti: the directions, as Optuna's
+// create_study takes them, and a tell of every objective's value,
+// MultiSession), which the harness's multi-objective problems use.
 //
 // A Session asks for one configuration at a time (Ask, Tell), or keeps
 // several out and takes their values in any order (AskTrial, TellTrial),

@@ -43,6 +43,9 @@ type optunaSession struct {
 	exited  chan struct{} // closed once the process has been waited for
 	waitErr error         // valid after exited is closed
 	pending bool
+	// objectives is the number of values a tell carries: 1, or that of
+	// the directions (TellValues).
+	objectives int
 
 	killOnce sync.Once
 	closed   bool // guarded by mu
@@ -70,6 +73,12 @@ type adapterLimit struct {
 }
 
 func newOptuna(ctx context.Context, sp *space.Space, sampler string, seed uint64, limits constraint.Set) (*optunaSession, error) {
+	return newOptunaMulti(ctx, sp, sampler, seed, limits, nil)
+}
+
+// newOptunaMulti is newOptuna for a study of len(directions) objectives,
+// each "minimize" or "maximize" (nil: one, minimised).
+func newOptunaMulti(ctx context.Context, sp *space.Space, sampler string, seed uint64, limits constraint.Set, directions []string) (*optunaSession, error) {
 	py := findPython()
 	if py.path == "" {
 		return nil, fmt.Errorf("peers: optuna-%s: %s", sampler, py.reason)
@@ -86,7 +95,15 @@ func newOptuna(ctx context.Context, sp *space.Space, sampler string, seed uint64
 		cons = append(cons, adapterLimit{Name: n, Min: limits[n].Min, Max: limits[n].Max})
 	}
 	cfg := map[string]any{"sampler": sampler, "seed": seed % (1 << 32), "space": params, "constraints": cons}
-	return startAdapter(ctx, py.path, adapterScript, cfg, requestTimeout, sp)
+	if directions != nil {
+		cfg["directions"] = directions
+	}
+	s, err := startAdapter(ctx, py.path, adapterScript, cfg, requestTimeout, sp)
+	if err != nil {
+		return nil, err
+	}
+	s.objectives = max(1, len(directions))
+	return s, nil
 }
 
 // toAdapter describes a parameter to the script, with conditions in the
@@ -414,6 +431,61 @@ func (s *optunaSession) TellMetrics(ctx context.Context, value float64, metrics 
 		return err
 	}
 	s.pending = false
+	return nil
+}
+
+// TellValues reports every objective's value of the last asked
+// configuration, each in the sense of its direction: a study of several
+// objectives (NewMulti) takes these, not Tell's one value.
+func (s *optunaSession) TellValues(ctx context.Context, values []float64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(ctx); err != nil {
+		return err
+	}
+	if err := s.checkValues(values, s.pending); err != nil {
+		return err
+	}
+	msg, err := json.Marshal(map[string]any{"op": "tell", "values": values})
+	if err != nil {
+		return fmt.Errorf("peers: optuna: tell: %w", err)
+	}
+	if _, err := s.exchange(ctx, msg, "tell"); err != nil {
+		return err
+	}
+	s.pending = false
+	return nil
+}
+
+// TellTrialValues is TellValues for trial id, asked with AskTrial.
+func (s *optunaSession) TellTrialValues(ctx context.Context, id int64, values []float64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(ctx); err != nil {
+		return err
+	}
+	if err := s.checkValues(values, true); err != nil {
+		return err
+	}
+	msg, err := json.Marshal(map[string]any{"op": "tell", "values": values, "number": id})
+	if err != nil {
+		return fmt.Errorf("peers: optuna: tell: %w", err)
+	}
+	_, err = s.exchange(ctx, msg, "tell")
+	return err
+}
+
+// checkValues checks a tell of several values: one per objective, each
+// finite.
+func (s *optunaSession) checkValues(values []float64, asked bool) error {
+	if len(values) != s.objectives {
+		return fmt.Errorf("peers: a tell of %d values to a study of %d objectives", len(values), s.objectives)
+	}
+	for _, v := range values {
+		if err := checkValue(v, asked); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

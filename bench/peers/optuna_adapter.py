@@ -2,13 +2,15 @@
 and Optuna, over JSON lines on stdin and stdout.
 
 Protocol (one JSON object per line; stdout carries nothing else):
-  Go -> {"sampler": "tpe"|"tpe-cl"|"tpe-c"|"cmaes"|"random", "seed": N, "space": [PARAM, ...],
-         "constraints": [{"name": METRIC, "min": LOW|null, "max": HIGH|null}, ...]}
+  Go -> {"sampler": "tpe"|"tpe-cl"|"tpe-c"|"cmaes"|"random"|"nsga2"|"motpe", "seed": N,
+         "space": [PARAM, ...], "constraints": [{"name": METRIC, "min": LOW|null, "max": HIGH|null}, ...],
+         "directions": ["minimize"|"maximize", ...]}
   <- {"ok": true, "optuna": VERSION}
   Go -> {"op": "ask"}               <- {"params": {NAME: VALUE, ...}, "number": N}
   Go -> {"op": "tell", "value": V, "metrics": {NAME: VALUE}}  <- {"ok": true}
   Go -> {"op": "ask", "keep": true} <- as ask
   Go -> {"op": "tell", "value": V, "number": N}  <- {"ok": true}
+  Go -> {"op": "tell", "values": [V1, V2, ...], ...}  <- as tell
   any failure                      <- {"error": "MESSAGE"}
 PARAM is {"name", "kind": float|int|ordinal|categorical|bool, "low", "high",
 "log", "values", "step", "choices", "when"}, listed parents first; "when"
@@ -20,6 +22,10 @@ asked with "keep" stay out, many at once, until a tell with their number
 "metric:NAME"; "tpe-c" is TPESampler(constraints_func=...) over the
 constraints, each a slack max(value - max, min - value) <= 0 where it holds,
 as boa's constraint.Limit.Slack (a metric not reported counts as violated).
+"directions" (default ["minimize"]) makes a study of that many objectives,
+each in its sense, which a tell gives as "values" in the same senses;
+"nsga2" is NSGAIISampler and "motpe" MOTPESampler, both with Optuna's
+defaults (a population of 50; 10 random start-up trials), seeded.
 End of input ends the process.
 """
 
@@ -51,7 +57,8 @@ def main():
         return 0
     try:
         cfg = json.loads(line)
-        study = make_study(optuna, cfg["sampler"], int(cfg["seed"]), cfg.get("constraints") or [])
+        study = make_study(optuna, cfg["sampler"], int(cfg["seed"]), cfg.get("constraints") or [],
+                           cfg.get("directions") or ["minimize"])
         params = [make_param(p) for p in cfg["space"]]
     except Exception as e:
         send({"error": "bad configuration: %s: %s" % (type(e).__name__, e)})
@@ -79,14 +86,14 @@ def main():
                 if t is None:
                     raise ValueError("tell of trial %r, which is not out" % (req["number"],))
                 record_metrics(t, req)
-                study.tell(t, float(req["value"]))
+                study.tell(t, told(req))
                 del kept[req["number"]]
                 send({"ok": True})
             elif op == "tell":
                 if trial is None:
                     raise ValueError("tell without a pending ask")
                 record_metrics(trial, req)
-                study.tell(trial, float(req["value"]))
+                study.tell(trial, told(req))
                 trial = None
                 send({"ok": True})
             else:
@@ -94,6 +101,13 @@ def main():
         except Exception as e:
             send({"error": "%s: %s" % (type(e).__name__, e)})
     return 0
+
+
+def told(req):
+    """The value of a tell, or its list of values for several objectives."""
+    if "values" in req:
+        return [float(v) for v in req["values"]]
+    return float(req["value"])
 
 
 def record_metrics(trial, req):
@@ -123,7 +137,7 @@ def constraints_func(limits):
     return slacks
 
 
-def make_study(optuna, name, seed, limits):
+def make_study(optuna, name, seed, limits, directions):
     s = optuna.samplers
     if name == "tpe" or (name == "tpe-c" and not limits):
         sampler = s.TPESampler(seed=seed)
@@ -142,9 +156,18 @@ def make_study(optuna, name, seed, limits):
         )
     elif name == "random":
         sampler = s.RandomSampler(seed=seed)
+    elif name == "nsga2":
+        sampler = s.NSGAIISampler(seed=seed)
+    elif name == "motpe":
+        sampler = s.MOTPESampler(seed=seed)
     else:
         raise ValueError("unknown sampler %r" % (name,))
-    return optuna.create_study(direction="minimize", sampler=sampler)
+    for d in directions:
+        if d not in ("minimize", "maximize"):
+            raise ValueError("direction %r: want minimize or maximize" % (d,))
+    if len(directions) == 1:
+        return optuna.create_study(direction=directions[0], sampler=sampler)
+    return optuna.create_study(directions=directions, sampler=sampler)
 
 
 def make_param(p):

@@ -50,9 +50,59 @@ const (
 	OptunaTPEC   = "optuna-tpe-c"
 	OptunaCMAES  = "optuna-cmaes"
 	OptunaRandom = "optuna-random"
+	// OptunaNSGA2 and OptunaMOTPE are Optuna's multi-objective samplers,
+	// NSGAIISampler and MOTPESampler, with Optuna's defaults (issue 43).
+	// On a problem of one objective they optimise it alone.
+	OptunaNSGA2 = "optuna-nsga2"
+	OptunaMOTPE = "optuna-motpe"
 )
 
-var names = []string{GoptunaTPE, GoptunaCMAES, OptunaTPE, OptunaTPECL, OptunaTPEC, OptunaCMAES, OptunaRandom}
+var names = []string{GoptunaTPE, GoptunaCMAES, OptunaTPE, OptunaTPECL, OptunaTPEC, OptunaCMAES, OptunaRandom, OptunaNSGA2, OptunaMOTPE}
+
+// multi are the peers that optimise several objectives (NewMulti).
+var multi = []string{OptunaNSGA2, OptunaMOTPE, OptunaRandom}
+
+// MultiNames returns the names of the peers that optimise several
+// objectives: Optuna's NSGA-II, MOTPE and random sampler.
+func MultiNames() []string { return slices.Clone(multi) }
+
+// MultiSession is a Session of several objectives: a tell carries every
+// objective's value, each in the sense of its direction.
+type MultiSession interface {
+	Session
+	TellValues(ctx context.Context, values []float64) error
+	TellTrialValues(ctx context.Context, id int64, values []float64) error
+}
+
+// Directions of the objectives, as Optuna spells them.
+const (
+	Minimize = "minimize"
+	Maximize = "maximize"
+)
+
+// NewMulti starts the named peer (MultiNames) on sp with a seed for a
+// study of len(directions) objectives, each Minimize or Maximize; its
+// session's tells are TellValues and TellTrialValues, in those senses.
+func NewMulti(ctx context.Context, name string, sp *space.Space, seed uint64, directions []string) (MultiSession, error) {
+	if sp == nil {
+		return nil, fmt.Errorf("peers: %s: nil space", name)
+	}
+	if len(directions) == 0 {
+		return nil, fmt.Errorf("peers: %s: no objectives", name)
+	}
+	for _, d := range directions {
+		if d != Minimize && d != Maximize {
+			return nil, fmt.Errorf("peers: %s: direction %q: want %s or %s", name, d, Minimize, Maximize)
+		}
+	}
+	if !slices.Contains(multi, name) {
+		if !slices.Contains(names, name) {
+			return nil, fmt.Errorf("peers: %s", unknown(name))
+		}
+		return nil, fmt.Errorf("peers: %s optimises one objective; the multi-objective peers are %s", name, strings.Join(multi, ", "))
+	}
+	return newOptunaMulti(ctx, sp, strings.TrimPrefix(name, "optuna-"), seed, nil, directions)
+}
 
 // Names returns the names of all peers, whether or not they can run here.
 func Names() []string { return slices.Clone(names) }
@@ -69,7 +119,7 @@ func Available(name string) (ok bool, note string) {
 	switch name {
 	case GoptunaTPE, GoptunaCMAES:
 		return true, ""
-	case OptunaTPE, OptunaTPECL, OptunaTPEC, OptunaCMAES, OptunaRandom:
+	case OptunaTPE, OptunaTPECL, OptunaTPEC, OptunaCMAES, OptunaRandom, OptunaNSGA2, OptunaMOTPE:
 		py := findPython()
 		if py.path == "" {
 			return false, py.reason
@@ -109,6 +159,10 @@ func NewConstrained(ctx context.Context, name string, sp *space.Space, seed uint
 		return newOptuna(ctx, sp, "cmaes", seed, nil)
 	case OptunaRandom:
 		return newOptuna(ctx, sp, "random", seed, nil)
+	case OptunaNSGA2:
+		return newOptuna(ctx, sp, "nsga2", seed, nil)
+	case OptunaMOTPE:
+		return newOptuna(ctx, sp, "motpe", seed, nil)
 	}
 	return nil, fmt.Errorf("peers: %s", unknown(name))
 }

@@ -45,6 +45,13 @@ func benchCmd() *cobra.Command {
 			"gkls-c:D:simple|hard:N (a stand-in) and nb201-latency:DEVICE:L[:coupled|:decoupled]\n" +
 			"(../shared/data or BOA_DATA_DIR); for them the regret is the feasible regret (the best\n" +
 			"feasible evaluation's) and the share of feasible evaluations is reported.\n" +
+			"Multi-objective problems: zdt1, zdt2, zdt3 (30 variables; zdt1:10 for 10), dtlz2 (three objectives,\n" +
+			"12 variables) and nb201-acc-latency[:DEVICE] (NAS-Bench-201 CIFAR-10 validation error against the\n" +
+			"latency on a device, pixel2 by default; ../shared/data or BOA_DATA_DIR). A run is scored by the\n" +
+			"hypervolume of the Pareto front of its evaluations against the true front's: the hypervolume gap\n" +
+			"(the front's less the run's) is ranked, and the hypervolume, its ratio to the front's and log10 of\n" +
+			"the gap are reported (docs/multiobjective.md). Their runs evaluate one configuration at a time;\n" +
+			"the peers for them are optuna-nsga2, optuna-motpe and optuna-random.\n" +
 			"Real tuning tasks: sklearn:MODEL:DATASET[:METRIC] (sklearn:svm:digits, docs/real-tasks.md); sklearn-suite\nstands for the real-task suite, sklearn-extra for the tasks kept out of it.\n" +
 			"A study file whose objective is a built-in function is a problem too (examples/tinyml/har-tiny.yaml):\n" +
 			"its constraints apply, and its deploy block's metrics are known to boa's studies, not to the peers.\n" +
@@ -61,6 +68,7 @@ func benchCmd() *cobra.Command {
 			"  boa bench --problems func3c,ackley5c --samplers cocabo-auto,casmopolitan --seeds 10 --budget 200 --workers 4\n" +
 			"  boa bench --problems rosenbrock:10,levy:10 --samplers gpbo,gpbo+log,gpbo+copula --seeds 10 --budget 60\n" +
 			"  boa bench --problems branin_c,nb201-latency:pixel2:18 --samplers smac-like,random,optuna-tpe-c --seeds 10 --budget 100\n" +
+			"  boa bench --problems zdt1,zdt2,dtlz2,nb201-acc-latency:pixel2 --samplers mobo,nsga2,random,optuna-nsga2,optuna-motpe --seeds 10 --budget 100\n" +
 			"  boa bench --problems examples/tinyml/har-tiny.yaml --samplers svmcbo-rf,gpbo,gpbo-penalty,random --seeds 15 --budget 100\n" +
 			"  boa bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,goptuna-tpe",
 		Args: cobra.NoArgs,
@@ -129,6 +137,9 @@ func benchCmd() *cobra.Command {
 					}
 					status += fmt.Sprintf(", feasible share %.3f", *r.FeasibleShare)
 				}
+				if r.FinalHV != nil {
+					status = fmt.Sprintf("hypervolume %.6g of the front's %.6g (ratio %.4f)", *r.FinalHV, *r.FrontHV, *r.HVRatio)
+				}
 				if r.Error != "" {
 					status = "FAILED: " + r.Error
 				}
@@ -188,7 +199,11 @@ func benchCmd() *cobra.Command {
 	return cmd
 }
 
-// printBenchSummary writes the summary table; on constrained problems the
+// printBenchSummary writes the summary table of the single-objective
+// problems (printSingleSummary), then that of the multi-objective ones
+// (printMultiSummary).
+//
+// printSingleSummary's columns: on constrained problems the
 // regret is the feasible regret and FEASIBLE the share of feasible
 // evaluations, and a median over runs of which half found no feasible
 // point says so. Where a problem scores its incumbents on held-out data or
@@ -196,6 +211,43 @@ func benchCmd() *cobra.Command {
 // is Bayesmark's normalised score where the optimum is unknown (100 the
 // best value seen, 0 random search's mean).
 func printBenchSummary(w io.Writer, summary []bench.Summary) error {
+	multi := slices.DeleteFunc(slices.Clone(summary), func(s bench.Summary) bool { return s.MedianHV == nil })
+	summary = slices.DeleteFunc(slices.Clone(summary), func(s bench.Summary) bool { return s.MedianHV != nil })
+	if len(summary) > 0 {
+		if err := printSingleSummary(w, summary); err != nil {
+			return err
+		}
+	}
+	if len(multi) == 0 {
+		return nil
+	}
+	if len(summary) > 0 {
+		fmt.Fprintln(w)
+	}
+	return printMultiSummary(w, multi)
+}
+
+// printMultiSummary writes the table of the multi-objective problems: the
+// medians over runs of the observed front's hypervolume, of its ratio to
+// the true front's and of log10 of their gap, the IQR of the gap, and
+// ranks and wins by the gap.
+func printMultiSummary(w io.Writer, summary []bench.Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROBLEM\tSAMPLER\tMEDIAN HV\tFRONT HV\tHV RATIO\tLOG10 HV GAP\tIQR GAP\tMEAN RANK\tWINS\tMEDIAN SUGGEST s")
+	for _, s := range summary {
+		lg, iqr := "-inf", "-"
+		if g := float64(*s.MedianLogHVGap); !math.IsInf(g, -1) {
+			lg = fmt.Sprintf("%.3f", g)
+		}
+		if s.IQRRegret != nil {
+			iqr = fmt.Sprintf("%.2g", *s.IQRRegret)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.6g\t%.6g\t%.4f\t%s\t%s\t%.2f\t%d\t%.3g\n", s.Problem, s.Sampler, *s.MedianHV, *s.FrontHV, *s.MedianHVRatio, lg, iqr, s.MeanRank, s.Wins, s.MedianSuggestSeconds)
+	}
+	return tw.Flush()
+}
+
+func printSingleSummary(w io.Writer, summary []bench.Summary) error {
 	constrained := slices.ContainsFunc(summary, func(s bench.Summary) bool { return s.FeasibleShare != nil })
 	tested := slices.ContainsFunc(summary, func(s bench.Summary) bool { return s.MedianTestRegret != nil })
 	scored := slices.ContainsFunc(summary, func(s bench.Summary) bool { return s.NormalisedScore != nil })

@@ -168,3 +168,30 @@ func TestE2EBenchInterrupted(t *testing.T) {
 		t.Fatalf("no summary printed:\n%s", stdout.String())
 	}
 }
+
+// TestBenchMultiObjective: multi-objective problems run beside a
+// single-objective one; the summary has a table of its own with the
+// hypervolume's figures, the report its columns, and --batch is refused.
+func TestBenchMultiObjective(t *testing.T) {
+	dir := t.TempDir()
+	out, err := boa(t, "bench", "--problems", "branin,zdt1:4,nb201-acc-latency", "--samplers", "random,optuna-nsga2",
+		"--seeds", "1", "--budget", "8", "--out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"MEDIAN REGRET", "MEDIAN HV", "FRONT HV", "HV RATIO", "LOG10 HV GAP", "zdt1:4"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, out)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "median hypervolume gap @8") || !strings.Contains(string(md), "median HV ratio") {
+		t.Errorf("report.md:\n%s", md)
+	}
+	if _, err := boa(t, "bench", "--problems", "zdt1:4", "--samplers", "random", "--seeds", "1", "--budget", "4", "--batch", "2"); err == nil || !strings.Contains(err.Error(), "several objectives") {
+		t.Errorf("--batch on zdt1: %v", err)
+	}
+}

@@ -272,3 +272,29 @@ func (d *NB201Latency) cell(a space.Assignment) (int, error) {
 	}
 	return id, nil
 }
+
+// Columns returns, for every cell in grid order (the order CellID
+// numbers), the table's validation error 100 − valid_acc_mean (percent,
+// the seed mean), its 200-epoch test accuracy (percent) and its latency on
+// device (ms), the columns a multi-objective problem of accuracy against
+// latency is made of (problems/multiobjective). The slices are copies.
+func (d *NB201Latency) Columns(device string) (validErr, testAcc, latency []float64, err error) {
+	dev, err := d.device(device)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return slices.Clone(d.obj), slices.Clone(d.test), slices.Clone(d.lat[dev]), nil
+}
+
+// CellID returns the position of cell a in grid order, the index of
+// Columns' slices; a must be valid in Space().
+func (d *NB201Latency) CellID(a space.Assignment) (int, error) { return d.cell(a) }
+
+// CellAt returns the cell at position id in grid order and its NB201 arch
+// string.
+func (d *NB201Latency) CellAt(id int) (space.Assignment, string, error) {
+	if id < 0 || id >= nb201Cells {
+		return nil, "", fmt.Errorf("constrained: cell position %d: want 0..%d", id, nb201Cells-1)
+	}
+	return maps.Clone(d.cells[id]), d.arch[id], nil
+}

@@ -56,6 +56,39 @@ func Get(name string, dim int) (Function, error) {
 // Names lists the functions Get knows.
 func Names() []string { return []string{"zdt1", "zdt2", "zdt3", "dtlz2"} }
 
+// At returns f with the reference point ref (one coordinate per
+// objective, each at least 1, which the fronts of ZDT and DTLZ2 lie
+// within) and the true front's hypervolume there, exact as at the usual
+// point. A budget of a hundred evaluations rarely gets a ZDT point inside
+// the usual 1.1 (g must be near 1 in every variable); BoTorch's ZDT
+// problems take (11, 11) [reference code: pytorch/botorch], where the
+// fronts' hypervolumes are 120 + 2/3, 120 + 1/3 and 128.778 for ZDT1–3.
+func (f Function) At(ref []float64) (Function, error) {
+	if len(ref) != f.Objectives {
+		return Function{}, fmt.Errorf("%s: a reference point of %d coordinates for %d objectives", f.Name, len(ref), f.Objectives)
+	}
+	for _, r := range ref {
+		if !(r >= 1) || math.IsInf(r, 0) {
+			return Function{}, fmt.Errorf("%s: reference point %v: want finite coordinates of at least 1, beyond the front", f.Name, ref)
+		}
+	}
+	g := f
+	g.Ref = slices.Clone(ref)
+	switch f.Name {
+	case "zdt1": // ∫₀¹ (r₂ − h) df1 + (r₁ − 1)·r₂
+		g.FrontHV = ref[1] - 1.0/3 + (ref[0]-1)*ref[1]
+	case "zdt2":
+		g.FrontHV = ref[1] - 2.0/3 + (ref[0]-1)*ref[1]
+	case "zdt3":
+		g.FrontHV = zdt3HV(ref)
+	case "dtlz2":
+		g.FrontHV = ref[0]*ref[1]*ref[2] - math.Pi/6
+	default:
+		return Function{}, fmt.Errorf("%s: no hypervolume at another reference point", f.Name)
+	}
+	return g, nil
+}
+
 // zdt is ZDT1–3: f1 = x1, g = 1 + 9·mean(x2..xn), f2 = g·h(f1, g), with
 // h = 1 − √(f1/g) (convex front), 1 − (f1/g)² (concave) or
 // 1 − √(f1/g) − (f1/g)·sin(10π f1) (disconnected); the front is g = 1.

@@ -66,3 +66,32 @@ func TestByHand(t *testing.T) {
 		t.Error("Get(dtlz2, 2 variables): no error")
 	}
 }
+
+// At (11, 11) the fronts' hypervolumes are BoTorch's for its ZDT
+// problems [reference code: pytorch/botorch], and At(Ref) is the function
+// itself.
+func TestAt(t *testing.T) {
+	for name, want := range map[string]float64{"zdt1": 120 + 2.0/3, "zdt2": 120 + 1.0/3, "zdt3": 128.77811613069076} {
+		f, _ := Get(name, 0)
+		g, err := f.At([]float64{11, 11})
+		if err != nil || math.Abs(g.FrontHV-want) > 1e-6 {
+			t.Errorf("%s at (11, 11): %v, %v; want %v", name, g.FrontHV, err, want)
+		}
+		if h := pareto.Hypervolume(f.Front(4000), g.Ref); !(h < g.FrontHV && g.FrontHV-h < 0.01) {
+			t.Errorf("%s at (11, 11): a sampled front's hypervolume %v, the true front's %v", name, h, g.FrontHV)
+		}
+		if same, _ := f.At(f.Ref); math.Abs(same.FrontHV-f.FrontHV) > 1e-9 {
+			t.Errorf("%s: At(Ref) gives %v, not %v", name, same.FrontHV, f.FrontHV)
+		}
+	}
+	d, _ := Get("dtlz2", 0)
+	if g, _ := d.At([]float64{2, 2, 2}); math.Abs(g.FrontHV-(8-math.Pi/6)) > 1e-12 {
+		t.Errorf("dtlz2 at 2: %v", g.FrontHV)
+	}
+	if _, err := d.At([]float64{1.1, 1.1}); err == nil {
+		t.Error("a reference point of two coordinates for three objectives: no error")
+	}
+	if _, err := d.At([]float64{1.1, 0.5, 1.1}); err == nil {
+		t.Error("a reference point inside the front: no error")
+	}
+}
