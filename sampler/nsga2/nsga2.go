@@ -126,21 +126,23 @@ func (s *NSGAII) parents(h *sampler.History) []member {
 // are drawn at random.
 func inherited(h *sampler.History) []int {
 	sp := h.Space
+	always := make([]bool, sp.Len())
+	conditional := false
+	for i := range always {
+		always[i] = sp.Continuous(i) || sp.Levels(i) > 1
+		conditional = conditional || sp.Conditional(i)
+	}
+	for _, o := range h.Observed {
+		if !conditional {
+			break
+		}
+		for i, a := range sp.Active(o.X) {
+			always[i] = always[i] && a
+		}
+	}
 	var out []int
-	for i := range sp.Len() {
-		if !sp.Continuous(i) && sp.Levels(i) <= 1 {
-			continue
-		}
-		always := true
-		if sp.Conditional(i) {
-			for _, o := range h.Observed {
-				if !sp.Active(o.X)[i] {
-					always = false
-					break
-				}
-			}
-		}
-		if always {
+	for i, a := range always {
+		if a {
 			out = append(out, i)
 		}
 	}

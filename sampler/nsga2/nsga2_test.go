@@ -221,8 +221,17 @@ func TestInherited(t *testing.T) {
 		u := sp.Sample(rng)
 		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: u[3]})
 	}
-	if got := inherited(h); !slices.Equal(got, []int{0, 3}) && !slices.Equal(got, []int{0, 1, 3}) {
-		t.Fatalf("inherited %v", got)
+	if got := inherited(h); !slices.Equal(got, []int{0, 3}) {
+		t.Fatalf("inherited %v, want opt and x", got)
+	}
+	adam := &sampler.History{Space: sp}
+	for _, o := range h.Observed {
+		if sp.Decode(o.X)["opt"] == "adam" {
+			adam.Observed = append(adam.Observed, o)
+		}
+	}
+	if got := inherited(adam); len(adam.Observed) == 0 || !slices.Equal(got, []int{0, 1, 3}) {
+		t.Fatalf("inherited %v from %d trials with adam, want opt, beta and x", got, len(adam.Observed))
 	}
 	s := New()
 	s.Population = 4

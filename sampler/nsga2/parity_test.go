@@ -63,6 +63,7 @@ var paritySpace = space.MustNew(
 	space.Param{Name: "n", Kind: space.Int, Low: 1, High: 10},
 	space.Param{Name: "c", Kind: space.Categorical, Choices: []string{"a", "b", "c"}},
 	space.Param{Name: "one", Kind: space.Categorical, Choices: []string{"only"}}, // one value: not inherited, in both
+	space.Param{Name: "beta", Kind: space.Float, Low: 0, High: 1, When: map[string][]string{"c": {"a"}}},
 )
 
 // genParity draws a scenario: 2 or 3 objectives on a coarse grid (ties,
@@ -82,6 +83,7 @@ func genParity(seed uint64) (parityScenario, *sampler.History, []int) {
 			{"n", "int", []any{1, 10}},
 			{"c", "categorical", []string{"a", "b", "c"}},
 			{"one", "categorical", []string{"only"}},
+			{"beta", "float", []any{0.0, 1.0, false}},
 		},
 	}
 	grid := []float64{2, 4, 10}[rng.IntN(3)]
@@ -98,7 +100,9 @@ func genParity(seed uint64) (parityScenario, *sampler.History, []int) {
 		a := paritySpace.Decode(u)
 		t := parityTrial{}
 		for _, name := range paritySpace.Names() {
-			t.Params = append(t.Params, [2]any{name, a[name]})
+			if v, ok := a[name]; ok { // beta when c is a
+				t.Params = append(t.Params, [2]any{name, v})
+			}
 		}
 		if rng.IntN(10) == 0 {
 			sc.Trials = append(sc.Trials, t)
