@@ -8,22 +8,25 @@ package nsga2
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 
 	"github.com/boaopt/boa/sampler"
+	"github.com/boaopt/boa/space"
 )
 
 // NSGAII is NSGA-II as Optuna 3.1's NSGAIISampler does it. The first
 // Population completed trials are uniform random points. After that each
 // trial is a child of the parent population: with probability
-// CrossoverProb the uniform crossover of two parents, each the winner of
-// a binary tournament, else a copy of a random parent; then each of its
-// parameters is drawn at random again with probability MutationProb. The
-// parent population is the elite of the last full generation and of the
-// parents before it: the Population best of them by non-dominated sorting
-// and, in the front that does not fit whole, by crowding distance.
+// CrossoverProb the crossover (uniform by default, or SBX) of two
+// parents, each the winner of a binary tournament, else a copy of a
+// random parent; then each of its parameters is drawn at random again
+// with probability MutationProb. The parent population is the elite of
+// the last full generation and of the parents before it: the Population
+// best of them by non-dominated sorting and, in the front that does not
+// fit whole, by crowding distance.
 //
 // Optuna records each trial's generation; boa's trials carry none, so the
 // generations are rebuilt from the history on every call, which keeps the
@@ -53,11 +56,19 @@ type NSGAII struct {
 	// SwappingProb is the uniform crossover's probability of taking each
 	// parameter from the second parent (swapping_prob; New's is 0.5).
 	SwappingProb float64
+	// Crossover is how the numerical parameters cross over: "uniform"
+	// (or "", the default, Optuna's UniformCrossover with SwappingProb) or "sbx"
+	// (its SBXCrossover, sbx); the categorical ones always cross over
+	// uniformly, as in Optuna.
+	Crossover string
+	// Eta is SBX's distribution index (SBXCrossover's eta); 0 is Optuna's
+	// None: 20 with several objectives, 2 with one.
+	Eta float64
 }
 
 // New returns nsga2 with Optuna's defaults.
 func New() *NSGAII {
-	return &NSGAII{Population: 50, MutationProb: -1, CrossoverProb: 0.9, SwappingProb: 0.5}
+	return &NSGAII{Population: 50, MutationProb: -1, CrossoverProb: 0.9, SwappingProb: 0.5, Crossover: "uniform"}
 }
 
 func (s *NSGAII) Name() string { return "nsga2" }
@@ -79,8 +90,11 @@ type source interface {
 // Suggest returns a uniform random point in the first generation, a child
 // of the parent population (Parents) after it.
 func (s *NSGAII) Suggest(_ context.Context, h *sampler.History, rng *rand.Rand) ([]float64, error) {
-	if s.Population < 2 {
+	switch {
+	case s.Population < 2:
 		return nil, fmt.Errorf("nsga2: population %d, want at least 2", s.Population)
+	case s.Crossover != "" && s.Crossover != "uniform" && s.Crossover != "sbx":
+		return nil, fmt.Errorf("nsga2: crossover %q, want uniform or sbx", s.Crossover)
 	}
 	parents := s.parents(h)
 	if parents == nil {
@@ -151,13 +165,14 @@ func inherited(h *sampler.History) []int {
 
 // child is Optuna's sample_relative after the first generation, drawing
 // from r in its order: whether to cross over; if so the parents
-// (tournament) and the uniform crossover of the categorical parameters
-// (Categorical, Bool), then of the numerical ones, each taken from the
-// second parent when its draw is at least SwappingProb; if not, a random
-// parent to copy. Then one draw per inherited parameter, in the order
-// Optuna lists them (the categorical ones first after a crossover), keeps
-// it when it is at least the mutation probability. u holds the kept
-// coordinates, kept says which they are.
+// (tournament), the uniform crossover of the categorical parameters
+// (Categorical, Bool), each taken from the second parent when its draw is
+// at least SwappingProb, then the crossover of the numerical ones,
+// uniform in the same way or sbx; if not, a random parent to copy. Then
+// one draw per inherited parameter, in the order Optuna lists them (the
+// categorical ones first after a crossover), keeps it when it is at
+// least the mutation probability. u holds the kept coordinates, kept
+// says which they are.
 func (s *NSGAII) child(h *sampler.History, parents []member, params []int, r source) (u []float64, kept []bool) {
 	sp := h.Space
 	u = make([]float64, sp.Len())
@@ -181,12 +196,19 @@ func (s *NSGAII) child(h *sampler.History, parents []member, params []int, r sou
 			}
 		}
 		order = append(cat, num...)
-		for _, i := range order {
+		uniform := order
+		if s.Crossover == "sbx" {
+			uniform = cat
+		}
+		for _, i := range uniform {
 			from := first
 			if r.Float64() >= s.SwappingProb {
 				from = second
 			}
 			u[i] = h.Observed[from.obs].X[i]
+		}
+		if s.Crossover == "sbx" {
+			s.sbx(h, h.Observed[first.obs].X, h.Observed[second.obs].X, num, r, u)
 		}
 	} else {
 		from := parents[r.IntN(len(parents))]
@@ -202,6 +224,73 @@ func (s *NSGAII) child(h *sampler.History, parents []member, params []int, r sou
 		kept[i] = r.Float64() >= pm
 	}
 	return u, kept
+}
+
+// sbx sets the parameters params of u to the simulated binary crossover
+// of the parents x1 and x2 (Deb & Agrawal 1995) as Optuna's SBXCrossover
+// does: one draw per parameter gives the spread factor of the two
+// children c1 ≤ c2 of the pair, kept inside the bounds as Optuna keeps
+// them; then per parameter one draw chooses between the children and the
+// parents, and one more between the two. boa's coordinates are an affine
+// image of the scale Optuna crosses over in (the value, its log for Log,
+// an Int's bounds widened by ½, as space.Space encodes them), on which
+// SBX does not depend, but for the floor Optuna puts under the parents'
+// distance, 1e-10 on its scale, which is divided here by the width of
+// that scale.
+func (s *NSGAII) sbx(h *sampler.History, x1, x2 []float64, params []int, r source, u []float64) {
+	eta := s.Eta
+	if eta == 0 {
+		eta = 2
+		if h.Objectives > 1 {
+			eta = 20
+		}
+	}
+	us := make([]float64, len(params))
+	for k := range us {
+		us[k] = r.Float64()
+	}
+	spread := func(u, alpha float64) float64 { // Optuna's Eq. (3)
+		if u > 1/alpha {
+			return math.Pow(1/(2-u*alpha), 1/(eta+1))
+		}
+		return math.Pow(u*alpha, 1/(eta+1))
+	}
+	for k, i := range params {
+		lo, hi := min(x1[i], x2[i]), max(x1[i], x2[i])
+		diff := max(hi-lo, 1e-10/scaleWidth(h.Space.Param(i)))
+		alpha1 := 2 - math.Pow(1+2*lo/diff, -(eta+1))
+		alpha2 := 2 - math.Pow(1+2*(1-hi)/diff, -(eta+1))
+		c1 := 0.5 * ((lo + hi) - spread(us[k], alpha1)*diff)
+		c2 := 0.5 * ((lo + hi) + spread(us[k], alpha2)*diff)
+		pick := func(a, b float64) float64 {
+			if r.Float64() < 0.5 {
+				return a
+			}
+			return b
+		}
+		if r.Float64() < 0.5 {
+			u[i] = pick(c1, c2)
+		} else {
+			u[i] = pick(x1[i], x2[i])
+		}
+	}
+}
+
+// scaleWidth is the width of the scale Optuna crosses a numerical
+// parameter over in (its _SearchSpaceTransform's bounds), 1 for an
+// Ordinal, which Optuna does not have.
+func scaleWidth(p space.Param) float64 {
+	lo, hi := p.Low, p.High
+	switch {
+	case p.Kind == space.Ordinal:
+		return 1
+	case p.Kind == space.Int:
+		lo, hi = lo-0.5, hi+0.5
+	}
+	if p.Log {
+		lo, hi = math.Log(lo), math.Log(hi)
+	}
+	return hi - lo
 }
 
 // tournament is Optuna's _select_parent: of two trials drawn with
@@ -230,6 +319,22 @@ var options = map[string]sampler.Option[NSGAII]{
 	}},
 	"crossover_prob": {Help: "a probability in [0,1]", Set: func(s *NSGAII, v string) error { return setProb(&s.CrossoverProb, v) }},
 	"swapping_prob":  {Help: "a probability in [0,1]", Set: func(s *NSGAII, v string) error { return setProb(&s.SwappingProb, v) }},
+	"crossover": {Help: "uniform or sbx", Set: func(s *NSGAII, v string) error {
+		switch l := strings.ToLower(v); l {
+		case "uniform", "sbx":
+			s.Crossover = l
+			return nil
+		}
+		return fmt.Errorf("%q is not a crossover boa has", v)
+	}},
+	"sbx_eta": {Help: "a number > 0, or 0 for Optuna's default (20 with several objectives, 2 with one)", Set: func(s *NSGAII, v string) error {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(x >= 0) || math.IsInf(x, 1) {
+			return fmt.Errorf("%q is not a number ≥ 0", v)
+		}
+		s.Eta = x
+		return nil
+	}},
 }
 
 func setProb(p *float64, v string) error {

@@ -22,7 +22,8 @@ type parityScenario struct {
 	Population  int           `json:"population"`
 	Objectives  int           `json:"objectives"`
 	Constrained bool          `json:"constrained"`
-	Space       [][3]any      `json:"space"` // name, kind, args
+	Crossover   string        `json:"crossover"` // uniform or sbx
+	Space       [][3]any      `json:"space"`     // name, kind, args
 	Trials      []parityTrial `json:"trials"`
 	Pairs       [][2]int      `json:"pairs"`    // candidate positions in the last parents
 	Children    [][]float64   `json:"children"` // the uniform draws of each child
@@ -61,26 +62,30 @@ var paritySpace = space.MustNew(
 	space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1},
 	space.Param{Name: "lr", Kind: space.Float, Low: 1e-4, High: 1, Log: true},
 	space.Param{Name: "n", Kind: space.Int, Low: 1, High: 10},
+	space.Param{Name: "k", Kind: space.Int, Low: 1, High: 100, Log: true},
 	space.Param{Name: "c", Kind: space.Categorical, Choices: []string{"a", "b", "c"}},
 	space.Param{Name: "one", Kind: space.Categorical, Choices: []string{"only"}}, // one value: not inherited, in both
 	space.Param{Name: "beta", Kind: space.Float, Low: 0, High: 1, When: map[string][]string{"c": {"a"}}},
 )
 
-// genParity draws a scenario: 2 or 3 objectives on a coarse grid (ties,
-// duplicates, sometimes an objective equal in every trial), a tenth of
-// the trials failed, constraints in a third of the scenarios (ties in
-// violation, limits met exactly), 3 to 5 full generations and part of
-// one more.
+// genParity draws a scenario: 1 to 3 objectives on a coarse grid (ties,
+// duplicates, sometimes an objective equal in every trial), a third of
+// the trials sharing their floats with an earlier one, a tenth of the
+// trials failed, constraints in a third of the scenarios (ties in
+// violation, limits met exactly), uniform or SBX crossover, 3 to 5 full
+// generations and part of one more.
 func genParity(seed uint64) (parityScenario, *sampler.History, []int) {
 	rng := rand.New(rand.NewPCG(seed, 43))
 	sc := parityScenario{
 		Population:  []int{4, 5, 6, 8}[rng.IntN(4)],
-		Objectives:  2 + rng.IntN(2),
+		Objectives:  1 + rng.IntN(3),
 		Constrained: seed%3 == 2,
+		Crossover:   []string{"uniform", "sbx"}[seed/3%2],
 		Space: [][3]any{
 			{"x", "float", []any{0.0, 1.0, false}},
 			{"lr", "float", []any{1e-4, 1.0, true}},
-			{"n", "int", []any{1, 10}},
+			{"n", "int", []any{1, 10, false}},
+			{"k", "int", []any{1, 100, true}},
 			{"c", "categorical", []string{"a", "b", "c"}},
 			{"one", "categorical", []string{"only"}},
 			{"beta", "float", []any{0.0, 1.0, false}},
@@ -97,6 +102,11 @@ func genParity(seed uint64) (parityScenario, *sampler.History, []int) {
 	gens := 3 + rng.IntN(3)
 	for len(h.Observed) < gens*sc.Population+rng.IntN(sc.Population) {
 		u := paritySpace.Sample(rng)
+		if n := len(h.Observed); n > 0 && rng.IntN(3) == 0 {
+			// The floats of an earlier trial, as a child inherits them:
+			// parents equal in a parameter, where SBX's floor matters.
+			copy(u[:2], h.Observed[rng.IntN(n)].X[:2])
+		}
 		a := paritySpace.Decode(u)
 		t := parityTrial{}
 		for _, name := range paritySpace.Names() {
@@ -132,7 +142,7 @@ func genParity(seed uint64) (parityScenario, *sampler.History, []int) {
 		}
 	}
 	for range 8 {
-		us := make([]float64, 20)
+		us := make([]float64, 30)
 		for k := range us {
 			us[k] = rng.Float64()
 		}
@@ -141,19 +151,21 @@ func genParity(seed uint64) (parityScenario, *sampler.History, []int) {
 	return sc, h, number
 }
 
-// TestParityWithOptuna: on 48 random studies, every decision of Optuna
-// 3.1's NSGAIISampler (python3-optuna, through testdata/parity.py) that
-// does not depend on its random generator is nsga2's: the parent
-// population after each full generation, as an ordered list (so the
-// elite selection with its crowding-distance ties, and the generations
-// rebuilt from the history, failed trials in between); on the last
-// selection, the fronts of the non-dominated sort in Optuna's order, the
-// crowding distance of every trial and the order of each front after the
-// crowding-distance sort; the winner of the binary tournament for every
-// pair of candidates; and, replaying the same uniform draws through both,
-// the child of 8 calls to sample_relative: which parameters it inherits
-// (crossover or copy, then mutation), their values and the number of
-// draws taken. Constrained domination is checked in a third of them.
+// TestParityWithOptuna: on 48 random studies (genParity), every decision
+// of Optuna 3.1's NSGAIISampler (python3-optuna, through
+// testdata/parity.py) that does not depend on its random generator is
+// nsga2's: the parent population after each full generation, as an
+// ordered list (so the elite selection with its crowding-distance ties,
+// and the generations rebuilt from the history, failed trials in
+// between); on the last selection, the fronts of the non-dominated sort
+// in Optuna's order, the crowding distance of every trial and the order
+// of each front after the crowding-distance sort; the winner of the
+// binary tournament for every pair of candidates; and, replaying the
+// same uniform draws through both, the child of 8 calls to
+// sample_relative with UniformCrossover or SBXCrossover: which
+// parameters it inherits (crossover or copy, then mutation), their
+// values and the number of draws taken. Constrained domination is
+// checked in a third of them, one objective in a third.
 func TestParityWithOptuna(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the Optuna parity test runs Python")
@@ -179,9 +191,9 @@ func TestParityWithOptuna(t *testing.T) {
 	checked := map[string]int{}
 	for k, sc := range scs {
 		h, num, w := hs[k], numbers[k], want[k]
-		name := fmt.Sprintf("scenario %d (population %d, %d objectives, constrained %v)", k, sc.Population, sc.Objectives, sc.Constrained)
+		name := fmt.Sprintf("scenario %d (population %d, %d objectives, constrained %v, %s)", k, sc.Population, sc.Objectives, sc.Constrained, sc.Crossover)
 		s := New()
-		s.Population = sc.Population
+		s.Population, s.Crossover = sc.Population, sc.Crossover
 		nums := func(ms []member) []int {
 			out := make([]int, len(ms))
 			for i, m := range ms {

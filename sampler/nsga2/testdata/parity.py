@@ -1,7 +1,7 @@
 """Runs boa's nsga2 parity scenarios through Optuna 3.1's NSGAIISampler.
 
 Read by parity_test.go. stdin is a JSON list of scenarios, each
-{"population", "objectives", "constrained", "space": [[name, kind, args]],
+{"population", "objectives", "constrained", "crossover" (uniform or sbx), "space": [[name, kind, args]],
 "trials": [{"params": [[name, value]], "values": [...] or null (failed),
 "constraints": [...] or null}], "pairs": [[i, j]], "children": [[u, ...]]}.
 
@@ -66,7 +66,7 @@ def distribution(kind, args):
     if kind == "float":
         return FloatDistribution(args[0], args[1], log=args[2])
     if kind == "int":
-        return IntDistribution(args[0], args[1])
+        return IntDistribution(args[0], args[1], log=args[2])
     return CategoricalDistribution(args)
 
 
@@ -78,6 +78,7 @@ def run(sc):
     pop_size = sc["population"]
     sampler = optuna.samplers.NSGAIISampler(
         population_size=pop_size,
+        crossover=optuna.samplers.nsgaii.SBXCrossover() if sc["crossover"] == "sbx" else None,
         constraints_func=(lambda t: [0.0]) if sc["constrained"] else None,
     )
     study = optuna.create_study(directions=["minimize"] * sc["objectives"], sampler=sampler)
