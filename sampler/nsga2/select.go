@@ -70,7 +70,6 @@ func dominates(a, b member) bool {
 // which of the trials tied in crowding distance are kept (crowdingSort)
 // and makes the parent population the same list as Optuna's.
 func fronts(pop []member) [][]member {
-	rank := make([]int, len(pop))
 	var feasible, infeasible []int
 	for i, m := range pop {
 		if m.feasible {
@@ -79,42 +78,38 @@ func fronts(pop []member) [][]member {
 			infeasible = append(infeasible, i)
 		}
 	}
+	rank := make([]int, len(pop))
 	levels := 0
-	for _, group := range []struct {
-		idx []int
-		pts func(m member) []float64
-	}{
-		{feasible, func(m member) []float64 { return m.y }},
-		{infeasible, func(m member) []float64 { return []float64{m.violation} }},
-	} {
-		pts := make([][]float64, len(group.idx))
-		for k, i := range group.idx {
-			pts[k] = group.pts(pop[i])
+	sortBy := func(idx []int, point func(member) []float64) {
+		pts := make([][]float64, len(idx))
+		for k, i := range idx {
+			pts[k] = point(pop[i])
 		}
 		fs := pareto.Sort(pts)
 		for r, f := range fs {
 			for _, k := range f {
-				rank[group.idx[k]] = levels + r
+				rank[idx[k]] = levels + r
 			}
 		}
 		levels += len(fs)
 	}
-	rest := slices.Clone(pop)
-	restRank := slices.Clone(rank)
-	out := make([][]member, 0, levels)
-	for r := range levels {
-		var front []member
-		for i := 0; i < len(rest); {
-			if restRank[i] != r {
-				i++
+	sortBy(feasible, func(m member) []float64 { return m.y })
+	sortBy(infeasible, func(m member) []float64 { return []float64{m.violation} })
+	rest := make([]int, len(pop)) // Optuna's list, as indices in pop
+	for i := range rest {
+		rest[i] = i
+	}
+	out := make([][]member, levels)
+	for r := range out {
+		for k := 0; k < len(rest); {
+			if rank[rest[k]] != r {
+				k++
 				continue
 			}
-			front = append(front, rest[i])
-			last := len(rest) - 1
-			rest[i], restRank[i] = rest[last], restRank[last]
-			rest, restRank = rest[:last], restRank[:last]
+			out[r] = append(out[r], pop[rest[k]])
+			rest[k] = rest[len(rest)-1]
+			rest = rest[:len(rest)-1]
 		}
-		out = append(out, front)
 	}
 	return out
 }
