@@ -56,10 +56,10 @@ type NSGAII struct {
 	// SwappingProb is the uniform crossover's probability of taking each
 	// parameter from the second parent (swapping_prob; New's is 0.5).
 	SwappingProb float64
-	// Crossover is how the numerical parameters cross over: "uniform"
-	// (or "", the default, Optuna's UniformCrossover with SwappingProb) or "sbx"
-	// (its SBXCrossover, sbx); the categorical ones always cross over
-	// uniformly, as in Optuna.
+	// Crossover is how the numerical parameters cross over: "uniform" (or
+	// "", the default: Optuna's UniformCrossover with SwappingProb) or
+	// "sbx" (its SBXCrossover, sbx); the categorical ones always cross
+	// over uniformly, as in Optuna.
 	Crossover string
 	// Eta is SBX's distribution index (SBXCrossover's eta); 0 is Optuna's
 	// None: 20 with several objectives, 2 with one.
