@@ -41,6 +41,17 @@ type Study struct {
 	// its Pareto-optimal trials.
 	Objectives []Objective `json:"objectives"`
 	Front      []int       `json:"front"`
+	// Fidelity is what the trials' reports count, nil when the study
+	// declares none: a worker passes Max to the command as {Name}.
+	Fidelity *Fidelity `json:"fidelity"`
+}
+
+// Fidelity is a study's fidelity: the name of the command's placeholder
+// and the range of the steps its trials report.
+type Fidelity struct {
+	Name string `json:"name"`
+	Min  int64  `json:"min"`
+	Max  int64  `json:"max"`
 }
 
 // Objective is one objective of a multi-objective study.

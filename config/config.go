@@ -37,6 +37,9 @@ type Study struct {
 	// Constraints are limits on the metrics the trials report
 	// (BOA_METRIC lines); none by default.
 	Constraints Constraints `yaml:"constraints,omitempty" json:"constraints,omitempty"`
+	// Fidelity is what the trials' reports count, when they may be judged
+	// before their end (fidelity.go); none by default.
+	Fidelity *Fidelity `yaml:"fidelity,omitempty" json:"fidelity,omitempty"`
 	// Deploy makes each configuration a network that must fit a
 	// microcontroller (deploy.go, docs/tinyml.md); none by default.
 	Deploy    *Deploy      `yaml:"deploy,omitempty" json:"deploy,omitempty"`

@@ -40,7 +40,7 @@ func (s *Study) Spec() (study.Spec, error) {
 	}
 	return study.Spec{
 		Name: s.Name, Direction: dir, Objectives: goals, Space: s.Space, Sampler: s.SamplerName(), SamplerOptions: s.Sampler.Options,
-		Seed: s.Seed, Budget: s.Trials, Transform: tf, Pruner: s.PrunerSpec(), Constraints: cons,
+		Seed: s.Seed, Budget: s.Trials, Transform: tf, Pruner: s.PrunerSpec(), Constraints: cons, Fidelity: s.Fidelity.spec(),
 	}, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/boaopt/boa/runner"
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/study"
 	"github.com/boaopt/boa/transform"
 )
 
@@ -81,6 +82,9 @@ func (s *Study) validate(f fileInfo) []error {
 	if err := sampler.CheckWith(s.SamplerName(), s.Sampler.Options, sp); err != nil {
 		add("sampler", "%v", err)
 	}
+	if err := study.CheckFidelity(s.Fidelity.spec(), sp); err != nil && !f.failed["fidelity"] {
+		add("fidelity", "%v", err)
+	}
 	if s.Deploy != nil && !f.failed["deploy"] {
 		s.validateDeploy(sp, add)
 	}
@@ -100,9 +104,9 @@ func (s *Study) validate(f fileInfo) []error {
 			cmd := o.Command.Runner()
 			var err error
 			if validSpace {
-				err = runner.ValidateSpace(cmd, s.Space)
+				err = runner.ValidateSpace(cmd, s.Space, s.Fidelity.names()...)
 			} else if f.spaceFailed && f.namesKnown {
-				err = runner.Validate(cmd, f.paramNames)
+				err = runner.Validate(cmd, append(f.paramNames, s.Fidelity.names()...))
 			}
 			if err != nil {
 				add("objective.command", "%v", err)

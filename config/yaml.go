@@ -120,6 +120,11 @@ func ParseYAML(data []byte) (*Study, error) {
 			if !isNull(val) {
 				parseConstraints(key, val, &s.Constraints, lines, add)
 			}
+		case "fidelity":
+			if !isNull(val) {
+				s.Fidelity = &Fidelity{}
+				parseFidelity(key, val, s.Fidelity, lines, add)
+			}
 		case "deploy":
 			if !isNull(val) {
 				s.Deploy = &Deploy{}
@@ -163,7 +168,7 @@ func ParseYAML(data []byte) (*Study, error) {
 }
 
 var (
-	studyFields     = []string{"name", "direction", "directions", "storage", "sampler", "trials", "timeout", "workers", "seed", "transform", "pruner", "constraints", "deploy", "space", "objective"}
+	studyFields     = []string{"name", "direction", "directions", "storage", "sampler", "trials", "timeout", "workers", "seed", "transform", "pruner", "constraints", "fidelity", "deploy", "space", "objective"}
 	objectiveFields = []string{"command", "function", "timeout", "env", "dir", "logs"}
 )
 

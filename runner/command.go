@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,6 +42,32 @@ type Trial struct {
 	// hold the text of each value by its parameter's kind: a float64 does
 	// not say whether it is a Float (1.0) or an Ordinal (1000000).
 	Params map[string]any
+	// Fidelity, when the study declares one, is the budget the trial may
+	// train to: {name} in the command and BOA_FIDELITY in its
+	// environment; not in BOA_PARAMS, which is the configuration.
+	Fidelity *Fidelity
+}
+
+// Fidelity is a study's fidelity as a trial gets it: its name (epochs)
+// and the value the trial runs at (its maximum: the study's pruner stops
+// the trial earlier, from its reports).
+type Fidelity struct {
+	Name  string
+	Value int64
+}
+
+// argvParams are the values the command's placeholders take: the
+// parameters, and the fidelity by its name.
+func (t Trial) argvParams() map[string]any {
+	if t.Fidelity == nil {
+		return t.Params
+	}
+	out := maps.Clone(t.Params)
+	if out == nil {
+		out = map[string]any{}
+	}
+	out[t.Fidelity.Name] = json.Number(strconv.FormatInt(t.Fidelity.Value, 10))
+	return out
 }
 
 // Report is one intermediate value (a BOA_REPORT line).
@@ -208,12 +235,16 @@ func environ(c Command, t Trial) ([]string, error) {
 		return nil, fmt.Errorf("encoding BOA_PARAMS: %w", err)
 	}
 	env := append(os.Environ(), c.Env...)
-	return append(env,
+	env = append(env,
 		"BOA_TRIAL_ID="+strconv.FormatInt(t.ID, 10),
 		"BOA_TRIAL_NUMBER="+strconv.Itoa(t.Number),
 		"BOA_STUDY="+t.Study,
 		"BOA_PARAMS="+string(js),
-	), nil
+	)
+	if t.Fidelity != nil {
+		env = append(env, "BOA_FIDELITY="+strconv.FormatInt(t.Fidelity.Value, 10))
+	}
+	return env, nil
 }
 
 // logFile is a log sink that never fails the copy it sits in: a full disk

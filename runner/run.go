@@ -31,7 +31,7 @@ func Run(ctx context.Context, c Command, t Trial, onReport func(Report)) (Result
 	if len(c.Args) == 0 || c.Args[0] == "" {
 		return res, errors.New("command is empty")
 	}
-	args, err := c.Argv(t.Params)
+	args, err := c.Argv(t.argvParams())
 	if err != nil {
 		return res, err
 	}

@@ -489,3 +489,23 @@ func TestNaNMetricIsKept(t *testing.T) {
 		t.Errorf("Metrics = %v, want ram_kb and acc NaN", res.Metrics)
 	}
 }
+
+// TestFidelity: a study's fidelity reaches the command as its placeholder
+// and as BOA_FIDELITY, and not in BOA_PARAMS, which is the configuration;
+// ValidateSpace knows its name.
+func TestFidelity(t *testing.T) {
+	t.Parallel()
+	c := sh(`echo "BOA_RESULT $1"; echo "$BOA_FIDELITY $BOA_PARAMS" >&2; exit 1`, "{epochs}")
+	tr := Trial{Params: map[string]any{"x": 1.5}, Fidelity: &Fidelity{Name: "epochs", Value: 50}}
+	res, err := Run(context.Background(), c, tr, nil)
+	if res.Value != 50 || err == nil || !strings.Contains(err.Error(), `50 {"x":1.5}`) {
+		t.Errorf("value %v, %v; want 50 and the stderr 50 {\"x\":1.5}", res.Value, err)
+	}
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 2})
+	if err := ValidateSpace(c, sp); err == nil || !strings.Contains(err.Error(), "epochs") {
+		t.Errorf("without the fidelity's name: %v, want an unknown parameter error", err)
+	}
+	if err := ValidateSpace(c, sp, "epochs"); err != nil {
+		t.Errorf("with the fidelity's name: %v", err)
+	}
+}

@@ -162,9 +162,10 @@ func formatArg(v any) string {
 // with When): it has no value in the trials where the parameter is
 // inactive, and all of those would fail. The optional {x?} leaves the
 // argument out in those trials; BOA_PARAMS holds the active parameters
-// only.
-func ValidateSpace(c Command, sp *space.Space) error {
-	if err := Validate(c, sp.Names()); err != nil {
+// only. extra names the placeholders that are not parameters: the study's
+// fidelity (Trial.Fidelity).
+func ValidateSpace(c Command, sp *space.Space, extra ...string) error {
+	if err := Validate(c, append(sp.Names(), extra...)); err != nil {
 		return err
 	}
 	for i, a := range c.Args {
@@ -173,7 +174,10 @@ func ValidateSpace(c Command, sp *space.Space) error {
 			if !p.param || p.optional {
 				continue
 			}
-			j, _ := sp.Index(p.text) // Validate has checked the name
+			j, ok := sp.Index(p.text) // Validate has checked the name
+			if !ok {
+				continue // one of extra: the fidelity
+			}
 			if when := sp.Param(j).When; len(when) > 0 {
 				var conds []string
 				for _, parent := range sortedKeys(when) {

@@ -65,6 +65,9 @@ type History struct {
 	// Objectives is the number of objectives, the length of every
 	// Observation.Ys; 0 or 1 in a single-objective study.
 	Objectives int
+	// Fidelity is the study's fidelity, the range of the steps its trials
+	// report (Partial) when it declares one; nil otherwise.
+	Fidelity *Fidelity
 	// Constraints names the study's constrained metrics, in the order of
 	// Observation.Slack (constraint.Set.Names); empty when it has none.
 	Constraints []string
@@ -85,6 +88,17 @@ type History struct {
 	// Samplers propose admissible points only (Admits); SuggestBatch
 	// screens what they return.
 	Admissible func(u []float64) bool
+}
+
+// Fidelity is what a study's trials may be judged on before their end
+// (issue 43): a name (epochs), which the command gets as {epochs}, and the
+// range of the steps the trials report, Min to Max. Every trial is run to
+// Max unless the study's pruner stops it, as Syne Tune's schedulers stop
+// the trials they are given the maximum of (max_resource_attr).
+type Fidelity struct {
+	Name string `json:"name"`
+	Min  int64  `json:"min"`
+	Max  int64  `json:"max"`
 }
 
 // Partial is one intermediate value of a trial: Y after Step (an epoch, a

@@ -51,6 +51,9 @@ type studyJSON struct {
 	// its Pareto-optimal trials.
 	Objectives []objectiveJSON `json:"objectives,omitempty"`
 	Front      []int           `json:"front,omitempty"`
+	// Fidelity is what the trials' reports count, when the study declares
+	// one: a worker passes its max to the command.
+	Fidelity *study.Fidelity `json:"fidelity,omitempty"`
 	// LastActivity is the latest time a trial was created, started,
 	// finished or beat its heart (the dashboard's studies list).
 	LastActivity *time.Time `json:"last_activity,omitempty"`
@@ -163,7 +166,7 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 		var sp space.Space
 		if err := json.Unmarshal(st.Space, &sp); err == nil {
 			cons, _ := study.ConstraintsOf(st)
-			out.Choice = auto.New().ChoiceFor(&sampler.History{Space: &sp, Budget: st.Budget, Constraints: cons.Names()})
+			out.Choice = auto.New().ChoiceFor(&sampler.History{Space: &sp, Budget: st.Budget, Constraints: cons.Names(), Objectives: len(objectives(st))})
 		}
 	}
 	if o, err := study.SamplerOptionsOf(st); err == nil && len(o) > 0 {
@@ -177,6 +180,9 @@ func summarise(st storage.Study, trials []storage.Trial) studyJSON {
 	}
 	if c, err := study.ConstraintsOf(st); err == nil && len(c) > 0 {
 		out.Constraints = c
+	}
+	if f, err := study.FidelityOf(st); err == nil {
+		out.Fidelity = f
 	}
 	sum := study.Summarize(objectives(st), trials)
 	if out.Constraints != nil {

@@ -36,7 +36,7 @@ func New(sp *space.Space, o Options) (*Study, error) {
 	if name == "" {
 		name = "study"
 	}
-	spec := Spec{Name: name, Direction: o.Direction, Objectives: o.Objectives, Space: sp, Seed: o.Seed, Budget: o.Budget, Transform: o.Transform, Constraints: o.Constraints}
+	spec := Spec{Name: name, Direction: o.Direction, Objectives: o.Objectives, Space: sp, Seed: o.Seed, Budget: o.Budget, Transform: o.Transform, Constraints: o.Constraints, Fidelity: o.Fidelity}
 	if o.Sampler != nil {
 		spec.Sampler = o.Sampler.Name()
 	}
@@ -92,13 +92,17 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckFidelity(spec.Fidelity, spec.Space); err != nil {
+		return nil, fmt.Errorf("study: fidelity: %w", err)
+	}
+	spec.Pruner = withFidelity(spec.Pruner, spec.Fidelity)
 	if _, err := spec.Pruner.Build(); err != nil {
 		return nil, fmt.Errorf("study: pruner: %w", err)
 	}
 	if err := spec.Constraints.Validate(); err != nil {
 		return nil, fmt.Errorf("study: %w", err)
 	}
-	set := settings{Transform: spec.Transform, Constraints: spec.Constraints, SamplerOptions: spec.SamplerOptions}
+	set := settings{Transform: spec.Transform, Constraints: spec.Constraints, SamplerOptions: spec.SamplerOptions, Fidelity: spec.Fidelity}
 	if len(spec.Objectives) > 0 {
 		set.Objectives = storedObjectives(objs)
 	}
@@ -106,7 +110,7 @@ func create(ctx context.Context, store storage.Storage, spec Spec, smp sampler.S
 		set.Pruner = &spec.Pruner
 	}
 	var cfg json.RawMessage
-	if set.Transform != transform.None || set.Pruner != nil || len(set.Constraints) > 0 || len(set.SamplerOptions) > 0 || len(set.Objectives) > 0 {
+	if set.Transform != transform.None || set.Pruner != nil || len(set.Constraints) > 0 || len(set.SamplerOptions) > 0 || len(set.Objectives) > 0 || set.Fidelity != nil {
 		if cfg, err = json.Marshal(set); err != nil {
 			return nil, fmt.Errorf("study: %w", err) // an unknown transform
 		}
@@ -133,6 +137,7 @@ type settings struct {
 	// Objectives are Spec.Objectives when it names them; storage.Study's
 	// Direction is the first one's.
 	Objectives []storedObjective `json:"objectives,omitempty"`
+	Fidelity   *Fidelity         `json:"fidelity,omitempty"`
 }
 
 type storedObjective struct {
@@ -231,6 +236,13 @@ func SamplerOptionsOf(rec storage.Study) (sampler.Options, error) {
 	return set.SamplerOptions, err
 }
 
+// FidelityOf returns the fidelity stored with study rec; nil when it has
+// none.
+func FidelityOf(rec storage.Study) (*Fidelity, error) {
+	set, err := settingsOf(rec)
+	return set.Fidelity, err
+}
+
 // ConstraintsOf returns the constraints stored with study rec; empty when
 // it has none.
 func ConstraintsOf(rec storage.Study) (constraint.Set, error) {
@@ -289,7 +301,7 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 		}
 	}
 	st := &Study{
-		store: store, rec: rec, dir: dir, objs: objs, pruneDir: pruneDir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints, modelled: set.Constraints,
+		store: store, rec: rec, dir: dir, objs: objs, pruneDir: pruneDir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints, modelled: set.Constraints, fid: set.Fidelity,
 		worker: proc.Self(), lease: DefaultLease,
 	}
 	st.budget.Store(int64(rec.Budget))

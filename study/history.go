@@ -26,7 +26,7 @@ func (s *Study) History(ctx context.Context) (*sampler.History, error) {
 // reads back as not reported: infeasible either way). The slacks leave
 // out the limits of the metrics known before evaluation (SetKnown).
 func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
-	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed, Budget: s.Budget(), Objectives: len(s.objs)}
+	h := &sampler.History{Space: s.space, Trials: len(recs), Seed: s.rec.Seed, Budget: s.Budget(), Objectives: len(s.objs), Fidelity: s.fid}
 	if len(s.modelled) > 0 {
 		h.Constraints = s.modelled.Names()
 	}

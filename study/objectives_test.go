@@ -147,3 +147,39 @@ func TestMultiObjectiveReopens(t *testing.T) {
 		t.Errorf("resume with one objective: %v", err)
 	}
 }
+
+// TestFidelityStudy: a study's fidelity is stored with it, reaches the
+// sampler, fills the resources its Hyperband pruner leaves out, and is
+// fixed: a file with another one, or none, does not resume it.
+func TestFidelityStudy(t *testing.T) {
+	store := storage.NewMemory()
+	f := &Fidelity{Name: "epochs", Min: 1, Max: 50}
+	spec := Spec{Name: "mf", Space: testSpace(t), Sampler: "random", Fidelity: f, Pruner: pruner.Spec{Type: "hyperband"}}
+	if _, err := Create(bg, store, spec); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(bg, store, "mf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *s.Fidelity() != *f {
+		t.Errorf("fidelity %+v, want %+v", s.Fidelity(), f)
+	}
+	if p := s.PrunerSpec(); p.MinResource == nil || *p.MinResource != 1 || p.MaxResource == nil || *p.MaxResource != 50 {
+		t.Errorf("pruner %s, want min_resource 1 and max_resource 50 from the fidelity", p)
+	}
+	if h, err := s.History(bg); err != nil || h.Fidelity == nil || *h.Fidelity != *f {
+		t.Errorf("history's fidelity %+v, %v", h.Fidelity, err)
+	}
+	if err := s.CheckResume(spec, "memory:"); err != nil {
+		t.Errorf("resume with the same file: %v", err)
+	}
+	other := spec
+	other.Fidelity = &Fidelity{Name: "epochs", Min: 1, Max: 200}
+	if err := s.CheckResume(other, "memory:"); err == nil || !strings.Contains(err.Error(), "has fidelity epochs from 1 to 50, the file says epochs from 1 to 200") {
+		t.Errorf("resume with another fidelity: %v", err)
+	}
+	if _, err := Create(bg, store, Spec{Name: "bad", Space: testSpace(t), Fidelity: &Fidelity{Name: "x", Min: 1, Max: 2}}); err == nil || !strings.Contains(err.Error(), `fidelity: name "x" is a parameter's name too`) {
+		t.Errorf("a fidelity named like a parameter: %v", err)
+	}
+}

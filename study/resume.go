@@ -37,8 +37,10 @@ func (s *Study) CheckResume(spec Spec, where string) error {
 		return fmt.Errorf("study %q in %s has transform %s, the file says %s; the transform is fixed when the study is created", s.Name(), where, s.Transform(), spec.Transform)
 	case s.cons.String() != spec.Constraints.String():
 		return fmt.Errorf("study %q in %s has constraints %s, the file says %s; the constraints are fixed when the study is created", s.Name(), where, s.cons, spec.Constraints)
-	case !samePruner(s.PrunerSpec(), spec.Pruner):
-		return fmt.Errorf("study %q in %s has pruner %s, the file says %s; the pruner is fixed when the study is created", s.Name(), where, s.PrunerSpec(), spec.Pruner)
+	case !reflect.DeepEqual(s.fid, spec.Fidelity):
+		return fmt.Errorf("study %q in %s has fidelity %s, the file says %s; the fidelity is fixed when the study is created", s.Name(), where, fidelityText(s.fid), fidelityText(spec.Fidelity))
+	case !samePruner(s.PrunerSpec(), withFidelity(spec.Pruner, spec.Fidelity)):
+		return fmt.Errorf("study %q in %s has pruner %s, the file says %s; the pruner is fixed when the study is created", s.Name(), where, s.PrunerSpec(), withFidelity(spec.Pruner, spec.Fidelity))
 	}
 	return nil
 }
@@ -54,6 +56,13 @@ func goals(objs []Goal) string {
 		parts[i] = fmt.Sprintf("%s (%s)", o.Name, o.Direction)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func fidelityText(f *Fidelity) string {
+	if f == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%s from %d to %d", f.Name, f.Min, f.Max)
 }
 
 // samePruner reports whether a and b are the same pruner as written.

@@ -84,6 +84,10 @@ type Spec struct {
 	// (Result.Metrics, BOA_METRIC lines): Best is then the best feasible
 	// trial. None by default.
 	Constraints constraint.Set
+	// Fidelity, when set, is what the trials' reports count (Fidelity):
+	// the command gets its maximum, and Hyperband and successive halving
+	// their resources. None by default.
+	Fidelity *Fidelity
 }
 
 // Study is an optimisation study kept in a storage. Any number of Study
@@ -102,6 +106,7 @@ type Study struct {
 	pruner   pruner.Pruner // nil: none
 	prnSpec  pruner.Spec   // the stored pruner's spec (Create, Open)
 	cons     constraint.Set
+	fid      *Fidelity      // nil: none
 	known    Known          // nil: no metric is known before evaluation
 	modelled constraint.Set // the constraints on metrics known only after evaluation
 	worker   string
@@ -132,6 +137,8 @@ type Options struct {
 	Pruner    pruner.Pruner // nil means none; any Pruner, the user's own too
 	// Constraints are limits on the metrics a trial reports (Spec.Constraints).
 	Constraints constraint.Set
+	// Fidelity is what the trials' reports count (Spec.Fidelity).
+	Fidelity *Fidelity
 	// Known computes some of those metrics from a configuration before it
 	// is evaluated (Known, SetKnown); nil means none.
 	Known Known

@@ -31,7 +31,7 @@ func (w *worker) run(ctx context.Context, t client.Trial, every time.Duration) e
 	stopBeat := w.heartbeat(context.WithoutCancel(ctx), cancel, t, every)
 	defer stopBeat()
 	var reportErr sync.Once
-	res, err := runner.RunPrunable(rctx, w.o.Command, runner.Trial{ID: t.ID, Number: t.Number, Study: w.o.Study, Params: w.sp.Export(t.Params)}, func(rctx context.Context, r runner.Report) bool {
+	res, err := runner.RunPrunable(rctx, w.o.Command, runner.Trial{ID: t.ID, Number: t.Number, Study: w.o.Study, Params: w.sp.Export(t.Params), Fidelity: w.fidelity}, func(rctx context.Context, r runner.Report) bool {
 		prune, err := w.c.Report(rctx, t.ID, r.Step, r.Value)
 		if err != nil && rctx.Err() == nil {
 			reportErr.Do(func() { w.log("trial %d: report lost: %v", t.Number, err) })

@@ -60,6 +60,7 @@ type worker struct {
 	// objectives names the study's objectives, which a command's
 	// BOA_RESULT line must give a value each (runner.Result.Objectives).
 	objectives []string
+	fidelity   *runner.Fidelity // the study's, at its max; nil when it has none
 }
 
 // Run asks c for trials of study o.Study and runs o.Command for each
@@ -91,7 +92,12 @@ func Run(ctx context.Context, c Server, o Options) error {
 			w.objectives = append(w.objectives, o.Name)
 		}
 	}
-	if err := runner.ValidateSpace(o.Command, &sp); err != nil {
+	var extra []string
+	if f := st.Fidelity; f != nil {
+		w.fidelity = &runner.Fidelity{Name: f.Name, Value: f.Max}
+		extra = append(extra, f.Name)
+	}
+	if err := runner.ValidateSpace(o.Command, &sp, extra...); err != nil {
 		return err
 	}
 	if err := o.Command.Check(); err != nil {

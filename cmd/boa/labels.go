@@ -60,7 +60,7 @@ func withChoice(name, choice string) string {
 // is not auto.
 func autoChoice(st *study.Study) string {
 	if a, ok := st.Sampler().(*auto.Auto); ok {
-		return a.ChoiceFor(&sampler.History{Space: st.Space(), Budget: st.Budget(), Constraints: st.Constraints().Names()})
+		return a.ChoiceFor(&sampler.History{Space: st.Space(), Budget: st.Budget(), Constraints: st.Constraints().Names(), Objectives: len(st.Objectives())})
 	}
 	return ""
 }

@@ -320,6 +320,9 @@ func fileObjective(cfg *config.Study, stderr io.Writer) (func(*study.Study) stud
 	return func(st *study.Study) study.Objective {
 		return func(ctx context.Context, t *study.Trial) (float64, error) {
 			rt := runner.Trial{ID: t.ID, Number: t.Number, Study: st.Name(), Params: st.Space().Export(t.Params)}
+			if f := st.Fidelity(); f != nil {
+				rt.Fidelity = &runner.Fidelity{Name: f.Name, Value: f.Max}
+			}
 			out, _ := runner.LogPaths(cmd.LogDir, rt)
 			_ = st.Storage().SetLogPath(ctx, t.ID, out)
 			res, err := runner.RunPrunable(ctx, cmd, rt, func(_ context.Context, r runner.Report) bool {

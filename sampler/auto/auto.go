@@ -11,6 +11,7 @@ import (
 	"github.com/boaopt/boa/sampler/cocabo"
 	"github.com/boaopt/boa/sampler/gpbo"
 	"github.com/boaopt/boa/sampler/internal/bo"
+	"github.com/boaopt/boa/sampler/nsga2"
 	"github.com/boaopt/boa/space"
 	"github.com/boaopt/boa/transform"
 )
@@ -87,6 +88,13 @@ const autoTrustRegionDim = 10
 // MaxSAT-60 and Ackley-53 (docs/samplers.md).
 const autoCasmoInit = 10
 
+// autoMultiObjective is the sampler of the studies of several objectives.
+const autoMultiObjective = "nsga2"
+
+// MultiObjective implements sampler.MultiObjective: a study of several
+// objectives gets autoMultiObjective.
+func (*Auto) MultiObjective() {}
+
 // New returns the auto sampler.
 func New() *Auto { return &Auto{} }
 
@@ -127,9 +135,13 @@ func (*Auto) Choice(sp *space.Space, budget int) string {
 	return "cocabo"
 }
 
-// ChoiceFor names the sampler auto uses for h: gpbo when h's study has
-// constraints to model, else Choice for its space and budget.
+// ChoiceFor names the sampler auto uses for h: autoMultiObjective for a
+// study of several objectives, gpbo when h's study has constraints to
+// model, else Choice for its space and budget.
 func (a *Auto) ChoiceFor(h *sampler.History) string {
+	if h.Objectives > 1 {
+		return autoMultiObjective
+	}
 	if len(h.Constraints) > 0 {
 		return "gpbo"
 	}
@@ -164,6 +176,8 @@ func (a *Auto) Chosen(h *sampler.History) sampler.Sampler {
 		s = c
 	case "cocabo":
 		s = autoCoCaBO(sp)
+	case autoMultiObjective:
+		s = nsga2.New()
 	default:
 		s = autoGPBO()
 	}
