@@ -191,3 +191,31 @@ func TestPartialForMultiFidelity(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneOnChosenObjective: in a study of two objectives the reports
+// are compared in the direction of the objective the pruner names, so the
+// same curves are pruned the other way round when it names the other one
+// (optuna/optuna#3450 asks for this).
+func TestPruneOnChosenObjective(t *testing.T) {
+	sp := space.MustNew(space.Param{Name: "x", Kind: space.Float, Low: 0, High: 1})
+	goals := []Goal{{Name: "accuracy", Direction: Maximize}, {Name: "loss", Direction: Minimize}}
+	for objective, pruneHigh := range map[string]bool{"": false, "accuracy": false, "loss": true} {
+		spec := Spec{Name: "p", Space: sp, Sampler: "random", Objectives: goals, Pruner: pruner.Spec{Type: "median", Objective: objective}}
+		s, err := Create(bg, storage.NewMemory(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 5 {
+			v := float64(i)
+			tr := runCurve(t, s, v, v)
+			if err := s.Tell(bg, tr.ID, Result{Values: []float64{v, v}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		high := runCurve(t, s, 3.5) // above the median 2 at step 0
+		prune, err := high.ShouldPrune(bg)
+		if err != nil || prune != pruneHigh {
+			t.Errorf("pruner on %q: a report above the median pruned %v, %v; want %v", objective, prune, err, pruneHigh)
+		}
+	}
+}
