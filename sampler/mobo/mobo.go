@@ -24,6 +24,7 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/bo"
 	"github.com/boaopt/boa/space"
+	"gonum.org/v1/gonum/floats"
 )
 
 // Defaults of the fields of MOBO.
@@ -36,6 +37,11 @@ const (
 	// small weighted sum that makes the Chebyshev scalarisation prefer
 	// a Pareto-optimal point to a weakly dominated one of equal maximum.
 	DefaultRho = 0.05
+	// nadirRho is the augmentation of the extreme points that estimate
+	// the nadir (reference): a point is the extreme of objective k when
+	// no point is lower in y_k by more than 0.05 times its own loss in
+	// the sum of the objectives, ParEGO's ρ put to the same use.
+	nadirRho = 0.05
 	// MaxEHVIObjectives is the most objectives the hypervolume
 	// improvement is computed for; beyond, its boxes grow as n^(m−1)
 	// (pareto.Boxes) and ParEGO takes over.
@@ -270,25 +276,56 @@ func (m *MOBO) propose(h *sampler.History, f *fitted, rng *rand.Rand) []float64 
 }
 
 // reference is the reference point of the hypervolume for a front in
-// normalised objectives: its nadir plus margin times its range in every
-// objective, and where the front has no range (one point), margin times
-// the observations' range, 1 after normalisation. BoTorch's
-// infer_reference_point takes the nadir's magnitude there instead, which
-// depends on the objective's units; in normalised units 1 does not.
+// normalised objectives: an estimate of the front's nadir plus margin
+// times the front's range in every objective (BoTorch's rule for an
+// unknown reference point, infer_reference_point with scale 0.1).
+//
+// The nadir is estimated from the payoff table, not as the front's
+// worst value in every objective: the front's extreme point in
+// objective k is the one of least y_k + ρ·Σ_j y_j (ρ = nadirRho), and
+// the nadir takes the worst value of every objective among the m
+// extreme points (the payoff-table estimate, Miettinen 1999, with
+// augmented extremes). In two objectives this is the exact nadir,
+// but for ties; in three, the observed front holds
+// dominance-resistant points, like DTLZ2's (1+g)·(1, 0, 0) for a large
+// g, that are optimal by an unmeasurable margin in two objectives and
+// poor in the third: their worst values set the plain nadir far out,
+// and the hypervolume improvement then sends the search after more of
+// them, at the corners of the front, rather than towards it
+// (docs/samplers.md, "mobo"). An objective in which the front has no
+// range, as with a front of one point, gets the observations' range, 1
+// after normalisation, where BoTorch takes the nadir's magnitude, which
+// depends on the objective's units. (The worst value observed plus the
+// margin there instead sent the search on ZDT1 and ZDT2 after points of
+// large f1 and large g, and its median hypervolume at 100 evaluations to
+// 0.)
 func reference(front [][]float64, margin float64) []float64 {
-	ref := slices.Clone(front[0])
+	m := len(front[0])
 	ideal := slices.Clone(front[0])
-	for _, p := range front[1:] {
+	for _, p := range front {
 		for k, v := range p {
-			ref[k], ideal[k] = max(ref[k], v), min(ideal[k], v)
+			ideal[k] = min(ideal[k], v)
 		}
 	}
+	nadir := slices.Clone(ideal)
+	for k := range m {
+		extreme, least := front[0], math.Inf(1)
+		for _, p := range front {
+			if s := p[k] + nadirRho*floats.Sum(p); s < least {
+				extreme, least = p, s
+			}
+		}
+		for j, v := range extreme {
+			nadir[j] = max(nadir[j], v)
+		}
+	}
+	ref := make([]float64, m)
 	for k := range ref {
-		r := ref[k] - ideal[k]
-		if r == 0 {
+		r := nadir[k] - ideal[k]
+		if !(r > 0) {
 			r = 1
 		}
-		ref[k] += margin * r
+		ref[k] = nadir[k] + margin*r
 	}
 	return ref
 }
