@@ -29,18 +29,24 @@ import (
 
 // Defaults of the fields of MOBO.
 const (
-	// DefaultMargin puts the reference point 10 % of the observed front's
-	// range beyond its nadir in every objective, BoTorch's rule for an
-	// unknown reference point (infer_reference_point, scale 0.1).
-	DefaultMargin = 0.1
+	// DefaultMargin puts the reference point 5 % of the observed front's
+	// range beyond its nadir in every objective. BoTorch's rule for an
+	// unknown reference point (infer_reference_point) takes 10 %; here a
+	// tighter box measured better: the observed front at 100 evaluations
+	// is much wider than the true one, and a box that asks for
+	// convergence before extension raised the median hypervolume of 10
+	// seeds on DTLZ2 from 0.22 to 0.26 (0.28 at 3 %, 0.13 at 30 %) and on
+	// NB201 accuracy–latency from 0.84 to 0.86, with ZDT1 at 0.22 against
+	// 0.24 (docs/samplers.md, "mobo").
+	DefaultMargin = 0.05
 	// DefaultRho is ParEGO's augmentation ρ = 0.05 (Knowles 2006): the
 	// small weighted sum that makes the Chebyshev scalarisation prefer
 	// a Pareto-optimal point to a weakly dominated one of equal maximum.
 	DefaultRho = 0.05
 	// nadirRho is the augmentation of the extreme points that estimate
 	// the nadir (reference): a point is the extreme of objective k when
-	// no point is lower in y_k by more than 0.05 times its own loss in
-	// the sum of the objectives, ParEGO's ρ put to the same use.
+	// no other point is lower in y_k by more than 0.05 times what it
+	// loses in the sum of the objectives, ParEGO's ρ put to this use.
 	nadirRho = 0.05
 	// MaxEHVIObjectives is the most objectives the hypervolume
 	// improvement is computed for; beyond, its boxes grow as n^(m−1)
@@ -113,33 +119,39 @@ func (m *MOBO) SuggestBatch(ctx context.Context, h *sampler.History, n int, rng 
 	design := m.Designing(h)
 	var f *fitted
 	out := make([][]float64, 0, n)
-	for i := range n {
-		var u []float64
-		switch {
-		case design:
-			u = bo.FreshDesignPoint(&hb, bo.SobolPoint(&hb, h.Trials+i, m.log()), rng)
-		default:
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if f == nil || f.parego {
-				var err error
-				if f, err = m.fit(h, rng); err != nil {
-					m.log().Warn("mobo: surrogate fit failed; proposing an untried random point", "trial", hb.Trials, "err", err)
-					f = nil
-				}
-			}
-			if f != nil {
-				u = m.propose(&hb, f, rng)
-			} else {
-				u = bo.UntriedPoint(&hb, rng)
-			}
+	for range n {
+		u, err := m.next(ctx, h, &hb, design, &f, rng)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, u)
 		hb.Pending = append(hb.Pending, u)
 		hb.Trials++
 	}
 	return out, nil
+}
+
+// next is the batch's next point for hb, h with the batch's earlier
+// points pending: a design point, or the acquisition's maximiser on the
+// models *f, fitted to h's observations when there are none yet (or,
+// for ParEGO, afresh for each point). When the fit fails it is an
+// untried random point.
+func (m *MOBO) next(ctx context.Context, h, hb *sampler.History, design bool, f **fitted, rng *rand.Rand) ([]float64, error) {
+	if design {
+		return bo.FreshDesignPoint(hb, bo.SobolPoint(hb, hb.Trials, m.log()), rng), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if *f == nil || (*f).parego {
+		fit, err := m.fit(h, rng)
+		if err != nil {
+			m.log().Warn("mobo: surrogate fit failed; proposing an untried random point", "trial", hb.Trials, "err", err)
+			return bo.UntriedPoint(hb, rng), nil
+		}
+		*f = fit
+	}
+	return m.propose(hb, *f, rng), nil
 }
 
 // fitted is what the suggestions of one batch share: the GPs of the
@@ -278,15 +290,16 @@ func (m *MOBO) propose(h *sampler.History, f *fitted, rng *rand.Rand) []float64 
 // reference is the reference point of the hypervolume for a front in
 // normalised objectives: an estimate of the front's nadir plus margin
 // times the front's range in every objective (BoTorch's rule for an
-// unknown reference point, infer_reference_point with scale 0.1).
+// unknown reference point, infer_reference_point, with its scale 0.1
+// replaced by DefaultMargin).
 //
 // The nadir is estimated from the payoff table, not as the front's
 // worst value in every objective: the front's extreme point in
 // objective k is the one of least y_k + ρ·Σ_j y_j (ρ = nadirRho), and
 // the nadir takes the worst value of every objective among the m
 // extreme points (the payoff-table estimate, Miettinen 1999, with
-// augmented extremes). In two objectives this is the exact nadir,
-// but for ties; in three, the observed front holds
+// augmented extremes). In two objectives this is the front's nadir,
+// but for near ties; in three, the observed front holds
 // dominance-resistant points, like DTLZ2's (1+g)·(1, 0, 0) for a large
 // g, that are optimal by an unmeasurable margin in two objectives and
 // poor in the third: their worst values set the plain nadir far out,
