@@ -207,3 +207,18 @@ func TestReference(t *testing.T) {
 		t.Errorf("3-D reference %v, want %v (the point (3, 0, 0) left out)", got, want)
 	}
 }
+
+func TestConfigure(t *testing.T) {
+	s, err := sampler.NewWith("mobo", sampler.Options{"margin": "0.1", "init_points": "8", "rho": "0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.(*MOBO); m.Margin != 0.1 || m.InitPoints != 8 || m.Rho != 0.1 {
+		t.Errorf("configured %+v", m)
+	}
+	for _, bad := range []sampler.Options{{"margin": "0"}, {"margin": "x"}, {"kappa": "2"}} {
+		if _, err := sampler.NewWith("mobo", bad); err == nil {
+			t.Errorf("NewWith(mobo, %v) accepted", bad)
+		}
+	}
+}
