@@ -259,25 +259,26 @@ func (m *MOBO) propose(h *sampler.History, f *fitted, rng *rand.Rand) []float64 
 		}
 		models[k], _ = bo.BelieveAll(model, F)
 	}
-	var observed [][]float64
+	ehvi := func(front [][]float64) acq.Surface {
+		return acq.NewLogEHVI(models, pareto.Boxes(append(front, fantasies...), reference(front, m.Margin)))
+	}
+	var feasible [][]float64
 	for i, y := range f.targets {
 		if f.feasible[i] {
-			observed = append(observed, y)
+			feasible = append(feasible, y)
 		}
 	}
 	var s acq.Surface
-	if len(observed) > 0 {
-		front := pareto.Nondominated(observed)
-		ref := reference(front, m.Margin)
-		s = acq.NewLogEHVI(models, pareto.Boxes(append(front, fantasies...), ref))
+	switch {
+	case len(feasible) > 0:
+		s = ehvi(pareto.Nondominated(feasible))
+	case len(f.factors) == 0:
+		// No feasible observation and no model of feasibility to find
+		// one: every observation counts, as in an unconstrained study.
+		s = ehvi(pareto.Nondominated(f.targets))
 	}
 	if len(f.factors) > 0 {
 		s = constrained{s, f.factors}
-	} else if s == nil {
-		// No feasible observation and no model of feasibility: every
-		// observation counts, as in an unconstrained study.
-		front := pareto.Nondominated(f.targets)
-		s = acq.NewLogEHVI(models, pareto.Boxes(append(front, fantasies...), reference(front, m.Margin)))
 	}
 	u, err := bo.MaximizeWithin(sp, s, h, m.Candidates, nil, nil, rng)
 	if err != nil {
