@@ -280,12 +280,34 @@ func (m *MOBO) propose(h *sampler.History, f *fitted, rng *rand.Rand) []float64 
 	if len(f.factors) > 0 {
 		s = constrained{s, f.factors}
 	}
-	u, err := bo.MaximizeWithin(sp, s, h, m.Candidates, nil, nil, rng)
+	u, err := bo.MaximizeFrom(sp, s, h, m.Candidates, nil, nil, starts(h, f), rng)
 	if err != nil {
 		m.log().Warn("mobo: acquisition optimisation found no new point; proposing an untried random point", "trial", h.Trials, "err", err)
 		return bo.UntriedPoint(h, rng)
 	}
 	return u
+}
+
+// starts are the feasible front's points, which the acquisition's
+// search scores among its raw candidates and may refine from
+// (bo.MaximizeFrom): where gpbo starts from its incumbent, a front has a
+// best point for every trade-off. They raised the median hypervolume of
+// 10 seeds on DTLZ2 from 0.26 to 0.29, ZDT1's from 0.217 to 0.222, and
+// left NB201's as it was; starts moved from them by normal steps of σ =
+// 0.02 besides, as BoTorch's sample_around_best, lowered DTLZ2's to 0.18.
+func starts(h *sampler.History, f *fitted) [][]float64 {
+	var idx []int
+	var ys [][]float64
+	for i, y := range f.targets {
+		if f.feasible[i] {
+			idx, ys = append(idx, i), append(ys, y)
+		}
+	}
+	out := make([][]float64, 0, len(ys))
+	for _, j := range pareto.Front(ys) {
+		out = append(out, h.Observed[idx[j]].X)
+	}
+	return out
 }
 
 // reference is the reference point of the hypervolume for a front in
