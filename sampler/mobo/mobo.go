@@ -164,7 +164,8 @@ type fitted struct {
 	parego   bool
 }
 
-// fit fits one GP per target of h's observations (objectives.go) and the
+// fit fits one GP per target of h's observations (normalised objectives, or
+// ParEGO's scalarisation of them: objectives.go) and the
 // feasibility factors.
 func (m *MOBO) fit(h *sampler.History, rng *rand.Rand) (*fitted, error) {
 	sp := h.Space
