@@ -47,14 +47,14 @@ func knownSpaces() []struct {
 
 // TestSamplersProposeAdmissiblePoints: with limits known before
 // evaluation (History.Admissible) the samplers whose searches screen their
-// candidates (gpbo, onehot-gp, playbook, svmcbo, tpe, rs, sobol, casmopolitan) propose only
+// candidates (gpbo, onehot-gp, playbook, svmcbo, tpe, rs, sobol, casmopolitan, mobo) propose only
 // admissible points themselves, in their designs and from their models,
 // for 10 trials; every registered sampler that works on the space does
 // through SuggestBatch, which asks again for a point that is not.
 func TestSamplersProposeAdmissiblePoints(t *testing.T) {
 	ctx := context.Background()
 	screening := map[string]bool{"gpbo": true, "onehot-gp": true, "kb": true, "cl-min": true, "ts": true, "playbook": true, "playbook-l": true, "playbook-h": true, "playbook-ll": true, "playbook-hl": true,
-		"rs": true, "sobol": true, "tpe": true, "casmopolitan": true, "svmcbo": true, "svmcbo-rf": true}
+		"rs": true, "sobol": true, "tpe": true, "casmopolitan": true, "svmcbo": true, "svmcbo-rf": true, "mobo": true}
 	for _, ks := range knownSpaces() {
 		for _, name := range sampler.Names() {
 			if sampler.Check(name, ks.sp) != nil {

@@ -31,6 +31,17 @@ func MaximizeSurface(sp *space.Space, s acq.Surface, h *sampler.History, candida
 // MaximizeWithin is MaximizeSurface within the box [lo, hi] of the unit
 // space, a trust region (nil: all of it; opt.Domain.Lo).
 func MaximizeWithin(sp *space.Space, s acq.Surface, h *sampler.History, candidates int, lo, hi []float64, rng *rand.Rand) ([]float64, error) {
+	var starts [][]float64
+	if x := incumbent(h); x != nil {
+		starts = [][]float64{x}
+	}
+	return MaximizeFrom(sp, s, h, candidates, lo, hi, starts, rng)
+}
+
+// MaximizeFrom is MaximizeWithin with starts, points scored among the
+// raw candidates, in place of the incumbent: a multi-objective sampler
+// has no one incumbent, but a front.
+func MaximizeFrom(sp *space.Space, s acq.Surface, h *sampler.History, candidates int, lo, hi []float64, starts [][]float64, rng *rand.Rand) ([]float64, error) {
 	objective, free := SurfaceObjective(sp, s)
 	continuous := hasFloat(sp)
 	// Never propose a configuration that is already evaluated or running:
@@ -47,10 +58,6 @@ func MaximizeWithin(sp *space.Space, s acq.Surface, h *sampler.History, candidat
 		}
 	} else if combos, ok := sp.Enumerate(comboLimit); ok && len(combos) > 1 {
 		dom.Candidates = cycleCombos(sp, combos)
-	}
-	var starts [][]float64
-	if x := incumbent(h); x != nil {
-		starts = [][]float64{x}
 	}
 	res, err := opt.Maximize(objective, dom, opt.MaximizeSettings{
 		Candidates: candidates,
