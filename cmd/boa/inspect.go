@@ -355,7 +355,9 @@ the sampler chose the point: design, model, or user for a queued one;
 empty when not recorded: a peer's trial, or one stored by an older boa). A
 parameter's column is its name, or param:NAME when the name is one of
 number, state, value, reason, batch, origin or starts with metric: or param:,
-so that no two columns have the same header.
+so that no two columns have the same header. A study of several
+objectives has one column per objective, named by it, in place of value
+(and a parameter named like an objective is param:NAME).
 JSON: one object per trial with the same fields, plus id, reports,
 worker, retry_of and the start and finish times, in the form of the HTTP
 API's GET /api/v1/studies/{name}/trials (docs/http-api.md).`,
