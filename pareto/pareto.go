@@ -36,13 +36,27 @@ func Dominates(a, b []float64) bool {
 
 // Front returns the indices of the points no other point dominates, in
 // increasing order. Equal points are all on the front.
+//
+// The points are visited in lexicographic order, in which a point comes
+// after every point that dominates it, and each is compared with the
+// front found so far only: a dominated point is dominated by a point of
+// the front too. That is O(n log n + n·|front|) comparisons, where
+// comparing all pairs was O(n²): a study's summary, which asks for the
+// front of 20,000 trials of one objective, compares each with the few
+// of the best value.
 func Front(points [][]float64) []int {
+	order := make([]int, len(points))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return slices.Compare(points[a], points[b]) })
 	var front []int
-	for i, p := range points {
-		if !slices.ContainsFunc(points, func(q []float64) bool { return Dominates(q, p) }) {
+	for _, i := range order {
+		if !slices.ContainsFunc(front, func(j int) bool { return Dominates(points[j], points[i]) }) {
 			front = append(front, i)
 		}
 	}
+	slices.Sort(front)
 	return front
 }
 

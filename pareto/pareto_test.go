@@ -140,3 +140,29 @@ func TestCrowding(t *testing.T) {
 		t.Fatalf("Crowding of equal points = %v", d)
 	}
 }
+
+// TestFrontIsEveryUndominatedPoint: Front, which compares each point with
+// the front found so far, finds what comparing every pair finds, on
+// random points of 1–4 objectives on a coarse grid (ties, duplicates).
+func TestFrontIsEveryUndominatedPoint(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 3))
+	for trial := range 200 {
+		m, n := 1+trial%4, 1+r.IntN(40)
+		points := make([][]float64, n)
+		for i := range points {
+			points[i] = make([]float64, m)
+			for k := range points[i] {
+				points[i][k] = float64(r.IntN(5))
+			}
+		}
+		var want []int
+		for i, p := range points {
+			if !slices.ContainsFunc(points, func(q []float64) bool { return Dominates(q, p) }) {
+				want = append(want, i)
+			}
+		}
+		if got := Front(points); !slices.Equal(got, want) {
+			t.Fatalf("%v: Front %v, want %v", points, got, want)
+		}
+	}
+}

@@ -306,26 +306,22 @@ func parseValues(raw json.RawMessage) ([]float64, []string, error) {
 	return out, names, nil
 }
 
-// order puts o's values in the order of the objectives objs of the
-// trial's study: a request whose values do not fit them is refused,
+// order puts o's values in the order of the objectives, named names, of
+// the trial's study: a request whose values do not fit them is refused,
 // saying what the study wants.
-func (o *outcome) order(name string, objs []study.Goal) error {
-	names := make([]string, len(objs))
-	for i, g := range objs {
-		names[i] = g.Name
-	}
-	want := fmt.Sprintf("study %q has %d objective(s) (%s)", name, len(objs), strings.Join(names, ", "))
+func (o *outcome) order(study string, names []string) error {
+	want := fmt.Sprintf("study %q has %d objective(s) (%s)", study, len(names), strings.Join(names, ", "))
 	switch {
 	case o.state != storage.Complete:
 		return nil
-	case o.values == nil && len(objs) > 1:
+	case o.values == nil && len(names) > 1:
 		return badRequest("value: %s: send \"values\", a list in that order or an object from the names", want)
 	case o.values == nil:
 		return nil
-	case o.names == nil && len(o.values) != len(objs):
+	case o.names == nil && len(o.values) != len(names):
 		return badRequest("values: %d given, but %s", len(o.values), want)
 	case o.names != nil:
-		ordered := make([]float64, len(objs))
+		ordered := make([]float64, len(names))
 		for i, n := range names {
 			j := slices.Index(o.names, n)
 			if j < 0 {
@@ -333,13 +329,13 @@ func (o *outcome) order(name string, objs []study.Goal) error {
 			}
 			ordered[i] = o.values[j]
 		}
-		if len(o.names) > len(objs) {
+		if len(o.names) > len(names) {
 			return badRequest("values: %s given, but %s", strings.Join(o.names, ", "), want)
 		}
 		o.values, o.names = ordered, nil
 	}
 	o.value = &o.values[0]
-	if len(objs) == 1 {
+	if len(names) == 1 {
 		o.values = nil // a single-objective study keeps the value alone
 	}
 	return nil
@@ -400,7 +396,7 @@ func (s *server) tell(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := o.order(e.st.Name(), e.st.Objectives()); err != nil {
+	if err := o.order(e.st.Name(), e.st.ObjectiveNames()); err != nil {
 		return err
 	}
 	if err := s.finished(rec, o); err != nil {

@@ -120,18 +120,8 @@ func upgradeFromVersion3(t *testing.T, url string, exec func(query string) error
 	if err != nil {
 		t.Fatal(err)
 	}
-	finish := func(s storage.Storage, f storage.Finish) int64 {
-		tr, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1})
-		if err == nil {
-			err = s.FinishTrial(t.Context(), tr.ID, f)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr.ID
-	}
 	one := 1.0
-	old := finish(s, storage.Finish{State: storage.Complete, Value: &one})
+	old := finished(t, s, st.ID, storage.Finish{State: storage.Complete, Value: &one})
 	s.Close()
 	s = rollBack(t, url, exec, 3, dropValues, dropIndexBySeq, `ALTER TABLE trials DROP COLUMN seq`, `ALTER TABLE studies DROP COLUMN next_seq`,
 		`ALTER TABLE trials DROP COLUMN feasible`)
@@ -140,7 +130,7 @@ func upgradeFromVersion3(t *testing.T, url string, exec func(query string) error
 		t.Errorf("trial from version 3 = %+v, %v; want COMPLETE, not judged", got, err)
 	}
 	no := false
-	id := finish(s, storage.Finish{State: storage.Complete, Value: &one, Feasible: &no, Reason: "infeasible: m not reported"})
+	id := finished(t, s, st.ID, storage.Finish{State: storage.Complete, Value: &one, Feasible: &no, Reason: "infeasible: m not reported"})
 	if got, err := s.GetTrial(t.Context(), id); err != nil || got.Feasible == nil || *got.Feasible {
 		t.Errorf("trial finished after the upgrade = %+v, %v; want Feasible false", got, err)
 	}

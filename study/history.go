@@ -61,11 +61,10 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 				}
 			}
 			if len(s.objs) > 1 {
-				if len(r.Values) != len(s.objs) {
+				if o.Ys = inMinimisedSense(s.objs, r.Values); o.Ys == nil {
 					h.Failed = append(h.Failed, r.X) // not stored by this boa's Tell
 					continue
 				}
-				o.Ys = minimised(s.objs, storage.Trial{State: Complete, Value: r.Value, Values: r.Values})
 			}
 			h.Observed = append(h.Observed, o)
 			values = append(values, *r.Value)

@@ -136,8 +136,15 @@ func minimised(objs []Goal, r storage.Trial) []float64 {
 	if len(objs) == 1 {
 		vs = []float64{*r.Value}
 	}
+	return inMinimisedSense(objs, vs)
+}
+
+// inMinimisedSense returns values vs of the objectives objs, each in
+// the minimised sense; nil when they do not match objs in number (a
+// trial not stored by this boa's Tell).
+func inMinimisedSense(objs []Goal, vs []float64) []float64 {
 	if len(vs) != len(objs) {
-		return nil // not stored by this boa's Tell
+		return nil
 	}
 	out := make([]float64, len(vs))
 	for i, v := range vs {
