@@ -14,6 +14,7 @@ import (
 	_ "github.com/boaopt/boa/sampler/casmopolitan"
 	_ "github.com/boaopt/boa/sampler/cocabo"
 	_ "github.com/boaopt/boa/sampler/gpbo"
+	_ "github.com/boaopt/boa/sampler/mobster"
 	_ "github.com/boaopt/boa/sampler/nasbowl"
 	_ "github.com/boaopt/boa/sampler/playbook"
 	_ "github.com/boaopt/boa/sampler/random"
