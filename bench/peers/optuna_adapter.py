@@ -3,12 +3,17 @@ and Optuna, over JSON lines on stdin and stdout.
 
 Protocol (one JSON object per line; stdout carries nothing else):
   Go -> {"sampler": "tpe"|"tpe-cl"|"tpe-c"|"cmaes"|"random", "seed": N, "space": [PARAM, ...],
-         "constraints": [{"name": METRIC, "min": LOW|null, "max": HIGH|null}, ...]}
+         "constraints": [{"name": METRIC, "min": LOW|null, "max": HIGH|null}, ...],
+         "pruner": {"type": "hyperband", "min_resource": R, "max_resource": R|"auto",
+                    "reduction_factor": ETA}}  (pruner optional: none)
   <- {"ok": true, "optuna": VERSION}
   Go -> {"op": "ask"}               <- {"params": {NAME: VALUE, ...}, "number": N}
   Go -> {"op": "tell", "value": V, "metrics": {NAME: VALUE}}  <- {"ok": true}
   Go -> {"op": "ask", "keep": true} <- as ask
   Go -> {"op": "tell", "value": V, "number": N}  <- {"ok": true}
+  Go -> {"op": "report", "number": N, "step": S, "value": V}  <- {"ok": true}
+  Go -> {"op": "should_prune", "number": N}  <- {"ok": true, "prune": BOOL}
+  Go -> {"op": "tell", "number": N, "pruned": true}  <- {"ok": true}
   any failure                      <- {"error": "MESSAGE"}
 PARAM is {"name", "kind": float|int|ordinal|categorical|bool, "low", "high",
 "log", "values", "step", "choices", "when"}, listed parents first; "when"
@@ -20,7 +25,9 @@ asked with "keep" stay out, many at once, until a tell with their number
 "metric:NAME"; "tpe-c" is TPESampler(constraints_func=...) over the
 constraints, each a slack max(value - max, min - value) <= 0 where it holds,
 as boa's constraint.Limit.Slack (a metric not reported counts as violated).
-End of input ends the process.
+The reports and pruning are for trials asked with "keep" (Optuna's
+trial.report, trial.should_prune, and tell with state PRUNED, which keeps the
+last reported value). End of input ends the process.
 """
 
 import decimal
@@ -51,7 +58,7 @@ def main():
         return 0
     try:
         cfg = json.loads(line)
-        study = make_study(optuna, cfg["sampler"], int(cfg["seed"]), cfg.get("constraints") or [])
+        study = make_study(optuna, cfg["sampler"], int(cfg["seed"]), cfg.get("constraints") or [], cfg.get("pruner"))
         params = [make_param(p) for p in cfg["space"]]
     except Exception as e:
         send({"error": "bad configuration: %s: %s" % (type(e).__name__, e)})
@@ -74,10 +81,17 @@ def main():
                     study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 trial = study.ask()
                 send({"params": suggest_all(trial, params), "number": trial.number})
+            elif op == "report":
+                kept_trial(kept, req).report(float(req["value"]), int(req["step"]))
+                send({"ok": True})
+            elif op == "should_prune":
+                send({"ok": True, "prune": bool(kept_trial(kept, req).should_prune())})
+            elif op == "tell" and req.get("pruned"):
+                study.tell(kept_trial(kept, req), state=optuna.trial.TrialState.PRUNED)
+                del kept[req["number"]]
+                send({"ok": True})
             elif op == "tell" and "number" in req:
-                t = kept.get(req["number"])
-                if t is None:
-                    raise ValueError("tell of trial %r, which is not out" % (req["number"],))
+                t = kept_trial(kept, req)
                 record_metrics(t, req)
                 study.tell(t, float(req["value"]))
                 del kept[req["number"]]
@@ -94,6 +108,13 @@ def main():
         except Exception as e:
             send({"error": "%s: %s" % (type(e).__name__, e)})
     return 0
+
+
+def kept_trial(kept, req):
+    t = kept.get(req["number"])
+    if t is None:
+        raise ValueError("%s of trial %r, which is not out" % (req.get("op"), req["number"]))
+    return t
 
 
 def record_metrics(trial, req):
@@ -123,7 +144,19 @@ def constraints_func(limits):
     return slacks
 
 
-def make_study(optuna, name, seed, limits):
+def make_pruner(optuna, spec):
+    if not spec:
+        return None
+    if spec.get("type") != "hyperband":
+        raise ValueError("unknown pruner %r" % (spec.get("type"),))
+    return optuna.pruners.HyperbandPruner(
+        min_resource=int(spec.get("min_resource", 1)),
+        max_resource=spec.get("max_resource", "auto"),
+        reduction_factor=int(spec.get("reduction_factor", 3)),
+    )
+
+
+def make_study(optuna, name, seed, limits, pruner=None):
     s = optuna.samplers
     if name == "tpe" or (name == "tpe-c" and not limits):
         sampler = s.TPESampler(seed=seed)
@@ -144,7 +177,7 @@ def make_study(optuna, name, seed, limits):
         sampler = s.RandomSampler(seed=seed)
     else:
         raise ValueError("unknown sampler %r" % (name,))
-    return optuna.create_study(direction="minimize", sampler=sampler)
+    return optuna.create_study(direction="minimize", sampler=sampler, pruner=make_pruner(optuna, pruner))
 
 
 def make_param(p):
