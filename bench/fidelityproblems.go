@@ -67,7 +67,9 @@ func newNB201MF(dataset string) (*nb201MF, error) {
 	return &nb201MF{t: t}, nil
 }
 
-func (p *nb201MF) Name() string        { return NB201MFPrefix + "-" + strings.TrimPrefix(p.t.Name(), "nb201-") }
+func (p *nb201MF) Name() string {
+	return NB201MFPrefix + "-" + strings.TrimPrefix(p.t.Name(), "nb201-")
+}
 func (p *nb201MF) Space() *space.Space { return p.t.Space() }
 func (p *nb201MF) Steps() []int64      { return []int64{12, 200} }
 
