@@ -64,7 +64,7 @@ const (
 
 // DefaultPruner is the pruner a method runs with when its name gives
 // none: ASHA for mobster (MOBSTER's stopping variant, Klein et al. 2020),
-// Hyperband for bohb and random (BOHB and Hyperband, Falkner et al. 2018),
+// Hyperband for bohb and random (Falkner et al. 2018; Li et al. 2018),
 // none for the other samplers of boa, which run every trial at full
 // fidelity. optuna-tpe-hb has Optuna's HyperbandPruner of its own.
 func DefaultPruner(sampler string) string {

@@ -8,7 +8,7 @@
 //
 // It is the "stopping" variant of MOBSTER: which trials go on and which
 // stop is the study's pruner, asynchronous successive halving
-// (`pruner: {type: asha, ...}`, pruner.SuccessiveHalving, Li et al. 2020)
+// (`pruner: {type: asha, ...}`, pruner.SuccessiveHalving; Li et al. 2020)
 // or Hyperband, as bohb leaves its brackets to the study's pruner. A
 // sampler of boa proposes configurations and never sees a running trial
 // until it reports, and the pruner already decides at every report, on
