@@ -128,3 +128,32 @@ func TestNB201MF(t *testing.T) {
 		t.Errorf("test regret %v", r)
 	}
 }
+
+// TestLCBenchMF: an LCBench task reports epochs 1..51 and ends at 52, its
+// curve is the validation error, and its reference optimum is at most the
+// default configuration's final error.
+func TestLCBenchMF(t *testing.T) {
+	p, err := ParseFidelityProblem("lcbench:3945")
+	if errors.Is(err, problems.ErrNoData) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := p.Steps()
+	if len(steps) != 52 || steps[0] != 1 || steps[51] != 52 {
+		t.Errorf("steps %v, want 1..52", steps)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	c, err := p.Curve(p.Space().Decode(p.Space().Sample(rng)), rng)
+	if err != nil || len(c) != 52 {
+		t.Fatalf("curve of %d values, %v", len(c), err)
+	}
+	opt, ok := p.Optimum()
+	if !ok || !(opt >= 0 && opt <= slices.Min(c)+100) {
+		t.Errorf("optimum %v, %v", opt, ok)
+	}
+	if _, err := ParseFidelityProblem("lcbench:nosuch"); err == nil {
+		t.Error("an unknown task was accepted")
+	}
+}
