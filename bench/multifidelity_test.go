@@ -130,8 +130,8 @@ func TestNB201MF(t *testing.T) {
 }
 
 // TestLCBenchMF: an LCBench task reports epochs 1..51 and ends at 52, its
-// curve is the validation error, and its reference optimum is at most the
-// default configuration's final error.
+// curve is the validation error, and its reference optimum, the best of
+// 2,000 random configurations, is no worse than one more random one.
 func TestLCBenchMF(t *testing.T) {
 	p, err := ParseFidelityProblem("lcbench:3945")
 	if errors.Is(err, problems.ErrNoData) {
@@ -150,7 +150,7 @@ func TestLCBenchMF(t *testing.T) {
 		t.Fatalf("curve of %d values, %v", len(c), err)
 	}
 	opt, ok := p.Optimum()
-	if !ok || !(opt >= 0 && opt <= slices.Min(c)+100) {
+	if !ok || !(opt >= 0 && opt <= c[51]) {
 		t.Errorf("optimum %v, %v", opt, ok)
 	}
 	if _, err := ParseFidelityProblem("lcbench:nosuch"); err == nil {
