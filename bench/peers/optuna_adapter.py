@@ -177,7 +177,10 @@ def make_study(optuna, name, seed, limits, pruner=None):
         sampler = s.RandomSampler(seed=seed)
     else:
         raise ValueError("unknown sampler %r" % (name,))
-    return optuna.create_study(direction="minimize", sampler=sampler, pruner=make_pruner(optuna, pruner))
+    # A fixed name: HyperbandPruner assigns a trial its bracket by a hash of
+    # the study's name and the trial's number, and a generated name would
+    # make every run's brackets, and so its results, differ.
+    return optuna.create_study(study_name="boa-bench", direction="minimize", sampler=sampler, pruner=make_pruner(optuna, pruner))
 
 
 def make_param(p):
