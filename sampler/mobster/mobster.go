@@ -129,6 +129,9 @@ func (m *MOBSTER) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ran
 	if err != nil {
 		return nil, fmt.Errorf("mobster: %w", err)
 	}
+	if len(pts) == 0 { // only non-finite values so far
+		return bo.UntriedPoint(h, rng), nil
+	}
 	zAcq := acquisitionLevel(pts, cmp.Or(m.Threshold, 3))
 	pts = subsample(pts, cmp.Or(m.MaxData, 256), rng)
 	model, err := m.fit(sp, pts, h.Trials, rng)
@@ -137,7 +140,7 @@ func (m *MOBSTER) Suggest(ctx context.Context, h *sampler.History, rng *rand.Ran
 		return bo.UntriedPoint(h, rng), nil
 	}
 	at := atLevel{model, zAcq}
-	F := make([][]float64, 0)
+	var F [][]float64
 	for _, u := range slices.Concat(h.Pending, h.Failed) {
 		F = append(F, at.input(sp.Features(u, nil)))
 	}

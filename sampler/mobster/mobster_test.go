@@ -156,3 +156,16 @@ func TestSuggest(t *testing.T) {
 		t.Errorf("first proposal %v is %.2f from the optimum (0.2, 0.7)", got[0], d)
 	}
 }
+
+// TestOnlyNonFinite: with nothing but non-finite values past the design,
+// a random untried point, not a panic.
+func TestOnlyNonFinite(t *testing.T) {
+	sp := cube(1)
+	h := &sampler.History{Space: sp, Trials: 6}
+	for i := range 6 {
+		h.Observed = append(h.Observed, sampler.Observation{X: []float64{float64(i) / 6}, Y: math.NaN()})
+	}
+	if _, err := New().Suggest(context.Background(), h, rand.New(rand.NewPCG(1, 1))); err != nil {
+		t.Fatal(err)
+	}
+}
