@@ -280,7 +280,8 @@ func runFidelity(ctx context.Context, p FidelityProblem, method string, seed int
 		incumbent space.Assignment
 		testReg   = math.Inf(1)
 	)
-	// fill extends the traces up to the epochs spent at time now.
+	// fill extends the traces to total epochs (at most the budget) with
+	// the best so far.
 	fill := func(total float64) {
 		for len(r.Best) < min(int(total), budget) {
 			r.Best = append(r.Best, best)
@@ -326,10 +327,12 @@ func runFidelity(ctx context.Context, p FidelityProblem, method string, seed int
 			for _, b := range busy {
 				total += now - b.start
 			}
-			fill(total)
 			if total > float64(budget) {
 				return nil
 			}
+			// The epochs before this instant saw the best so far; the
+			// one that ends now sees its value.
+			fill(total - 1)
 			v := j.curve[j.next]
 			done := false
 			if j.next == len(steps)-1 {
@@ -361,6 +364,7 @@ func runFidelity(ctx context.Context, p FidelityProblem, method string, seed int
 				}
 				j.next++
 			}
+			fill(total)
 			if done {
 				spent += now - j.start
 				w := j.worker

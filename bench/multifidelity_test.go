@@ -64,6 +64,9 @@ func TestRunFidelity(t *testing.T) {
 		if len(r.Best) != budget {
 			t.Errorf("%s: trace of %d epochs, want %d", r.Sampler, len(r.Best), budget)
 		}
+		if last := r.Best[len(r.Best)-1]; last != float64(r.FinalBest) {
+			t.Errorf("%s: the trace ends at %v, the final best is %v", r.Sampler, last, r.FinalBest)
+		}
 		if r.Regret == nil || *r.Regret < 0 {
 			t.Errorf("%s: regret %v", r.Sampler, r.Regret)
 		}
