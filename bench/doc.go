@@ -12,7 +12,11 @@
 // (multiobjective.go).
 // Peers come from peers. A run evaluates one configuration at a time,
 // synchronous batches (Config.Batch, boa's samplers only) or asynchronous
-// workers on a simulated clock (Config.Workers). Every run is deterministic given its seed, except
+// workers on a simulated clock (Config.Workers). RunFidelity is the
+// multi-fidelity benchmark: problems with learning curves
+// (FidelityProblem: NB201 at 12 and 200 epochs, LCBench's 52), a budget
+// in epochs, each trial reporting to its method's pruner
+// (docs/multifidelity.md). Every run is deterministic given its seed, except
 // goptuna-tpe's: goptuna's TPE draws from Go's global random source after
 // its start-up trials, which no seed reaches (a limitation of goptuna v0.9.0).
 package bench

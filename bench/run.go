@@ -97,7 +97,6 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 		p       problems.Problem
 		sampler string
 		seed    int
-		at      int
 	}
 	// Seed by seed, every sampler in turn: a benchmark stopped half-way
 	// has compared the samplers on the same seeds.
@@ -105,30 +104,41 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 	for _, p := range cfg.Problems {
 		for seed := 1; seed <= cfg.Seeds; seed++ {
 			for _, s := range cfg.Samplers {
-				jobs = append(jobs, job{p, s, seed, len(jobs)})
+				jobs = append(jobs, job{p, s, seed})
 			}
 		}
 	}
-	results := make([]RunResult, len(jobs))
-	finished := make([]bool, len(jobs))
-	work := make(chan job)
+	return runJobs(ctx, len(jobs), cfg.Parallel, func(i int) RunResult {
+		j := jobs[i]
+		return runOne(ctx, j.p, j.sampler, j.seed, cfg)
+	}, progress)
+}
+
+// runJobs runs run(0), …, run(n−1) on parallel goroutines (<= 0:
+// GOMAXPROCS) and returns their results in order, calling progress after
+// each (never concurrently). When ctx is cancelled it returns the runs
+// that finished before, in order, with ctx's error: a run that failed
+// because ctx was cancelled is left out, as are those not started.
+func runJobs(ctx context.Context, n, parallel int, run func(i int) RunResult, progress func(RunResult)) ([]RunResult, error) {
+	results := make([]RunResult, n)
+	finished := make([]bool, n)
+	work := make(chan int)
 	var (
 		wg sync.WaitGroup
 		mu sync.Mutex
 	)
-	parallel := cfg.Parallel
 	if parallel <= 0 {
 		parallel = runtime.GOMAXPROCS(0)
 	}
-	for range min(parallel, len(jobs)) {
+	for range min(parallel, n) {
 		wg.Go(func() {
-			for j := range work {
-				r := runOne(ctx, j.p, j.sampler, j.seed, cfg)
+			for i := range work {
+				r := run(i)
 				if r.Error != "" && ctx.Err() != nil {
 					continue // stopped, not failed
 				}
 				mu.Lock()
-				results[j.at], finished[j.at] = r, true
+				results[i], finished[i] = r, true
 				if progress != nil {
 					progress(r)
 				}
@@ -137,9 +147,9 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 		})
 	}
 send:
-	for _, j := range jobs {
+	for i := range n {
 		select {
-		case work <- j:
+		case work <- i:
 		case <-ctx.Done():
 			break send
 		}

@@ -358,3 +358,9 @@ func constrainedFunction(name string, sp *space.Space) (func(space.Assignment) (
 		return v, metrics
 	}, nil
 }
+
+// DataDir returns the folder holding the given files (paths relative to
+// ../shared/data): $BOA_DATA_DIR, or shared/data in the working directory
+// or a parent. An absent file gives an error wrapping ErrNoData that says
+// where it looked.
+func DataDir(files ...string) (string, error) { return dataDir(files...) }

@@ -2,6 +2,7 @@ package peers
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -73,12 +74,22 @@ type adapterLimit struct {
 }
 
 func newOptuna(ctx context.Context, sp *space.Space, sampler string, seed uint64, limits constraint.Set) (*optunaSession, error) {
-	return newOptunaMulti(ctx, sp, sampler, seed, limits, nil)
+	return newOptunaWith(ctx, sp, sampler, seed, limits, nil, nil)
 }
 
-// newOptunaMulti is newOptuna for a study of len(directions) objectives,
-// each "minimize" or "maximize" (nil: one, minimised).
-func newOptunaMulti(ctx context.Context, sp *space.Space, sampler string, seed uint64, limits constraint.Set, directions []string) (*optunaSession, error) {
+// newOptunaPruned is newOptuna with Optuna's HyperbandPruner set as pr says.
+func newOptunaPruned(ctx context.Context, sp *space.Space, sampler string, seed uint64, pr Pruning) (*optunaSession, error) {
+	hb := map[string]any{"type": "hyperband", "min_resource": max(pr.MinResource, 1), "max_resource": "auto", "reduction_factor": cmp.Or(pr.ReductionFactor, 3)}
+	if pr.MaxResource > 0 {
+		hb["max_resource"] = pr.MaxResource
+	}
+	return newOptunaWith(ctx, sp, sampler, seed, nil, nil, hb)
+}
+
+// newOptunaWith starts the adapter for a study of len(directions)
+// objectives, each "minimize" or "maximize" (nil: one, minimised), with a
+// pruner configuration (nil: none).
+func newOptunaWith(ctx context.Context, sp *space.Space, sampler string, seed uint64, limits constraint.Set, directions []string, prune map[string]any) (*optunaSession, error) {
 	py := findPython()
 	if py.path == "" {
 		return nil, fmt.Errorf("peers: optuna-%s: %s", sampler, py.reason)
@@ -97,6 +108,9 @@ func newOptunaMulti(ctx context.Context, sp *space.Space, sampler string, seed u
 	cfg := map[string]any{"sampler": sampler, "seed": seed % (1 << 32), "space": params, "constraints": cons}
 	if directions != nil {
 		cfg["directions"] = directions
+	}
+	if prune != nil {
+		cfg["pruner"] = prune
 	}
 	s, err := startAdapter(ctx, py.path, adapterScript, cfg, requestTimeout, sp)
 	if err != nil {
@@ -200,6 +214,7 @@ type reply struct {
 	Error  string                     `json:"error"`
 	Params map[string]json.RawMessage `json:"params"`
 	Number int64                      `json:"number"`
+	Prune  bool                       `json:"prune"`
 }
 
 // exchange sends one line and waits for one answer. A timeout or a
@@ -349,6 +364,44 @@ func (s *optunaSession) TellTrialMetrics(ctx context.Context, id int64, value fl
 	}
 	_, err = s.exchange(ctx, msg, "tell")
 	return err
+}
+
+// Report records trial id's value after step (Optuna's trial.report).
+func (s *optunaSession) Report(ctx context.Context, id, step int64, value float64) error {
+	if err := checkValue(value, true); err != nil {
+		return err
+	}
+	_, err := s.request(ctx, map[string]any{"op": "report", "number": id, "step": step, "value": value}, "report")
+	return err
+}
+
+// ShouldPrune asks Optuna's pruner about trial id (trial.should_prune).
+func (s *optunaSession) ShouldPrune(ctx context.Context, id int64) (bool, error) {
+	r, err := s.request(ctx, map[string]any{"op": "should_prune", "number": id}, "should_prune")
+	if err != nil {
+		return false, err
+	}
+	return r.Prune, nil
+}
+
+// Prune ends trial id as pruned: Optuna keeps its last reported value.
+func (s *optunaSession) Prune(ctx context.Context, id int64, last float64) error {
+	_, err := s.request(ctx, map[string]any{"op": "tell", "number": id, "pruned": true}, "tell")
+	return err
+}
+
+// request sends one message when the session is usable.
+func (s *optunaSession) request(ctx context.Context, msg map[string]any, op string) (*reply, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("peers: optuna: %s: %w", op, err)
+	}
+	return s.exchange(ctx, b, op)
 }
 
 // finiteMetrics leaves out the metrics JSON cannot carry (NaN, ±Inf): the

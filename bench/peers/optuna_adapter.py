@@ -4,13 +4,18 @@ and Optuna, over JSON lines on stdin and stdout.
 Protocol (one JSON object per line; stdout carries nothing else):
   Go -> {"sampler": "tpe"|"tpe-cl"|"tpe-c"|"cmaes"|"random"|"nsga2"|"motpe", "seed": N,
          "space": [PARAM, ...], "constraints": [{"name": METRIC, "min": LOW|null, "max": HIGH|null}, ...],
-         "directions": ["minimize"|"maximize", ...]}
+         "directions": ["minimize"|"maximize", ...],
+         "pruner": {"type": "hyperband", "min_resource": R, "max_resource": R|"auto",
+                    "reduction_factor": ETA}}  (directions optional: one, minimised; pruner optional: none)
   <- {"ok": true, "optuna": VERSION}
   Go -> {"op": "ask"}               <- {"params": {NAME: VALUE, ...}, "number": N}
   Go -> {"op": "tell", "value": V, "metrics": {NAME: VALUE}}  <- {"ok": true}
   Go -> {"op": "ask", "keep": true} <- as ask
   Go -> {"op": "tell", "value": V, "number": N}  <- {"ok": true}
   Go -> {"op": "tell", "values": [V1, V2, ...], ...}  <- as tell
+  Go -> {"op": "report", "number": N, "step": S, "value": V}  <- {"ok": true}
+  Go -> {"op": "should_prune", "number": N}  <- {"ok": true, "prune": BOOL}
+  Go -> {"op": "tell", "number": N, "pruned": true}  <- {"ok": true}
   any failure                      <- {"error": "MESSAGE"}
 PARAM is {"name", "kind": float|int|ordinal|categorical|bool, "low", "high",
 "log", "values", "step", "choices", "when"}, listed parents first; "when"
@@ -26,7 +31,9 @@ as boa's constraint.Limit.Slack (a metric not reported counts as violated).
 each in its sense, which a tell gives as "values" in the same senses;
 "nsga2" is NSGAIISampler and "motpe" MOTPESampler, both with Optuna's
 defaults (a population of 50; 10 random start-up trials), seeded.
-End of input ends the process.
+The reports and pruning are for trials asked with "keep" (Optuna's
+trial.report, trial.should_prune, and tell with state PRUNED, which keeps the
+last reported value). End of input ends the process.
 """
 
 import decimal
@@ -58,7 +65,7 @@ def main():
     try:
         cfg = json.loads(line)
         study = make_study(optuna, cfg["sampler"], int(cfg["seed"]), cfg.get("constraints") or [],
-                           cfg.get("directions") or ["minimize"])
+                           cfg.get("directions") or ["minimize"], cfg.get("pruner"))
         params = [make_param(p) for p in cfg["space"]]
     except Exception as e:
         send({"error": "bad configuration: %s: %s" % (type(e).__name__, e)})
@@ -81,10 +88,17 @@ def main():
                     study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 trial = study.ask()
                 send({"params": suggest_all(trial, params), "number": trial.number})
+            elif op == "report":
+                kept_trial(kept, req).report(float(req["value"]), int(req["step"]))
+                send({"ok": True})
+            elif op == "should_prune":
+                send({"ok": True, "prune": bool(kept_trial(kept, req).should_prune())})
+            elif op == "tell" and req.get("pruned"):
+                study.tell(kept_trial(kept, req), state=optuna.trial.TrialState.PRUNED)
+                del kept[req["number"]]
+                send({"ok": True})
             elif op == "tell" and "number" in req:
-                t = kept.get(req["number"])
-                if t is None:
-                    raise ValueError("tell of trial %r, which is not out" % (req["number"],))
+                t = kept_trial(kept, req)
                 record_metrics(t, req)
                 study.tell(t, told(req))
                 del kept[req["number"]]
@@ -108,6 +122,13 @@ def told(req):
     if "values" in req:
         return [float(v) for v in req["values"]]
     return float(req["value"])
+
+
+def kept_trial(kept, req):
+    t = kept.get(req["number"])
+    if t is None:
+        raise ValueError("%s of trial %r, which is not out" % (req.get("op"), req["number"]))
+    return t
 
 
 def record_metrics(trial, req):
@@ -137,7 +158,19 @@ def constraints_func(limits):
     return slacks
 
 
-def make_study(optuna, name, seed, limits, directions):
+def make_pruner(optuna, spec):
+    if not spec:
+        return None
+    if spec.get("type") != "hyperband":
+        raise ValueError("unknown pruner %r" % (spec.get("type"),))
+    return optuna.pruners.HyperbandPruner(
+        min_resource=int(spec.get("min_resource", 1)),
+        max_resource=spec.get("max_resource", "auto"),
+        reduction_factor=int(spec.get("reduction_factor", 3)),
+    )
+
+
+def make_study(optuna, name, seed, limits, directions, pruner=None):
     s = optuna.samplers
     if name == "tpe" or (name == "tpe-c" and not limits):
         sampler = s.TPESampler(seed=seed)
@@ -165,9 +198,11 @@ def make_study(optuna, name, seed, limits, directions):
     for d in directions:
         if d not in ("minimize", "maximize"):
             raise ValueError("direction %r: want minimize or maximize" % (d,))
-    if len(directions) == 1:
-        return optuna.create_study(direction=directions[0], sampler=sampler)
-    return optuna.create_study(directions=directions, sampler=sampler)
+    # A fixed name: HyperbandPruner assigns a trial its bracket by a hash of
+    # the study's name and the trial's number, and a generated name would
+    # make every run's brackets, and so its results, differ.
+    sense = {"direction": directions[0]} if len(directions) == 1 else {"directions": directions}
+    return optuna.create_study(study_name="boa-bench", sampler=sampler, pruner=make_pruner(optuna, pruner), **sense)
 
 
 def make_param(p):

@@ -47,7 +47,13 @@ const (
 	// constraint values a trial reported (stored as user attributes) and
 	// prefers feasible trials [spec constrained-autotinyml §6; issue 34].
 	// On a problem without constraints it is optuna-tpe.
-	OptunaTPEC   = "optuna-tpe-c"
+	OptunaTPEC = "optuna-tpe-c"
+	// OptunaTPEHB is Optuna's TPE with its HyperbandPruner, the BOHB-like
+	// pairing Optuna's users build (issue 43): its sessions hear each
+	// trial's reports and say when to stop it (NewPruned). In a benchmark
+	// whose trials report nothing it is optuna-tpe, but for the brackets
+	// the pruner splits TPE's trials into.
+	OptunaTPEHB  = "optuna-tpe-hb"
 	OptunaCMAES  = "optuna-cmaes"
 	OptunaRandom = "optuna-random"
 	// OptunaNSGA2 and OptunaMOTPE are Optuna's multi-objective samplers,
@@ -57,7 +63,7 @@ const (
 	OptunaMOTPE = "optuna-motpe"
 )
 
-var names = []string{GoptunaTPE, GoptunaCMAES, OptunaTPE, OptunaTPECL, OptunaTPEC, OptunaCMAES, OptunaRandom, OptunaNSGA2, OptunaMOTPE}
+var names = []string{GoptunaTPE, GoptunaCMAES, OptunaTPE, OptunaTPECL, OptunaTPEC, OptunaTPEHB, OptunaCMAES, OptunaRandom, OptunaNSGA2, OptunaMOTPE}
 
 // multi are the peers that optimise several objectives (NewMulti).
 var multi = []string{OptunaNSGA2, OptunaMOTPE, OptunaRandom}
@@ -101,7 +107,7 @@ func NewMulti(ctx context.Context, name string, sp *space.Space, seed uint64, di
 		}
 		return nil, fmt.Errorf("peers: %s optimises one objective; the multi-objective peers are %s", name, strings.Join(multi, ", "))
 	}
-	return newOptunaMulti(ctx, sp, strings.TrimPrefix(name, "optuna-"), seed, nil, directions)
+	return newOptunaWith(ctx, sp, strings.TrimPrefix(name, "optuna-"), seed, nil, directions, nil)
 }
 
 // Names returns the names of all peers, whether or not they can run here.
@@ -119,7 +125,7 @@ func Available(name string) (ok bool, note string) {
 	switch name {
 	case GoptunaTPE, GoptunaCMAES:
 		return true, ""
-	case OptunaTPE, OptunaTPECL, OptunaTPEC, OptunaCMAES, OptunaRandom, OptunaNSGA2, OptunaMOTPE:
+	case OptunaTPE, OptunaTPECL, OptunaTPEC, OptunaTPEHB, OptunaCMAES, OptunaRandom, OptunaNSGA2, OptunaMOTPE:
 		py := findPython()
 		if py.path == "" {
 			return false, py.reason
@@ -155,6 +161,8 @@ func NewConstrained(ctx context.Context, name string, sp *space.Space, seed uint
 		return newOptuna(ctx, sp, "tpe-cl", seed, nil)
 	case OptunaTPEC:
 		return newOptuna(ctx, sp, "tpe-c", seed, limits)
+	case OptunaTPEHB:
+		return newOptunaPruned(ctx, sp, "tpe", seed, Pruning{})
 	case OptunaCMAES:
 		return newOptuna(ctx, sp, "cmaes", seed, nil)
 	case OptunaRandom:
@@ -169,4 +177,36 @@ func NewConstrained(ctx context.Context, name string, sp *space.Space, seed uint
 
 func unknown(name string) string {
 	return fmt.Sprintf("unknown peer %q; the peers are %s", name, strings.Join(names, ", "))
+}
+
+// Pruning is the HyperbandPruner of optuna-tpe-hb, with Optuna's
+// arguments; a zero field is Optuna's default (min_resource 1,
+// max_resource "auto", reduction_factor 3).
+type Pruning struct {
+	MinResource, MaxResource int64
+	ReductionFactor          int
+}
+
+// PrunedSession is a Session whose trials report intermediate values and
+// may be stopped by the peer's pruner (Optuna's trial.report and
+// trial.should_prune): the multi-fidelity benchmark's.
+type PrunedSession interface {
+	Session
+	// Report records trial id's value after step.
+	Report(ctx context.Context, id, step int64, value float64) error
+	// ShouldPrune asks the pruner whether trial id should stop now.
+	ShouldPrune(ctx context.Context, id int64) (bool, error)
+	// Prune ends trial id as pruned; last is its last reported value.
+	Prune(ctx context.Context, id int64, last float64) error
+}
+
+// NewPruned starts the named peer with the pruner pr: optuna-tpe-hb only.
+func NewPruned(ctx context.Context, name string, sp *space.Space, seed uint64, pr Pruning) (PrunedSession, error) {
+	if sp == nil {
+		return nil, fmt.Errorf("peers: %s: nil space", name)
+	}
+	if name != OptunaTPEHB {
+		return nil, fmt.Errorf("peers: %s has no pruner; the peer with one is %s", name, OptunaTPEHB)
+	}
+	return newOptunaPruned(ctx, sp, "tpe", seed, pr)
 }

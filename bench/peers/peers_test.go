@@ -85,7 +85,7 @@ func drive(t testing.TB, name string, s Session, sp *space.Space, n int, f func(
 }
 
 func TestNames(t *testing.T) {
-	want := []string{"goptuna-tpe", "goptuna-cmaes", "optuna-tpe", "optuna-tpe-cl", "optuna-tpe-c", "optuna-cmaes", "optuna-random", "optuna-nsga2", "optuna-motpe"}
+	want := []string{"goptuna-tpe", "goptuna-cmaes", "optuna-tpe", "optuna-tpe-cl", "optuna-tpe-c", "optuna-tpe-hb", "optuna-cmaes", "optuna-random", "optuna-nsga2", "optuna-motpe"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}

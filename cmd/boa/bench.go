@@ -29,7 +29,7 @@ func benchCmd() *cobra.Command {
 		seeds, budget, batch, par      int
 		workers                        int
 		out                            string
-		asJSON, noisy                  bool
+		asJSON, noisy, multifidelity   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bench --problems P1,P2 --samplers S1,S2 --seeds N --budget B [--out DIR] [--json]",
@@ -59,6 +59,13 @@ func benchCmd() *cobra.Command {
 			"A boa sampler's name may end in +log or +copula: its study fits the model to the log or the\n" +
 			"copula transform of the values (gpbo+log); and in +key=value options, those of a study\n" +
 			"file's sampler mapping (gpbo+acquisition=fitbo+samples=20, docs/infotheoretic.md).\n\n" +
+			"With --multifidelity the problems train: nb201-mf:cifar10 and nb201-mf:cifar100 (NAS-Bench-201\n" +
+			"at 12 and 200 epochs) and lcbench:TASK (LCBench, epochs 1-52). Every trial reports after each\n" +
+			"epoch (or rung) and the method's pruner may stop it; --budget counts epochs summed over the\n" +
+			"trials (default 20 full trainings), and the figure is the regret (NB201: test regret) of the\n" +
+			"best complete trial at the budget. A method is SAMPLER[@none|@asha|@hyperband] (defaults:\n" +
+			"mobster@asha, bohb@hyperband, random@hyperband, others @none) or optuna-tpe-hb, Optuna's TPE\n" +
+			"with its HyperbandPruner; --workers runs trials at once on a simulated clock (docs/multifidelity.md).\n\n" +
 			"Runs go problem by problem and, within a problem, seed by seed, every sampler in turn.\n" +
 			"Ctrl-C stops the benchmark: the runs that finished, if any, are reported (and written with\n" +
 			"--out) and the exit status is 1, as it is when every run failed.",
@@ -70,12 +77,26 @@ func benchCmd() *cobra.Command {
 			"  boa bench --problems branin_c,nb201-latency:pixel2:18 --samplers smac-like,random,optuna-tpe-c --seeds 10 --budget 100\n" +
 			"  boa bench --problems zdt1,zdt2,dtlz2,nb201-acc-latency:pixel2 --samplers mobo,nsga2,random,optuna-nsga2,optuna-motpe --seeds 10 --budget 100\n" +
 			"  boa bench --problems examples/tinyml/har-tiny.yaml --samplers svmcbo-rf,gpbo,gpbo-penalty,random --seeds 15 --budget 100\n" +
+			"  boa bench --multifidelity --problems nb201-mf:cifar10,lcbench:3945 --samplers mobster,bohb,gpbo,random,optuna-tpe-hb --seeds 10\n" +
 			"  boa bench latency --n 100,500,1000,2000 --dim 10 --samplers gpbo,goptuna-tpe",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			stderr := cmd.ErrOrStderr()
+			if multifidelity {
+				if len(tables) > 0 || noisy || batch > 1 {
+					return errors.New("--multifidelity takes --problems (nb201-mf:..., lcbench:...), not --table, --noisy or --batch")
+				}
+				if !cmd.Flags().Changed("budget") {
+					budget = 0 // bench.BudgetFactor full trainings
+				}
+				if !cmd.Flags().Changed("samplers") {
+					samplers = []string{"mobster", "bohb", "gpbo", "random", "optuna-tpe-hb"}
+				}
+				cfg := bench.FidelityConfig{Methods: samplers, Seeds: seeds, Budget: budget, Workers: workers, Parallel: par}
+				return runMultiFidelity(ctx, cmd, cfg, problemNames, out, asJSON)
+			}
 			var ps []problems.Problem
 			for _, spec := range problems.Expand(problemNames) {
 				p, err := parseProblem(spec)
@@ -145,42 +166,7 @@ func benchCmd() *cobra.Command {
 				}
 				fmt.Fprintf(stderr, "[%d/%d] %s %s seed %d: %s\n", done, total, r.Problem, r.Sampler, r.Seed, status)
 			})
-			// Interrupted, the runs that finished are still reported, and
-			// written with --out, before the command fails.
-			var failure error
-			succeeded := slices.ContainsFunc(runs, func(r bench.RunResult) bool { return r.Error == "" })
-			switch {
-			case errors.Is(err, context.Canceled):
-				failure = fmt.Errorf("interrupted: %d of %d runs finished", len(runs), total)
-				if len(runs) == 0 {
-					return failure
-				}
-			case err != nil:
-				return err
-			case !succeeded:
-				failure = fmt.Errorf("all %d runs failed; the first: %s %s seed %d: %s", len(runs), runs[0].Problem, runs[0].Sampler, runs[0].Seed, runs[0].Error)
-			}
-			report := bench.NewReport(runs)
-			if out != "" {
-				command := "boa " + strings.Join(os.Args[1:], " ")
-				if failure != nil {
-					command += " (" + failure.Error() + ")"
-				}
-				if err := report.WriteDir(out, command); err != nil {
-					return err
-				}
-				plots := ""
-				if succeeded { // plots need a run that succeeded
-					plots = " and plots"
-				}
-				fmt.Fprintf(stderr, "wrote %s/results.json, report.md%s\n", out, plots)
-			}
-			if asJSON {
-				err = report.WriteJSON(cmd.OutOrStdout())
-			} else {
-				err = printBenchSummary(cmd.OutOrStdout(), report.Summary)
-			}
-			return cmp.Or(err, failure)
+			return finishBench(cmd, runs, err, total, out, asJSON)
 		},
 	}
 	fl := cmd.Flags()
@@ -194,9 +180,103 @@ func benchCmd() *cobra.Command {
 	fl.IntVar(&workers, "workers", 1, "evaluations running at once on a simulated clock (asynchronous workers, half-normal durations with mean 1); the budget counts evaluations")
 	fl.IntVar(&par, "parallel", 0, "runs at once (0: the number of cores)")
 	fl.StringVar(&out, "out", "", "also write results.json, report.md and PNG plots into this folder")
+	fl.BoolVar(&multifidelity, "multifidelity", false, "the multi-fidelity benchmark: trials report per epoch, pruners stop them, --budget counts epochs")
 	fl.BoolVar(&asJSON, "json", false, "print the results and summary as one JSON object")
 	cmd.AddCommand(latencyCmd())
 	return cmd
+}
+
+// runMultiFidelity runs the multi-fidelity benchmark of cfg on the
+// problems named (bench.ParseFidelityProblem; those whose data are not
+// here are skipped) and reports it as the other benchmarks are.
+func runMultiFidelity(ctx context.Context, cmd *cobra.Command, cfg bench.FidelityConfig, names []string, out string, asJSON bool) error {
+	stderr := cmd.ErrOrStderr()
+	for _, spec := range names {
+		p, err := bench.ParseFidelityProblem(spec)
+		if errors.Is(err, problems.ErrNoData) {
+			fmt.Fprintf(stderr, "skipping %s: %v\n", spec, err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		cfg.Problems = append(cfg.Problems, p)
+	}
+	if len(cfg.Problems) == 0 {
+		return errors.New("no problems: give --problems nb201-mf:cifar10, lcbench:TASK, ...")
+	}
+	var methods []string
+	for _, m := range cfg.Methods {
+		optimiser, _, err := bench.ParseMethod(m)
+		if err != nil {
+			return err
+		}
+		if ok, note := bench.Available(optimiser); !ok {
+			fmt.Fprintf(stderr, "skipping %s: %s\n", m, note)
+			continue
+		} else if note != "" {
+			fmt.Fprintf(stderr, "%s: %s\n", m, note)
+		}
+		methods = append(methods, m)
+	}
+	if len(methods) == 0 {
+		return errors.New("none of the methods can run here")
+	}
+	cfg.Methods = methods
+	total := len(cfg.Problems) * len(methods) * cfg.Seeds
+	done := 0
+	runs, err := bench.RunFidelity(ctx, cfg, func(r bench.RunResult) {
+		done++
+		status := fmt.Sprintf("final best %.6g", float64(r.FinalBest))
+		if r.TestRegret != nil {
+			status += fmt.Sprintf(", test regret %.4g", *r.TestRegret)
+		}
+		if r.Error != "" {
+			status = "FAILED: " + r.Error
+		}
+		fmt.Fprintf(stderr, "[%d/%d] %s %s seed %d: %s\n", done, total, r.Problem, r.Sampler, r.Seed, status)
+	})
+	return finishBench(cmd, runs, err, total, out, asJSON)
+}
+
+// finishBench reports the runs of a benchmark: the summary table or JSON,
+// and with out the folder of results. Interrupted, the runs that finished
+// are still reported before the command fails.
+func finishBench(cmd *cobra.Command, runs []bench.RunResult, err error, total int, out string, asJSON bool) error {
+	var failure error
+	succeeded := slices.ContainsFunc(runs, func(r bench.RunResult) bool { return r.Error == "" })
+	switch {
+	case errors.Is(err, context.Canceled):
+		failure = fmt.Errorf("interrupted: %d of %d runs finished", len(runs), total)
+		if len(runs) == 0 {
+			return failure
+		}
+	case err != nil:
+		return err
+	case !succeeded:
+		failure = fmt.Errorf("all %d runs failed; the first: %s %s seed %d: %s", len(runs), runs[0].Problem, runs[0].Sampler, runs[0].Seed, runs[0].Error)
+	}
+	report := bench.NewReport(runs)
+	if out != "" {
+		command := "boa " + strings.Join(os.Args[1:], " ")
+		if failure != nil {
+			command += " (" + failure.Error() + ")"
+		}
+		if err := report.WriteDir(out, command); err != nil {
+			return err
+		}
+		plots := ""
+		if succeeded { // plots need a run that succeeded
+			plots = " and plots"
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s/results.json, report.md%s\n", out, plots)
+	}
+	if asJSON {
+		err = report.WriteJSON(cmd.OutOrStdout())
+	} else {
+		err = printBenchSummary(cmd.OutOrStdout(), report.Summary)
+	}
+	return cmp.Or(err, failure)
 }
 
 // printBenchSummary writes the summary table of the single-objective

@@ -108,6 +108,37 @@ func TestBenchSkipsProblemWithoutData(t *testing.T) {
 	}
 }
 
+// TestBenchMultiFidelity: --multifidelity runs the methods on NB201's two
+// fidelities with the epoch budget, one trace entry per epoch and the
+// test regret, and refuses a problem or pruner it does not know.
+func TestBenchMultiFidelity(t *testing.T) {
+	out, err := boa(t, "bench", "--multifidelity", "--problems", "nb201-mf:cifar10", "--samplers", "random,gpbo@asha", "--seeds", "1", "--budget", "600", "--json")
+	if err != nil && strings.Contains(err.Error(), "no problems") {
+		t.Skip(err) // no NB201 data here
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep bench.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rep.Results) != 2 {
+		t.Fatalf("%d runs, want 2", len(rep.Results))
+	}
+	for _, r := range rep.Results {
+		if r.Error != "" || len(r.Best) != 600 || r.TestRegret == nil {
+			t.Errorf("%s: error %q, %d epochs, test regret %v; want none, 600, a value", r.Sampler, r.Error, len(r.Best), r.TestRegret)
+		}
+	}
+	for _, bad := range [][]string{{"--problems", "branin"}, {"--problems", "nb201-mf:cifar10", "--samplers", "gpbo@median"}} {
+		args := append([]string{"bench", "--multifidelity", "--seeds", "1"}, bad...)
+		if _, err := boa(t, args...); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
 // TestBenchAllRunsFailed: when no run succeeds, boa bench still writes its
 // report and then exits with an error naming the first failure.
 func TestBenchAllRunsFailed(t *testing.T) {

@@ -32,8 +32,8 @@ const (
 
 // loadNB201 reads an NB201 table. The objective is computed from the
 // per-seed validation accuracies; valid_acc_mean, when present, must agree
-// with their mean. index is kept for joins (Table.Index); test_acc_12ep is
-// checked but not used.
+// with their mean. index is kept for joins (Table.Index), test_acc_12ep
+// for the two-fidelity benchmark (Table.Accuracy12).
 func loadNB201(r *reader) (*Table, error) {
 	c, err := r.readHeader(nb201Layout)
 	if err != nil {
@@ -75,9 +75,18 @@ func loadNB201(r *reader) (*Table, error) {
 		if t.test[id], _, err = r.float(testCol, 0, 100, "a test accuracy in percent, in [0, 100]", false); err != nil {
 			return nil, err
 		}
-		k, err := r.checkNB201Extras(c, row, n)
+		k, acc12, err := r.checkNB201Extras(c, row, n)
 		if err != nil {
 			return nil, err
+		}
+		if !math.IsNaN(acc12) {
+			if t.test12 == nil {
+				t.test12 = make([]float64, nb201Cells)
+				for i := range t.test12 {
+					t.test12[i] = math.NaN()
+				}
+			}
+			t.test12[id] = acc12
 		}
 		if k >= 0 {
 			if t.index == nil {
@@ -109,21 +118,21 @@ func loadNB201(r *reader) (*Table, error) {
 // a whole number, valid_acc_mean is the mean of the n validation runs in
 // row (as objectives 100 − accuracy), test_acc_12ep is a percentage or empty.
 // It returns the row's index, −1 without the column, for joins with other
-// NB201 data.
-func (r *reader) checkNB201Extras(c columns, row []float64, n int) (index int, err error) {
-	index = -1
+// NB201 data, and its 12-epoch test accuracy, NaN when empty or absent.
+func (r *reader) checkNB201Extras(c columns, row []float64, n int) (index int, acc12 float64, err error) {
+	index, acc12 = -1, math.NaN()
 	if col, ok := c.named["index"]; ok {
 		s := strings.TrimSpace(r.rec[col])
 		k, err := strconv.Atoi(s)
 		if err != nil || k < 0 {
-			return -1, r.errf(col, "%q is not an architecture index (a whole number ≥ 0)", s)
+			return -1, acc12, r.errf(col, "%q is not an architecture index (a whole number ≥ 0)", s)
 		}
 		index = k
 	}
 	if col, ok := c.named["valid_acc_mean"]; ok {
 		m, _, err := r.float(col, 0, 100, "the mean validation accuracy, "+percent, false)
 		if err != nil {
-			return -1, err
+			return -1, acc12, err
 		}
 		s := 0.0
 		for _, v := range row {
@@ -134,15 +143,19 @@ func (r *reader) checkNB201Extras(c columns, row []float64, n int) (index int, e
 		// The file writes the mean rounded once; 1e-6 points is far above
 		// rounding and far below any real disagreement.
 		if want := s / float64(n); math.Abs(m-want) > 1e-6 {
-			return -1, r.errf(col, "%s is not the mean of the %d validation runs on this row (%s)", r.rec[col], n, strconv.FormatFloat(want, 'g', -1, 64))
+			return -1, acc12, r.errf(col, "%s is not the mean of the %d validation runs on this row (%s)", r.rec[col], n, strconv.FormatFloat(want, 'g', -1, 64))
 		}
 	}
 	if col, ok := c.named["test_acc_12ep"]; ok {
-		if _, _, err := r.float(col, 0, 100, percent+" or empty", true); err != nil {
-			return -1, err
+		v, ok, err := r.float(col, 0, 100, percent+" or empty", true)
+		if err != nil {
+			return -1, acc12, err
+		}
+		if ok {
+			acc12 = v
 		}
 	}
-	return index, nil
+	return index, acc12, nil
 }
 
 // parseArch reads an NB201 arch string |op~0|+|op~0|op~1|+|op~0|op~1|op~2|

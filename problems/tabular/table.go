@@ -80,6 +80,7 @@ type Table struct {
 	mean   []float64 // seed-mean objective per id
 	test   []float64 // NB201: test accuracy per id; nil for the other kinds
 	index  []int     // NB201: the file's architecture index per id; nil without the column
+	test12 []float64 // NB201: the 12-epoch test accuracy per id (NaN where empty); nil without the column
 	best   int       // id of the lowest seed mean, the first in id order on ties
 	// bestTest is the highest test accuracy (NB201).
 	bestTest float64
@@ -276,6 +277,22 @@ func (t *Table) Index(a space.Assignment) (index int, ok bool) {
 		return -1, false
 	}
 	return t.index[id], true
+}
+
+// Accuracy12 returns the test accuracy of NB201 cell a after NB201's
+// 12-epoch training schedule (percent, the file's test_acc_12ep: a single
+// run, a test, not a validation, accuracy); ok is false for the other
+// kinds, for a file without the column, an empty value and an assignment
+// outside the table.
+func (t *Table) Accuracy12(a space.Assignment) (acc float64, ok bool) {
+	if t.test12 == nil {
+		return math.NaN(), false
+	}
+	id, err := t.id(a)
+	if err != nil || math.IsNaN(t.test12[id]) {
+		return math.NaN(), false
+	}
+	return t.test12[id], true
 }
 
 // BestTestAccuracy returns the highest test accuracy in an NB201 table

@@ -15,6 +15,7 @@ import (
 	_ "github.com/boaopt/boa/sampler/cocabo"
 	_ "github.com/boaopt/boa/sampler/gpbo"
 	_ "github.com/boaopt/boa/sampler/mobo"
+	_ "github.com/boaopt/boa/sampler/mobster"
 	_ "github.com/boaopt/boa/sampler/nasbowl"
 	_ "github.com/boaopt/boa/sampler/nsga2"
 	_ "github.com/boaopt/boa/sampler/playbook"
