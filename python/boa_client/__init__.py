@@ -20,6 +20,14 @@ Ask and tell by hand, with background heartbeats::
                 raise boa_client.TrialPruned()
         t.tell(loss, metrics={"ram_kb": 212})
 
+A study of several objectives (``"directions": {"accuracy": "maximize",
+"latency": "minimize"}`` in its file) is told one value per objective, and
+answers its Pareto front::
+
+    study.optimize(lambda t: (accuracy(t.params), latency(t.params)))
+    for t in study.best_trials():
+        print(t.values, t.params)
+
 Requests are retried as the Go client retries them (transient failures,
 backoff with jitter), and an ask carries a request_id so a repeat after a
 lost answer gets the same trials. See docs/python.md.
@@ -32,6 +40,7 @@ from .errors import (
     BoaConnectionError,
     BoaError,
     ConflictError,
+    MultiObjectiveError,
     NotFoundError,
     NoTrialError,
     ServerError,
@@ -57,6 +66,7 @@ __all__ = [
     "ServerError",
     "BoaConnectionError",
     "NoTrialError",
+    "MultiObjectiveError",
     "TrialPruned",
     "DEFAULT_TIMEOUT",
     "DEFAULT_RETRY",

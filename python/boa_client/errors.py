@@ -21,6 +21,7 @@ __all__ = [
     "ServerError",
     "BoaConnectionError",
     "NoTrialError",
+    "MultiObjectiveError",
     "TrialPruned",
 ]
 
@@ -105,6 +106,12 @@ class BoaConnectionError(BoaError):
 
 class NoTrialError(BoaError):
     """The study has used up its trial budget: there is no trial left to ask for."""
+
+
+class MultiObjectiveError(BoaError):
+    """The study has several objectives and so no one best trial: ``best()``
+    refuses it, as the Go client's ``Best`` does; ``best_trials()`` returns
+    its Pareto front."""
 
 
 class TrialPruned(Exception):

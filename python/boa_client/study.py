@@ -13,17 +13,19 @@ import warnings
 from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tuple, Type, Union, overload
 
 from ._http import quote
-from .errors import BadRequestError, ConflictError, NoTrialError, TrialPruned
-from .trial import FrozenTrial, Trial
+from .errors import BadRequestError, ConflictError, MultiObjectiveError, NoTrialError, NotFoundError, TrialPruned
+from .trial import FrozenTrial, Trial, Values
 
 if TYPE_CHECKING:
     from .client import Client
 
 __all__ = ["Study", "Batch"]
 
-# What an objective of optimize may return: the value, or the value and
-# extra metrics.
-Objective = Callable[[Trial], Union[float, Tuple[float, Mapping[str, float]]]]
+# What an objective of optimize may return: the value (in a study of
+# several objectives a tuple or list of values, one per objective, or a
+# mapping from their names), or a pair of that and extra metrics.
+ObjectiveResult = Union[Values, Tuple[Values, Optional[Mapping[str, float]]]]
+Objective = Callable[[Trial], ObjectiveResult]
 
 
 @dataclasses.dataclass
@@ -60,8 +62,10 @@ class Study:
         self.client = client
         self.name = name
         self._floats: Optional[FrozenSet[str]] = None
+        self._objs: Optional[List[Tuple[str, str]]] = None
         if summary is not None:
             self._floats = _float_names(summary)
+            self._objs = _goals(summary)
 
     def _float_params(self) -> FrozenSet[str]:
         """The names of the study's float parameters, read once. boa serve
@@ -82,6 +86,39 @@ class Study:
     def __repr__(self) -> str:
         return f"Study({self.name!r} on {self.client.url})"
 
+    # -- objectives ------------------------------------------------------------
+
+    def _objectives(self) -> List[Tuple[str, str]]:
+        """(name, direction) of each objective, read once: they are fixed
+        when the study is created."""
+        goals = self._objs
+        if goals is None:
+            goals = _goals(self.summary())
+        return goals
+
+    @property
+    def directions(self) -> List[str]:
+        """The sense of each objective, in order: ``["maximize",
+        "minimize"]`` for ``directions: {accuracy: maximize, latency:
+        minimize}``, ``["minimize"]`` for a study of one objective. Read from
+        the server the first time (once for the study object)."""
+        return [d for _, d in self._objectives()]
+
+    @property
+    def objective_names(self) -> List[str]:
+        """The objectives' names, in order: the study file's (``["accuracy",
+        "latency"]``), ``["value_0", "value_1"]`` for a list of directions,
+        ``["value"]`` for a study of one objective. A tell's values and a
+        trial's ``values`` follow this order."""
+        return [n for n, _ in self._objectives()]
+
+    @property
+    def is_multi_objective(self) -> bool:
+        """True for a study of several objectives (``directions`` in its
+        study file): it is told a value per objective and has a Pareto front
+        (:meth:`best_trials`) rather than one best trial."""
+        return len(self._objectives()) > 1
+
     @property
     def _path(self) -> str:
         return "/api/v1/studies/" + quote(self.name)
@@ -91,9 +128,13 @@ class Study:
     def summary(self) -> Dict[str, Any]:
         """The study's summary as ``GET /api/v1/studies/{name}`` answers it:
         direction, sampler, budget, space, ``states`` (trials per state),
-        ``best_value``, ``best_trial`` (docs/http-api.md)."""
+        ``best_value``, ``best_trial``, and in a study of several objectives
+        ``objectives`` (``[{"name": ..., "direction": ...}]``) and ``front``
+        (the numbers of the Pareto front's trials; absent while it is empty)
+        (docs/http-api.md)."""
         answer: Dict[str, Any] = self.client._transport.request("GET", self._path)
         self._floats = _float_names(answer)
+        self._objs = _goals(answer)
         return answer
 
     def trials(self, state: Optional[str] = None) -> List[FrozenTrial]:
@@ -108,8 +149,42 @@ class Study:
     def best(self) -> FrozenTrial:
         """The best COMPLETE trial (the best feasible one in a study with
         constraints). A :class:`NotFoundError` with the server's message when
-        there is none yet."""
-        return FrozenTrial.from_json(self.client._transport.request("GET", self._path + "/best"), self._params)
+        there is none yet.
+
+        A study of several objectives has no one best trial: there it is a
+        :class:`MultiObjectiveError` pointing to :meth:`best_trials`, as the
+        Go client's ``Best`` refuses it (and Optuna's ``best_trial``)."""
+        if self.is_multi_objective:
+            raise self._no_one_best()
+        answer = self.client._transport.request("GET", self._path + "/best")
+        if _is_front(answer):  # the study was made again with several objectives
+            raise self._no_one_best()
+        return FrozenTrial.from_json(answer, self._params)
+
+    def best_trials(self) -> List[FrozenTrial]:
+        """The Pareto front (Optuna's ``best_trials``): the COMPLETE trials
+        (feasible ones, in a study with constraints) that no other trial
+        beats in every objective, in trial order, each with its ``values``.
+        In a study of one objective it is the best trial alone. ``[]`` while
+        there is none; a :class:`NotFoundError` for a study that does not
+        exist."""
+        try:
+            answer = self.client._transport.request("GET", self._path + "/best")
+        except NotFoundError:
+            # No COMPLETE (feasible) trial yet, or no such study: the
+            # summary's own 404 says the latter.
+            self.summary()
+            return []
+        if _is_front(answer):
+            return [FrozenTrial.from_json(t, self._params) for t in answer["trials"]]
+        return [FrozenTrial.from_json(answer, self._params)]
+
+    def _no_one_best(self) -> MultiObjectiveError:
+        names = ", ".join(self.objective_names)
+        return MultiObjectiveError(
+            f"study {self.name!r} has several objectives ({names}) and no one best trial: "
+            "best_trials() returns its Pareto front"
+        )
 
     def set_budget(self, trials: int) -> Dict[str, Any]:
         """Set the number of trials the study wants (0: no limit) and return
@@ -211,7 +286,8 @@ class Study:
     ) -> int:
         """Run ``fn(trial)`` for ``n_trials`` trials (by default until the
         study's budget is used up), each told with what ``fn`` returns: the
-        value, or ``(value, metrics)``. Returns the number of trials run here.
+        value, or ``(value, metrics)`` with ``metrics`` a mapping. Returns the
+        number of trials run here.
 
         * ``fn`` may call ``trial.report(step, v)`` and raise
           :class:`TrialPruned` when it returns True; the trial is PRUNED.
@@ -223,6 +299,16 @@ class Study:
         * With ``wait`` (the default), once the budget is used up it waits
           for trials running elsewhere, and runs any that come back because
           their worker died.
+        * In a study of several objectives ``fn`` returns a tuple or list
+          of values, one per objective in the study's order (``return acc,
+          latency``), or a mapping from the objectives' names; with metrics,
+          a pair of that and the metrics' mapping (``return (acc, latency),
+          {"ram_kb": 212}``). A pair whose second item is a mapping (or None)
+          is always values and metrics, so a two-objective ``fn`` returns
+          its values as a tuple of numbers.
+        * Values that do not fit the study's objectives (one value for two)
+          fail that trial with the server's reason, as ``boa worker`` does
+          (a warning is shown), and optimisation goes on.
         """
         if n_jobs < 1:
             raise ValueError(f"n_jobs: want at least 1, got {n_jobs}")
@@ -293,11 +379,9 @@ class Study:
                 out = fn(t)
                 if t.finished:
                     return  # fn told it itself
-                metrics: Optional[Mapping[str, float]] = None
-                if isinstance(out, tuple):
-                    out, metrics = out
+                value, metrics = _split_result(out)
                 try:
-                    t.tell(out, metrics)
+                    t.tell(value, metrics)
                 except ConflictError as e:
                     # Taken for dead meanwhile (no heartbeat within the
                     # lease): the configuration runs elsewhere; the result
@@ -305,7 +389,8 @@ class Study:
                     warnings.warn(f"boa: trial {t.number}: result discarded: {e.message}", RuntimeWarning, stacklevel=3)
                 except BadRequestError as e:
                     # A value the study cannot record (NaN, Inf, a log
-                    # transform's 0): the trial fails with the server's
+                    # transform's 0, values that do not fit its
+                    # objectives): the trial fails with the server's
                     # reason, and the study goes on, as boa worker does.
                     t.fail(e.message, metrics=metrics)
                     warnings.warn(f"boa: trial {t.number} failed: {e.message}", RuntimeWarning, stacklevel=3)
@@ -313,6 +398,32 @@ class Study:
             pass  # handled by the with-block; only a bare TrialPruned outside it gets here
         except catch as e:
             warnings.warn(f"boa: trial {t.number} failed: {type(e).__name__}: {e}", RuntimeWarning, stacklevel=3)
+
+
+def _split_result(out: Any) -> Tuple[Values, Optional[Mapping[str, float]]]:
+    """What an objective returned, as the values to tell and the metrics: a
+    tuple or list of two whose second item is a mapping or None is (values,
+    metrics); anything else is the values alone (a number, a sequence of
+    numbers, a mapping from objective names)."""
+    if isinstance(out, (tuple, list)) and len(out) == 2 and (out[1] is None or isinstance(out[1], Mapping)):
+        return out[0], out[1]
+    return out, None
+
+
+def _goals(summary: Mapping[str, Any]) -> List[Tuple[str, str]]:
+    """The (name, direction) of each objective in a summary: its
+    ``objectives``, or for a study of one objective ``value`` (the name
+    BOA_RESULT gives it) in the study's ``direction``."""
+    objs = summary.get("objectives")
+    if isinstance(objs, list) and objs:
+        return [(str(o.get("name", "")), str(o.get("direction", "minimize"))) for o in objs]
+    return [("value", str(summary.get("direction") or "minimize"))]
+
+
+def _is_front(answer: Any) -> bool:
+    """Whether a best answer is a Pareto front, ``{"trials": [...]}``,
+    rather than one trial."""
+    return isinstance(answer, dict) and isinstance(answer.get("trials"), list) and "id" not in answer
 
 
 def _float_names(summary: Mapping[str, Any]) -> FrozenSet[str]:

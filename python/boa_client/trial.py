@@ -8,7 +8,7 @@ import threading
 import traceback
 import warnings
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Type
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Type, Union
 
 from ._http import encode_number
 from .errors import BadRequestError, BoaError, ConflictError, TrialPruned
@@ -17,6 +17,12 @@ if TYPE_CHECKING:
     from .study import Study
 
 __all__ = ["Trial", "FrozenTrial", "Report"]
+
+#: What :meth:`Trial.tell` records: the value of a study of one objective,
+#: or, in a study of several, one value per objective in the study's order
+#: (``[0.93, 3.2]``) or a mapping from the objectives' names
+#: (``{"accuracy": 0.93, "latency": 3.2}``).
+Values = Union[float, Sequence[float], Mapping[str, float]]
 
 # A failure reason is kept up to 4 KiB by the server; a traceback's last
 # lines say the most.
@@ -34,7 +40,13 @@ class Report:
 @dataclasses.dataclass(frozen=True)
 class FrozenTrial:
     """A trial as ``GET /api/v1/studies/{name}/trials`` and ``.../best`` answer it
-    (docs/http-api.md). Times are RFC 3339 strings in UTC, or None."""
+    (docs/http-api.md). Times are RFC 3339 strings in UTC, or None.
+
+    ``values`` are a COMPLETE trial's values, one per objective in the
+    study's order (:attr:`Study.objective_names`): those of a study of
+    several objectives, ``[value]`` in a study of one, as Optuna's
+    ``FrozenTrial.values``; None for a trial that is not COMPLETE. In a study
+    of several objectives ``value`` is the first objective's."""
 
     id: int
     number: int
@@ -51,14 +63,21 @@ class FrozenTrial:
     batch: Optional[int]
     origin: str  # design, model, user, or "" (not recorded)
     feasible: Optional[bool] = None  # COMPLETE trials of a study with constraints
+    values: Optional[List[float]] = None  # a COMPLETE trial's value per objective
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any],
                   params: Callable[[Mapping[str, Any]], Dict[str, Any]] = dict) -> "FrozenTrial":
+        state = str(d.get("state") or "RUNNING")
+        values: Optional[List[float]] = None
+        if d.get("values") is not None:
+            values = [float(v) for v in d["values"]]
+        elif state == "COMPLETE" and d.get("value") is not None:
+            values = [float(d["value"])]  # a study of one objective sends the value alone
         return cls(
             id=int(d["id"]),
             number=int(d["number"]),
-            state=str(d.get("state") or "RUNNING"),
+            state=state,
             params=params(d.get("params") or {}),
             value=d.get("value"),
             metrics=dict(d.get("metrics") or {}),
@@ -71,6 +90,7 @@ class FrozenTrial:
             batch=d.get("batch"),
             origin=str(d.get("origin") or ""),
             feasible=d.get("feasible"),
+            values=values,
         )
 
 
@@ -141,20 +161,30 @@ class Trial:
         self._stop.set()
         return answer if isinstance(answer, dict) else {}
 
-    def tell(self, value: float, metrics: Optional[Mapping[str, float]] = None) -> Dict[str, Any]:
+    def tell(self, value: Values, metrics: Optional[Mapping[str, float]] = None) -> Dict[str, Any]:
         """Record the trial COMPLETE with ``value`` (the objective, in the
         study's direction) and optional extra ``metrics``, which the study's
         constraints judge (a metric may be NaN or ±Inf: it crosses the API as
         the string "NaN", "+Inf" or "-Inf", and a constraint on it does not
         hold).
 
+        In a study of several objectives ``value`` is one value per
+        objective: a sequence in the study's order
+        (:attr:`Study.objective_names`), ``t.tell([0.93, 3.2])``, or a
+        mapping from the objectives' names, ``t.tell({"accuracy": 0.93,
+        "latency": 3.2})``. The server checks them against the study's
+        objectives: one value alone, a sequence of the wrong length, a name
+        missing or unknown is a :class:`BadRequestError` whose message says
+        what the study wants.
+
         A NaN or infinite value is refused by the server with a
         :class:`BadRequestError` saying so; the trial then stays RUNNING, to
         be failed with :meth:`fail` (the context manager and ``optimize`` do
-        that). Returns the server's answer (``state``, ``value``, and
-        ``feasible`` in a study with constraints).
+        that). Returns the server's answer (``state``, ``value``, ``values``
+        in a study of several objectives, and ``feasible`` in a study with
+        constraints).
         """
-        body: Dict[str, Any] = {"value": encode_number(value)}
+        body = _values(value)
         if metrics:
             body["metrics"] = _metrics(metrics)
         return self._finish(body, "COMPLETE")
@@ -310,6 +340,22 @@ def failure_reason(exc: BaseException) -> str:
     if len(head) + len(tb) > _MAX_REASON:
         tb = "..." + tb[-(_MAX_REASON - len(head) - 4):]
     return head + "\n" + tb
+
+
+def _values(value: Any) -> Dict[str, Any]:
+    """A tell's body for ``value``: ``{"value": v}`` for one number,
+    ``{"values": [...]}`` for a sequence (any iterable but a string, e.g. a
+    tuple or a numpy array), ``{"values": {name: v}}`` for a mapping. What
+    is neither goes as it is, for the server to say what is wrong with it."""
+    if isinstance(value, Mapping):
+        return {"values": {str(k): encode_number(v) for k, v in value.items()}}
+    if isinstance(value, Iterable) and not isinstance(value, (str, bytes, bytearray)):
+        try:
+            items = list(value)
+        except TypeError:  # a numpy array of no dimension: one number
+            return {"value": encode_number(value)}
+        return {"values": [encode_number(v) for v in items]}
+    return {"value": encode_number(value)}
 
 
 def _metrics(metrics: Mapping[str, float]) -> Dict[str, Any]:
