@@ -1,77 +1,15 @@
 package bohb_test
 
 import (
-	"context"
-	"errors"
-	"slices"
 	"testing"
 
 	"github.com/boaopt/boa/pruner"
-	"github.com/boaopt/boa/sampler"
-	"github.com/boaopt/boa/space"
-	"github.com/boaopt/boa/study"
+	"github.com/boaopt/boa/sampler/internal/epochtoy"
 )
-
-// toy is a multi-fidelity objective: after epoch e of 27 its value is
-// f(x) + 1/e, f a shifted sphere in 4-D; each epoch is reported and the
-// pruner may stop the trial.
-func toy(ctx context.Context, tr *study.Trial) (float64, error) {
-	f := 0.0
-	for _, v := range tr.Params {
-		f += (v.(float64) - 0.3) * (v.(float64) - 0.3)
-	}
-	for e := 1; ; e++ {
-		v := f + 1/float64(e) - 1.0/27
-		if e == 27 {
-			return v, nil
-		}
-		if err := tr.Report(ctx, int64(e), v); err != nil {
-			return 0, err
-		}
-		if prune, err := tr.ShouldPrune(ctx); err != nil || prune {
-			return v, errors.Join(err, study.ErrPruned)
-		}
-	}
-}
 
 // TestBOHBBeatsRandom: with Hyperband over the toy's epochs, bohb's final
 // best after 120 trials is below random search's on most seeds and in
 // the median.
 func TestBOHBBeatsRandom(t *testing.T) {
-	const seeds, trials = 6, 120
-	best := func(name string, seed uint64) float64 {
-		smp, err := sampler.New(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := study.New(space.MustNew(p("a"), p("b"), p("c"), p("d")), study.Options{Name: "toy", Sampler: smp, Seed: seed,
-			Pruner: pruner.Hyperband{MinResource: 1, MaxResource: 27, ReductionFactor: 3}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := st.Optimize(context.Background(), toy, trials, study.OptimizeOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		b, ok, err := st.Best(context.Background())
-		if err != nil || !ok {
-			t.Fatalf("%s: no best: %v", name, err)
-		}
-		return b.Value
-	}
-	var bohb, random []float64
-	wins := 0
-	for s := range uint64(seeds) {
-		bohb, random = append(bohb, best("bohb", s+1)), append(random, best("random", s+1))
-		if bohb[s] < random[s] {
-			wins++
-		}
-	}
-	t.Logf("final best, %d seeds of %d trials: bohb %.4f, random %.4f", seeds, trials, bohb, random)
-	slices.Sort(bohb)
-	slices.Sort(random)
-	if wins < seeds/2+1 || !(bohb[seeds/2] < random[seeds/2]) {
-		t.Errorf("bohb beat random on %d of %d seeds, medians %.4f against %.4f", wins, seeds, bohb[seeds/2], random[seeds/2])
-	}
+	epochtoy.BeatsRandom(t, "bohb", pruner.Hyperband{MinResource: 1, MaxResource: 27, ReductionFactor: 3}, 6, 120)
 }
-
-func p(name string) space.Param { return space.Param{Name: name, Kind: space.Float, Low: 0, High: 1} }
