@@ -36,7 +36,7 @@ func (d Directions) Goals() ([]study.Goal, error) {
 	for i, nd := range d {
 		dir, err := study.ParseDirection(nd.Direction)
 		if err != nil {
-			return nil, fmt.Errorf("directions: %s: %w", d.label(i), err)
+			return nil, fmt.Errorf("%s: %w", d.label(i), err)
 		}
 		out[i] = study.Goal{Name: nd.Name, Direction: dir}
 		if nd.Name == "" {

@@ -52,7 +52,7 @@ func TestDirections(t *testing.T) {
 		}
 	}
 	for doc, want := range map[string]string{
-		moYAML("directions: [maximize, sideways]", ""):                      `line 2: directions: directions: objective 2: direction must be minimize or maximize, got "sideways"`,
+		moYAML("directions: [maximize, sideways]", ""):                      `line 2: directions: objective 2: direction must be minimize or maximize, got "sideways"`,
 		moYAML("directions: {a: maximize, a: minimize}", ""):                `"a"`,
 		moYAML("directions: [maximize, minimize]\ndirection: maximize", ""): "give direction (one objective) or directions (several), not both",
 		moYAML("directions: [maximize, minimize]", "sampler: gpbo"):         "sampler gpbo optimises one objective",

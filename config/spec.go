@@ -36,7 +36,7 @@ func (s *Study) Spec() (study.Spec, error) {
 	}
 	goals, err := s.Directions.Goals()
 	if err != nil {
-		return study.Spec{}, err
+		return study.Spec{}, fmt.Errorf("directions: %w", err)
 	}
 	return study.Spec{
 		Name: s.Name, Direction: dir, Objectives: goals, Space: s.Space, Sampler: s.SamplerName(), SamplerOptions: s.Sampler.Options,
