@@ -62,10 +62,13 @@ func printValidated(w io.Writer, path string, cfg *config.Study, st *study.Study
 	if workers == "1 workers" {
 		workers = "1 worker"
 	}
-	fmt.Fprintf(w, "study      %s, %s, %s, %s, seed %d\n", st.Name(), st.Direction(), budget, workers, st.Seed())
+	fmt.Fprintf(w, "study      %s, %s, %s, %s, seed %d\n", st.Name(), senseText(st), budget, workers, st.Seed())
 	fmt.Fprintf(w, "sampler    %s\n", modelLabel(st))
 	if c := st.Constraints(); len(c) > 0 {
 		fmt.Fprintf(w, "constraints %s\n", c)
+	}
+	if f := st.Fidelity(); f != nil {
+		fmt.Fprintf(w, "fidelity   %s from %d to %d: the command gets {%s} = %d\n", f.Name, f.Min, f.Max, f.Name, f.Max)
 	}
 	switch o := cfg.Objective; {
 	case o == nil:
