@@ -33,14 +33,7 @@ func rollBack(t *testing.T, url string, exec func(query string) error, version i
 // reads every trial, and a change after the upgrade is read after them.
 func upgradeFromVersion4(t *testing.T, url string, exec func(query string) error) {
 	t.Helper()
-	s, err := storage.Open(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := s.GetStudy(t.Context(), "kept")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, st := openKept(t, url)
 	for range 3 {
 		if _, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, State: storage.Running, RetryOf: -1}); err != nil {
 			t.Fatal(err)

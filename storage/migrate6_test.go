@@ -10,6 +10,21 @@ import (
 // dropValues undoes version 6.
 const dropValues = `ALTER TABLE trials DROP COLUMN objective_values`
 
+// openKept opens the database url and its study "kept", which
+// testMigrations created.
+func openKept(t *testing.T, url string) (storage.Storage, storage.Study) {
+	t.Helper()
+	s, err := storage.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.GetStudy(t.Context(), "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, st
+}
+
 // finished adds a RUNNING trial to the study and finishes it with f.
 func finished(t *testing.T, s storage.Storage, studyID int64, f storage.Finish) int64 {
 	t.Helper()
@@ -29,14 +44,7 @@ func finished(t *testing.T, s storage.Storage, studyID int64, f storage.Finish) 
 // finished after the upgrade keeps its vector.
 func upgradeFromVersion5(t *testing.T, url string, exec func(query string) error) {
 	t.Helper()
-	s, err := storage.Open(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := s.GetStudy(t.Context(), "kept")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, st := openKept(t, url)
 	one := 1.0
 	old := finished(t, s, st.ID, storage.Finish{State: storage.Complete, Value: &one})
 	s.Close()

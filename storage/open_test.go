@@ -79,14 +79,7 @@ func testMigrations(t *testing.T, url string, exec func(query string) error) {
 // one keeps both.
 func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error) {
 	t.Helper()
-	s, err := storage.Open(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := s.GetStudy(t.Context(), "kept")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, st := openKept(t, url)
 	old, err := s.AddTrial(t.Context(), storage.Trial{StudyID: st.ID, RetryOf: -1, Batch: 3, Origin: "design"})
 	if err != nil {
 		t.Fatal(err)
@@ -112,14 +105,7 @@ func upgradeFromVersion1(t *testing.T, url string, exec func(query string) error
 // migrates it: the old trial is not judged, a new one keeps its verdict.
 func upgradeFromVersion3(t *testing.T, url string, exec func(query string) error) {
 	t.Helper()
-	s, err := storage.Open(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := s.GetStudy(t.Context(), "kept")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, st := openKept(t, url)
 	one := 1.0
 	old := finished(t, s, st.ID, storage.Finish{State: storage.Complete, Value: &one})
 	s.Close()
