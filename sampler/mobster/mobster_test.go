@@ -8,16 +8,8 @@ import (
 	"testing"
 
 	"github.com/boaopt/boa/sampler"
-	"github.com/boaopt/boa/space"
+	"github.com/boaopt/boa/sampler/internal/samplertest"
 )
-
-func cube(d int) *space.Space {
-	var ps []space.Param
-	for i := range d {
-		ps = append(ps, space.Param{Name: string(rune('a' + i)), Kind: space.Float, Low: 0, High: 1})
-	}
-	return space.MustNew(ps...)
-}
 
 // TestRegistered: mobster is registered, multi-fidelity, a Designer and
 // Configurable, and refuses a bad option with what it accepts.
@@ -45,7 +37,7 @@ func TestRegistered(t *testing.T) {
 // TestPoints: reports sit at their log-scaled step, final values at 1,
 // and the estimator sums each curve with its final value as its end.
 func TestPoints(t *testing.T) {
-	sp := cube(1)
+	sp := samplertest.UnitSpace(t, 1)
 	h := &sampler.History{Space: sp,
 		Partial:  []sampler.Partial{{X: []float64{0.5}, Step: 1, Y: 3}, {X: []float64{0.5}, Step: 3, Y: 2}, {X: []float64{0.2}, Step: 1, Y: math.NaN()}},
 		Observed: []sampler.Observation{{X: []float64{0.5}, Y: 1}}}
@@ -120,7 +112,7 @@ func TestSubsample(t *testing.T) {
 // TestSuggest: past the design the model proposes a new point that
 // leaves the pending ones, in the region the data say is good.
 func TestSuggest(t *testing.T) {
-	sp := cube(2)
+	sp := samplertest.UnitSpace(t, 2)
 	f := func(u []float64, step int64) float64 {
 		return (u[0]-0.2)*(u[0]-0.2) + (u[1]-0.7)*(u[1]-0.7) + 1/float64(step)
 	}
@@ -160,7 +152,7 @@ func TestSuggest(t *testing.T) {
 // TestOnlyNonFinite: with nothing but non-finite values past the design,
 // a random untried point, not a panic.
 func TestOnlyNonFinite(t *testing.T) {
-	sp := cube(1)
+	sp := samplertest.UnitSpace(t, 1)
 	h := &sampler.History{Space: sp, Trials: 6}
 	for i := range 6 {
 		h.Observed = append(h.Observed, sampler.Observation{X: []float64{float64(i) / 6}, Y: math.NaN()})
