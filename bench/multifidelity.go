@@ -216,22 +216,8 @@ func RunFidelity(ctx context.Context, cfg FidelityConfig, progress func(RunResul
 			return nil, err
 		}
 	}
-	type job struct {
-		p      FidelityProblem
-		method string
-		seed   int
-	}
-	var jobs []job
-	for _, p := range cfg.Problems {
-		for seed := 1; seed <= cfg.Seeds; seed++ {
-			for _, m := range cfg.Methods {
-				jobs = append(jobs, job{p, m, seed})
-			}
-		}
-	}
-	return runJobs(ctx, len(jobs), cfg.Parallel, func(i int) RunResult {
-		j := jobs[i]
-		return runFidelity(ctx, j.p, j.method, j.seed, cfg)
+	return runGrid(ctx, cfg.Problems, cfg.Methods, cfg.Seeds, cfg.Parallel, func(p FidelityProblem, method string, seed int) RunResult {
+		return runFidelity(ctx, p, method, seed, cfg)
 	}, progress)
 }
 

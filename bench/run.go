@@ -93,24 +93,32 @@ func Run(ctx context.Context, cfg Config, progress func(RunResult)) ([]RunResult
 		}
 		seen[s] = true
 	}
+	return runGrid(ctx, cfg.Problems, cfg.Samplers, cfg.Seeds, cfg.Parallel, func(p problems.Problem, sampler string, seed int) RunResult {
+		return runOne(ctx, p, sampler, seed, cfg)
+	}, progress)
+}
+
+// runGrid runs every problem of ps with every optimiser of names on
+// seeds 1..seeds through runJobs. The runs go problem by problem, seed
+// by seed, every optimiser in turn: a benchmark stopped half-way has
+// compared the optimisers on the same seeds.
+func runGrid[P any](ctx context.Context, ps []P, names []string, seeds, parallel int, run func(p P, name string, seed int) RunResult, progress func(RunResult)) ([]RunResult, error) {
 	type job struct {
-		p       problems.Problem
-		sampler string
-		seed    int
+		p    P
+		name string
+		seed int
 	}
-	// Seed by seed, every sampler in turn: a benchmark stopped half-way
-	// has compared the samplers on the same seeds.
 	var jobs []job
-	for _, p := range cfg.Problems {
-		for seed := 1; seed <= cfg.Seeds; seed++ {
-			for _, s := range cfg.Samplers {
-				jobs = append(jobs, job{p, s, seed})
+	for _, p := range ps {
+		for seed := 1; seed <= seeds; seed++ {
+			for _, n := range names {
+				jobs = append(jobs, job{p, n, seed})
 			}
 		}
 	}
-	return runJobs(ctx, len(jobs), cfg.Parallel, func(i int) RunResult {
+	return runJobs(ctx, len(jobs), parallel, func(i int) RunResult {
 		j := jobs[i]
-		return runOne(ctx, j.p, j.sampler, j.seed, cfg)
+		return run(j.p, j.name, j.seed)
 	}, progress)
 }
 
