@@ -3,6 +3,7 @@ package mobo
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/sampler/internal/samplertest"
 	_ "github.com/boaopt/boa/sampler/random"
+	"github.com/boaopt/boa/space"
 )
 
 // run minimises f with s for budget evaluations, one at a time, and
@@ -18,8 +20,16 @@ import (
 // suggestion.
 func run(t testing.TB, s sampler.Sampler, f multiobjective.Function, budget int, seed uint64) (float64, time.Duration) {
 	t.Helper()
-	sp := samplertest.UnitSpace(t, f.Dim)
-	h := &sampler.History{Space: sp, Seed: seed, Objectives: f.Objectives, Budget: budget}
+	ys, slowest := explore(t, s, samplertest.UnitSpace(t, f.Dim), f.Objectives, budget, seed, f.F)
+	return pareto.Hypervolume(ys, f.Ref), slowest
+}
+
+// explore lets s minimise the objectives f of sp for budget evaluations,
+// one at a time, and returns the values it observed, in order, and the
+// longest suggestion.
+func explore(t testing.TB, s sampler.Sampler, sp *space.Space, objectives, budget int, seed uint64, f func(u []float64) []float64) ([][]float64, time.Duration) {
+	t.Helper()
+	h := &sampler.History{Space: sp, Seed: seed, Objectives: objectives, Budget: budget}
 	var ys [][]float64
 	var slowest time.Duration
 	for i := range budget {
@@ -31,11 +41,11 @@ func run(t testing.TB, s sampler.Sampler, f multiobjective.Function, budget int,
 		}
 		slowest = max(slowest, time.Since(start))
 		sp.Round(u)
-		y := f.F(u)
+		y := f(u)
 		ys = append(ys, y)
-		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y[0], Ys: y})
+		h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y[0], Ys: slices.Clone(y)})
 	}
-	return pareto.Hypervolume(ys, f.Ref), slowest
+	return ys, slowest
 }
 
 // On ZDT1, ZDT2 (30 variables) and DTLZ2 (12 variables, 3 objectives),

@@ -1,11 +1,9 @@
 package mobo
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -88,26 +86,17 @@ func TestNB201AccuracyLatency(t *testing.T) {
 	}
 	sp := graph.NB201Space()
 	run := func(s sampler.Sampler, seed uint64) (float64, time.Duration) {
-		h := &sampler.History{Space: sp, Seed: seed, Objectives: 2}
-		var ys [][]float64
-		var slowest time.Duration
-		for i := range 100 {
-			h.Trials = i
-			start := time.Now()
-			u, err := s.Suggest(context.Background(), h, rand.New(rand.NewPCG(seed, uint64(i))))
-			if err != nil {
-				t.Fatal(err)
-			}
-			slowest = max(slowest, time.Since(start))
-			sp.Round(u)
+		ys, slowest := explore(t, s, sp, 2, 100, seed, func(u []float64) []float64 {
 			a := sp.Decode(u)
 			arch := fmt.Sprintf("|%s~0|+|%s~0|%s~1|+|%s~0|%s~1|%s~2|", a["edge_1_0"], a["edge_2_0"], a["edge_2_1"], a["edge_3_0"], a["edge_3_1"], a["edge_3_2"])
 			y, ok := table[arch]
 			if !ok {
 				t.Fatalf("no cell %s", arch)
 			}
-			ys = append(ys, normalise(y))
-			h.Observed = append(h.Observed, sampler.Observation{X: u, Y: y[0], Ys: slices.Clone(y)})
+			return y
+		})
+		for i := range ys {
+			ys[i] = normalise(ys[i])
 		}
 		return pareto.Hypervolume(ys, ref), slowest
 	}
