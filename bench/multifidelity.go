@@ -133,23 +133,14 @@ func newFidelitySession(ctx context.Context, method string, p FidelityProblem, s
 		}
 		return s, nil
 	}
-	base, tf, opts, err := withTransform(name)
+	smp, tf, err := boaSampler(name)
 	if err != nil {
 		return nil, err
 	}
-	if base == "mobster" && opts["max_step"] == "" {
-		// The last step is never reported (it is the final value), so
-		// mobster would take the last step reported for full fidelity.
-		if opts == nil {
-			opts = sampler.Options{}
-		}
-		opts["max_step"] = fmt.Sprint(hi)
-	}
-	smp, err := sampler.NewWith(base, opts)
-	if err != nil {
-		return nil, err
-	}
-	o := study.Options{Name: "bench", Sampler: smp, Seed: seed, Transform: tf}
+	// The study's fidelity tells mobster which step is full fidelity: the
+	// last step is never reported (it is the final value), and without it
+	// mobster would take the last step reported.
+	o := study.Options{Name: "bench", Sampler: smp, Seed: seed, Transform: tf, Fidelity: &study.Fidelity{Name: "epochs", Min: lo, Max: hi}}
 	switch prune {
 	case PruneASHA:
 		o.Pruner = pruner.SuccessiveHalving{MinResource: lo, ReductionFactor: ReductionFactor}

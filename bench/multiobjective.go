@@ -10,7 +10,6 @@ import (
 	"github.com/boaopt/boa/bench/peers"
 	"github.com/boaopt/boa/pareto"
 	"github.com/boaopt/boa/problems"
-	"github.com/boaopt/boa/sampler"
 	"github.com/boaopt/boa/study"
 )
 
@@ -48,11 +47,7 @@ func newMultiSession(ctx context.Context, name string, p MultiObjective, seed ui
 	if slices.Contains(peers.Names(), name) {
 		return peers.NewMulti(ctx, name, p.Space(), seed, slices.Repeat([]string{peers.Minimize}, k))
 	}
-	base, tf, opts, err := withTransform(name)
-	if err != nil {
-		return nil, err
-	}
-	smp, err := sampler.NewWith(base, opts)
+	smp, tf, err := boaSampler(name)
 	if err != nil {
 		return nil, err
 	}

@@ -123,6 +123,17 @@ func withTransform(name string) (string, transform.Transform, sampler.Options, e
 	return base, tf, opts, nil
 }
 
+// boaSampler is boa's sampler name, with its options, and the transform
+// the name asks for (withTransform).
+func boaSampler(name string) (sampler.Sampler, transform.Transform, error) {
+	base, tf, opts, err := withTransform(name)
+	if err != nil {
+		return nil, tf, err
+	}
+	smp, err := sampler.NewWith(base, opts)
+	return smp, tf, err
+}
+
 // HasBatch reports whether optimiser name has a synchronous batch mode
 // (BatchSession): boa's samplers do, the peers do not.
 func HasBatch(name string) bool {
@@ -149,11 +160,7 @@ func newSession(ctx context.Context, name string, sp *space.Space, seed uint64, 
 		}
 		return peers.NewConstrained(ctx, name, sp, seed, limits)
 	}
-	base, tf, opts, err := withTransform(name)
-	if err != nil {
-		return nil, err
-	}
-	smp, err := sampler.NewWith(base, opts)
+	smp, tf, err := boaSampler(name)
 	if err != nil {
 		return nil, err
 	}
