@@ -350,19 +350,10 @@ func (s *optunaSession) TellTrial(ctx context.Context, id int64, value float64) 
 // adapter stores as the trial's user attributes (optuna-tpe-c's
 // constraints_func reads them).
 func (s *optunaSession) TellTrialMetrics(ctx context.Context, id int64, value float64, metrics map[string]float64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.usable(ctx); err != nil {
-		return err
-	}
 	if err := checkValue(value, true); err != nil {
 		return err
 	}
-	msg, err := json.Marshal(map[string]any{"op": "tell", "value": value, "number": id, "metrics": finiteMetrics(metrics)})
-	if err != nil {
-		return fmt.Errorf("peers: optuna: tell: %w", err)
-	}
-	_, err = s.exchange(ctx, msg, "tell")
+	_, err := s.request(ctx, map[string]any{"op": "tell", "value": value, "number": id, "metrics": finiteMetrics(metrics)}, "tell")
 	return err
 }
 
@@ -512,19 +503,10 @@ func (s *optunaSession) TellValues(ctx context.Context, values []float64) error 
 
 // TellTrialValues is TellValues for trial id, asked with AskTrial.
 func (s *optunaSession) TellTrialValues(ctx context.Context, id int64, values []float64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.usable(ctx); err != nil {
-		return err
-	}
 	if err := s.checkValues(values, true); err != nil {
 		return err
 	}
-	msg, err := json.Marshal(map[string]any{"op": "tell", "values": values, "number": id})
-	if err != nil {
-		return fmt.Errorf("peers: optuna: tell: %w", err)
-	}
-	_, err = s.exchange(ctx, msg, "tell")
+	_, err := s.request(ctx, map[string]any{"op": "tell", "values": values, "number": id}, "tell")
 	return err
 }
 
