@@ -294,14 +294,8 @@ func open(store storage.Storage, rec storage.Study, smp sampler.Sampler) (*Study
 	if err != nil {
 		return nil, err
 	}
-	pruneDir := dir
-	for _, o := range objs {
-		if o.Name == spec.Objective {
-			pruneDir = o.Direction
-		}
-	}
 	st := &Study{
-		store: store, rec: rec, dir: dir, objs: objs, pruneDir: pruneDir, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints, modelled: set.Constraints, fid: set.Fidelity,
+		store: store, rec: rec, dir: dir, objs: objs, tf: set.Transform, space: &sp, sampler: smp, pruner: prn, prnSpec: spec, cons: set.Constraints, modelled: set.Constraints, fid: set.Fidelity,
 		worker: proc.Self(), lease: DefaultLease,
 	}
 	st.budget.Store(int64(rec.Budget))

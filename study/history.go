@@ -81,7 +81,7 @@ func (s *Study) history(recs []storage.Trial) (*sampler.History, error) {
 		if multi && (r.State == Complete || r.State == Pruned) {
 			for _, p := range r.Reports {
 				y := p.Value
-				if s.pruneDir == Maximize {
+				if s.pruneDirection() == Maximize {
 					y = -y
 				}
 				h.Partial = append(h.Partial, sampler.Partial{X: r.X, Step: p.Step, Y: y})

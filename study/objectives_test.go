@@ -130,8 +130,8 @@ func TestMultiObjectiveReopens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(s.Objectives(), accLatency) || s.pruneDir != Minimize {
-		t.Errorf("reopened: objectives %v, pruner direction %v", s.Objectives(), s.pruneDir)
+	if !slices.Equal(s.Objectives(), accLatency) || s.pruneDirection() != Minimize {
+		t.Errorf("reopened: objectives %v, pruner direction %v", s.Objectives(), s.pruneDirection())
 	}
 	if err := s.CheckResume(spec, url); err != nil {
 		t.Errorf("resume with the same file: %v", err)

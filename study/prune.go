@@ -7,6 +7,18 @@ import (
 	"github.com/boaopt/boa/storage"
 )
 
+// pruneDirection is the sense of the reports the pruner compares: that
+// of the objective the pruner names (pruner.Spec.Objective), else the
+// first objective's.
+func (s *Study) pruneDirection() Direction {
+	for _, o := range s.objs {
+		if o.Name == s.prnSpec.Objective {
+			return o.Direction
+		}
+	}
+	return s.dir
+}
+
 // ShouldPrune reports whether running trial id should stop early, by the
 // study's pruner, after its latest report: Optuna's trial.should_prune.
 // It is false for a study without a pruner and for a trial without
@@ -24,7 +36,7 @@ func (s *Study) ShouldPrune(ctx context.Context, id int64) (bool, error) {
 	if err != nil {
 		return false, s.errorf("load trials: %w", err)
 	}
-	snap := pruner.Study{Name: s.rec.Name, Maximize: s.pruneDir == Maximize, Trials: make([]pruner.Trial, 0, len(recs))}
+	snap := pruner.Study{Name: s.rec.Name, Maximize: s.pruneDirection() == Maximize, Trials: make([]pruner.Trial, 0, len(recs))}
 	self := -1
 	for _, r := range recs {
 		if r.ID == id && r.State != Running {

@@ -98,8 +98,7 @@ type Study struct {
 	store    storage.Storage
 	rec      storage.Study
 	dir      Direction
-	objs     []Goal    // at least one; dir is objs[0]'s direction
-	pruneDir Direction // the sense of the reported values the pruner compares (pruner.Spec.Objective)
+	objs     []Goal // at least one; dir is objs[0]'s direction
 	tf       transform.Transform
 	space    *space.Space
 	sampler  sampler.Sampler
